@@ -1,0 +1,239 @@
+// Package app is the composition root: it builds the platform, hands each
+// module the platform pieces and the config section it owns, wires the
+// modules' facades into each other's ports, and runs the parts of the
+// service that the process role asks for.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/roundsedu/rounds/migrations"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/buildinfo"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/ratelimit"
+	"github.com/roundsedu/rounds/platform/scheduler"
+	"github.com/roundsedu/rounds/platform/storage"
+)
+
+// Role is the part of the service a process runs.
+type Role string
+
+// Process roles.
+const (
+	RoleServe     Role = "serve"     // HTTP API
+	RoleWorker    Role = "worker"    // event subscribers and background jobs; scale freely
+	RoleScheduler Role = "scheduler" // scheduled jobs; exactly one leads
+	RoleAll       Role = "all"       // everything: the default for one machine
+)
+
+func (r Role) runs(part Role) bool { return r == RoleAll || r == part }
+
+// Platform is what modules are built from.
+type Platform struct {
+	Config    *config.Config
+	Log       *slog.Logger
+	DB        *db.DB
+	Metrics   *metrics.Registry
+	Bus       *events.Bus
+	Queue     *jobs.Queue
+	Runner    *jobs.Runner
+	Scheduler *scheduler.Scheduler
+	Storage   *storage.Store
+	Limiter   *ratelimit.Limiter
+	Signer    *auth.Signer
+	HTTP      *httpapi.Server
+}
+
+// App is a built service, ready to run in a role.
+type App struct {
+	Platform
+	Modules *Modules
+
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	errMu    sync.Mutex
+	runErr   error
+	httpSrv  *http.Server
+	httpAddr string
+	metrAddr string
+}
+
+// NewLogger builds the process logger from config.
+func NewLogger(cfg config.Log) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Format == "text" {
+		return slog.New(slog.NewTextHandler(os.Stdout, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stdout, opts))
+}
+
+// New opens the database (migrating first when configured), builds the
+// platform and every module, and registers their routes, subscribers, jobs
+// and schedules. Nothing runs until Start.
+func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+	d, err := db.Open(ctx, cfg.Database, log)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Database.MigrateOnStart {
+		if err := db.Migrate(ctx, d, migrations.FS, migrations.Order, log); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	store, err := storage.Open(ctx, cfg.Storage.URL)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	m := metrics.New()
+	p := Platform{
+		Config: cfg, Log: log, DB: d, Metrics: m,
+		Bus:       events.New(d, cfg.Events, log, m),
+		Queue:     jobs.NewQueue(d, cfg.Jobs),
+		Runner:    jobs.NewRunner(d, cfg.Jobs, log, m),
+		Scheduler: scheduler.New(d, cfg.Scheduler, log, m),
+		Storage:   store,
+		Limiter:   ratelimit.New(d),
+		Signer:    auth.NewSigner(cfg.Auth.TokenSecret, cfg.Service.Name),
+	}
+	a := &App{Platform: p}
+	a.Modules, err = buildModules(ctx, &a.Platform)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Start runs the parts of the role in the background and returns once the
+// listeners are bound.
+func (a *App) Start(ctx context.Context, role Role) error {
+	ctx, a.cancel = context.WithCancel(ctx)
+	grace := a.Config.HTTP.ShutdownTimeout
+	if role.runs(RoleServe) {
+		if err := a.startHTTP(ctx); err != nil {
+			a.cancel()
+			return err
+		}
+	}
+	if a.Config.Metrics.Enabled {
+		ln, err := net.Listen("tcp", a.Config.Metrics.Addr)
+		if err != nil {
+			a.cancel()
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		a.metrAddr = ln.Addr().String()
+		a.goRun("metrics", func() error { return a.Metrics.Serve(ctx, ln) })
+	}
+	if role.runs(RoleWorker) {
+		a.goRun("events", func() error { return a.Bus.Run(ctx) })
+		a.goRun("jobs", func() error { return a.Runner.Run(ctx, grace) })
+	}
+	if role.runs(RoleScheduler) {
+		a.goRun("scheduler", func() error { return a.Scheduler.Run(ctx, grace) })
+	}
+	a.Log.Info("rounds started", "role", role, "version", buildinfo.String(),
+		"http", a.httpAddr, "metrics", a.metrAddr)
+	return nil
+}
+
+func (a *App) startHTTP(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.Config.HTTP.Addr)
+	if err != nil {
+		return fmt.Errorf("http listener %s: %w", a.Config.HTTP.Addr, err)
+	}
+	a.httpAddr = ln.Addr().String()
+	a.httpSrv = &http.Server{
+		Handler:           a.HTTP.Handler(),
+		ReadHeaderTimeout: a.Config.HTTP.ReadHeaderTimeout,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	a.goRun("http", func() error {
+		if err := a.httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	})
+	// Stop accepting and let in-flight requests finish when ctx ends.
+	a.goRun("http-shutdown", func() error {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), a.Config.HTTP.ShutdownTimeout)
+		defer cancel()
+		return a.httpSrv.Shutdown(sctx)
+	})
+	return nil
+}
+
+func (a *App) goRun(name string, fn func() error) {
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := fn(); err != nil {
+			a.Log.Error("component stopped with an error", "component", name, "error", err)
+			a.errMu.Lock()
+			a.runErr = errors.Join(a.runErr, fmt.Errorf("%s: %w", name, err))
+			a.errMu.Unlock()
+			a.cancel()
+		}
+	}()
+}
+
+// HTTPAddr is the bound API address (useful with port 0).
+func (a *App) HTTPAddr() string { return a.httpAddr }
+
+// MetricsAddr is the bound metrics address.
+func (a *App) MetricsAddr() string { return a.metrAddr }
+
+// Stop shuts down gracefully: HTTP stops accepting and finishes in-flight
+// requests, workers finish in-flight handlers and jobs, the scheduler waits
+// for running jobs and releases leadership. Then the pool closes.
+func (a *App) Stop() error {
+	if a.cancel != nil {
+		a.cancel()
+	}
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(a.Config.HTTP.ShutdownTimeout + 5*time.Second):
+		a.Log.Warn("shutdown timed out; exiting with work in flight")
+	}
+	a.Close()
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	return a.runErr
+}
+
+// Done is closed when every component has stopped.
+func (a *App) Done() <-chan struct{} {
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); close(done) }()
+	return done
+}
+
+// Close releases the pool and the bucket without waiting for anything.
+func (a *App) Close() {
+	if a.Storage != nil {
+		_ = a.Storage.Close()
+	}
+	if a.DB != nil {
+		_ = a.DB.Close()
+	}
+}

@@ -1,0 +1,202 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/onsi/gomega/format"
+	"github.com/onsi/gomega/types"
+
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// Client sends requests as one caller.
+type Client struct {
+	h       *Harness
+	token   string
+	headers http.Header
+}
+
+// Anon is a caller without a token.
+func (h *Harness) Anon() *Client { return &Client{h: h, headers: http.Header{}} }
+
+// As is a caller presenting token.
+func (h *Harness) As(token string) *Client {
+	return &Client{h: h, token: token, headers: http.Header{}}
+}
+
+// With returns a copy that also sends the header.
+func (c *Client) With(key, value string) *Client {
+	cp := &Client{h: c.h, token: c.token, headers: c.headers.Clone()}
+	cp.headers.Set(key, value)
+	return cp
+}
+
+// Response is a finished request.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Method string
+	Path   string
+}
+
+// JSON decodes the body into v, failing loudly on a mismatch.
+func (r *Response) JSON(v any) {
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		panic(fmt.Sprintf("%s %s: decode %T: %v\nbody: %s", r.Method, r.Path, v, err, r.Body))
+	}
+}
+
+// Map decodes a JSON object body.
+func (r *Response) Map() map[string]any {
+	var m map[string]any
+	r.JSON(&m)
+	return m
+}
+
+// List decodes a JSON array body.
+func (r *Response) List() []any {
+	var l []any
+	r.JSON(&l)
+	return l
+}
+
+// ErrorCode is error.code of an envelope body.
+func (r *Response) ErrorCode() string {
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(r.Body, &env)
+	return env.Error.Code
+}
+
+// Get, Post, Put, Patch and Delete send JSON (body may be nil).
+func (c *Client) Get(path string) *Response             { return c.Do(http.MethodGet, path, nil) }
+func (c *Client) Post(path string, body any) *Response  { return c.Do(http.MethodPost, path, body) }
+func (c *Client) Put(path string, body any) *Response   { return c.Do(http.MethodPut, path, body) }
+func (c *Client) Patch(path string, body any) *Response { return c.Do(http.MethodPatch, path, body) }
+func (c *Client) Delete(path string) *Response          { return c.Do(http.MethodDelete, path, nil) }
+
+// Do sends one request. path is relative to the server root ("/api/v1/...");
+// body is JSON-encoded unless it is an io.Reader or a []byte.
+func (c *Client) Do(method, path string, body any) *Response {
+	var rd io.Reader
+	contentType := "application/json"
+	switch b := body.(type) {
+	case nil:
+	case io.Reader:
+		rd = b
+	case []byte:
+		rd = bytes.NewReader(b)
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			panic(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, c.h.BaseURL+path, rd)
+	if err != nil {
+		panic(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, vs := range c.headers {
+		req.Header[k] = vs
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	res, err := c.h.HTTP.Do(req)
+	if err != nil {
+		panic(fmt.Sprintf("%s %s: %v", method, path, err))
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		panic(err)
+	}
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: path}
+}
+
+// HaveStatus matches a Response's status and prints the body when it does not.
+func HaveStatus(want int) types.GomegaMatcher { return &statusMatcher{want: want} }
+
+type statusMatcher struct{ want int }
+
+func (m *statusMatcher) Match(actual any) (bool, error) {
+	r, ok := actual.(*Response)
+	if !ok {
+		return false, fmt.Errorf("HaveStatus expects *harness.Response, got %T", actual)
+	}
+	return r.Status == m.want, nil
+}
+
+func (m *statusMatcher) FailureMessage(actual any) string {
+	r := actual.(*Response)
+	return fmt.Sprintf("%s %s: want status %d, got %d\nbody: %s", r.Method, r.Path, m.want, r.Status, format.Object(string(r.Body), 1))
+}
+
+func (m *statusMatcher) NegatedFailureMessage(actual any) string {
+	r := actual.(*Response)
+	return fmt.Sprintf("%s %s: did not want status %d", r.Method, r.Path, m.want)
+}
+
+// HaveError matches an envelope with the given status and error code.
+func HaveError(status int, code string) types.GomegaMatcher {
+	return &errorMatcher{status: status, code: code}
+}
+
+type errorMatcher struct {
+	status int
+	code   string
+}
+
+func (m *errorMatcher) Match(actual any) (bool, error) {
+	r, ok := actual.(*Response)
+	if !ok {
+		return false, fmt.Errorf("HaveError expects *harness.Response, got %T", actual)
+	}
+	var env struct {
+		Detail any `json:"detail"`
+		Error  *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(r.Body, &env) != nil || env.Error == nil || env.Detail == nil || env.Error.Message == "" {
+		return false, nil
+	}
+	return r.Status == m.status && env.Error.Code == m.code, nil
+}
+
+func (m *errorMatcher) FailureMessage(actual any) string {
+	r := actual.(*Response)
+	return fmt.Sprintf("%s %s: want the envelope with %d %s, got %d\nbody: %s", r.Method, r.Path, m.status, m.code, r.Status, r.Body)
+}
+
+func (m *errorMatcher) NegatedFailureMessage(actual any) string {
+	return fmt.Sprintf("did not want %d %s", m.status, m.code)
+}
+
+// User is a signed-in test account.
+type User struct {
+	ID    int64
+	Email string
+	Role  auth.Role
+	Token string
+}
+
+// Client is a caller presenting the user's token.
+func (u *User) Client(h *Harness) *Client { return h.As(u.Token) }

@@ -1,0 +1,167 @@
+package harness
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"sort"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+
+	"github.com/roundsedu/rounds/migrations"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// AdminURL is the server the tests create databases on: ROUNDS_TEST_DATABASE_URL,
+// else DATABASE_URL, else the project-local cluster of `task db:start`.
+func AdminURL() string {
+	for _, k := range []string{"ROUNDS_TEST_DATABASE_URL", "DATABASE_URL"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return "postgres://rounds@127.0.0.1:54329/postgres?sslmode=disable"
+}
+
+// templateLock serialises template builds and clones across test processes.
+const templateLock = 7_470_100
+
+// templateName is keyed on the migrations' content, so a changed migration
+// gets a fresh template and suites never see a stale schema.
+func templateName() (string, error) {
+	h := sha256.New()
+	var files []string
+	err := fs.WalkDir(migrations.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		b, _ := fs.ReadFile(migrations.FS, f)
+		fmt.Fprintf(h, "%s\x00%s\x00", f, b)
+	}
+	return "rounds_tpl_" + hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
+func withDatabase(raw, name string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		panic(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// CloneDatabase makes a fresh database from the migrated template (building
+// the template first if this migration set has none) and returns its URL.
+func CloneDatabase(ctx context.Context) (string, error) {
+	admin, err := sql.Open("pgx", AdminURL())
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close()
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		return "", fmt.Errorf("harness: cannot reach Postgres at %s (run `go tool task db:start`): %w", AdminURL(), err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", templateLock); err != nil {
+		return "", err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLock)
+
+	tpl, err := templateName()
+	if err != nil {
+		return "", err
+	}
+	var exists bool
+	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", tpl).Scan(&exists); err != nil {
+		return "", err
+	}
+	if !exists {
+		if err := buildTemplate(ctx, conn, tpl); err != nil {
+			return "", err
+		}
+	}
+	suffix := make([]byte, 5)
+	_, _ = rand.Read(suffix)
+	name := "rounds_t_" + hex.EncodeToString(suffix)
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %q TEMPLATE %q", name, tpl)); err != nil {
+		return "", err
+	}
+	return withDatabase(AdminURL(), name), nil
+}
+
+// buildTemplate migrates a scratch database and renames it into place, so a
+// build that dies half-way never leaves a template behind.
+func buildTemplate(ctx context.Context, conn *sql.Conn, tpl string) error {
+	scratch := tpl + "_build"
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %q WITH (FORCE)", scratch)); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %q", scratch)); err != nil {
+		return err
+	}
+	cfg := config.Database{URL: withDatabase(AdminURL(), scratch), MaxOpenConns: 2, MaxIdleConns: 1}
+	d, err := db.Open(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	err = db.Migrate(ctx, d, migrations.FS, migrations.Order, slog.New(slog.DiscardHandler))
+	d.Close()
+	if err != nil {
+		return fmt.Errorf("harness: migrate template: %w", err)
+	}
+	_, err = conn.ExecContext(ctx, fmt.Sprintf("ALTER DATABASE %q RENAME TO %q", scratch, tpl))
+	return err
+}
+
+// DropDatabase removes a cloned database, closing whatever still uses it.
+func DropDatabase(ctx context.Context, dbURL string) error {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return err
+	}
+	admin, err := sql.Open("pgx", AdminURL())
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	_, err = admin.ExecContext(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %q WITH (FORCE)", u.Path[1:]))
+	return err
+}
+
+// SetConnectable opens or closes a database to new connections and ends the
+// existing ones: a real "database down" for the app using it.
+func SetConnectable(ctx context.Context, dbURL string, allow bool) error {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return err
+	}
+	name := u.Path[1:]
+	admin, err := sql.Open("pgx", AdminURL())
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	if _, err := admin.ExecContext(ctx, fmt.Sprintf("ALTER DATABASE %q ALLOW_CONNECTIONS %t", name, allow)); err != nil {
+		return err
+	}
+	if !allow {
+		_, err = admin.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name)
+	}
+	return err
+}

@@ -1,0 +1,93 @@
+// Package platform_test proves the service shell every module plugs into:
+// health, the /api alias, the error envelope, OpenAPI, the event outbox, the
+// job runner, scheduler leadership and rate limits, on a real Postgres.
+package platform_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/app"
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/ratelimit"
+)
+
+func TestPlatform(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Platform")
+}
+
+var h *harness.Harness
+
+// probe is the test-only state the routes, subscribers and jobs below share.
+var probe = newProbe()
+
+type echoInput struct {
+	Body struct {
+		Name  string `json:"name" minLength:"2" maxLength:"10"`
+		Count int    `json:"count" minimum:"1"`
+	}
+}
+
+type echoOutput struct {
+	Body struct {
+		Name string `json:"name"`
+	}
+}
+
+// registerTestRoutes adds routes that exercise the edge: validation, panics,
+// plain errors, guards and a rate limit.
+func registerTestRoutes(a *app.App) {
+	r := a.HTTP.Router()
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodPost, Path: "/test/echo", Tags: []string{"public"}},
+		func(_ context.Context, in *echoInput) (*echoOutput, error) {
+			out := &echoOutput{}
+			out.Body.Name = in.Body.Name
+			return out, nil
+		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/panic", Tags: []string{"public"}},
+		func(context.Context, *struct{}) (*struct{}, error) { panic("secret internals: db password hunter2") })
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/fail", Tags: []string{"public"}},
+		func(context.Context, *struct{}) (*struct{}, error) {
+			return nil, errors.New("pq: relation users does not exist at 10.0.0.3")
+		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/conflict", Tags: []string{"public"}},
+		func(context.Context, *struct{}) (*struct{}, error) { return nil, apperr.Conflictf("already there") })
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodGet, Path: "/test/mod-only", Tags: []string{"public"}},
+		func(ctx context.Context, _ *struct{}) (*echoOutput, error) {
+			out := &echoOutput{}
+			out.Body.Name = string(auth.MustFrom(ctx).Role)
+			return out, nil
+		})
+	limit := ratelimit.Limit{Name: "test.limited", Max: 3, Window: time.Minute}
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/limited", Tags: []string{"public"}},
+		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
+			return nil, a.Limiter.Allow(ctx, limit, httpapi.ClientAddress(ctx))
+		})
+}
+
+var _ = BeforeSuite(func() {
+	var err error
+	h, err = harness.Start(harness.BeforeStart(func(a *app.App) {
+		registerTestRoutes(a)
+		registerTestSubscribers(a)
+		registerTestJobs(a)
+	}))
+	Expect(err).NotTo(HaveOccurred())
+})
+
+var _ = AfterSuite(func() {
+	if h != nil {
+		Expect(h.Stop()).To(Succeed())
+	}
+})

@@ -1,0 +1,121 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const secret = "0123456789abcdef0123456789abcdef"
+
+func TestDefaultsLoadWithSecret(t *testing.T) {
+	t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
+	cfg, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.Addr != ":8080" {
+		t.Errorf("http.addr = %q, want :8080", cfg.HTTP.Addr)
+	}
+	if cfg.Identity.CodeTTL != 60*time.Second {
+		t.Errorf("identity.code_ttl = %v", cfg.Identity.CodeTTL)
+	}
+}
+
+func TestEnvOverridesAndDatabaseURL(t *testing.T) {
+	t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
+	t.Setenv("ROUNDS_HTTP_ADDR", ":9000")
+	t.Setenv("ROUNDS_JOBS_LEASE", "90s")
+	t.Setenv("ROUNDS_OIDC_ADMIN_GROUPS", "admins,staff")
+	t.Setenv("DATABASE_URL", "postgres://u:pw@db:5432/x")
+	cfg, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.Addr != ":9000" || cfg.Jobs.Lease != 90*time.Second {
+		t.Errorf("env not applied: %+v %+v", cfg.HTTP, cfg.Jobs)
+	}
+	if got := strings.Join(cfg.OIDC.AdminGroups, "|"); got != "admins|staff" {
+		t.Errorf("admin_groups = %q", got)
+	}
+	if cfg.Database.URL != "postgres://u:pw@db:5432/x" {
+		t.Errorf("DATABASE_URL not applied: %q", cfg.Database.URL)
+	}
+}
+
+func TestFilesMergeInOrder(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.yaml")
+	b := filepath.Join(dir, "b.yaml")
+	os.WriteFile(a, []byte("auth:\n  token_secret: "+secret+"\nhttp:\n  addr: ':1'\n"), 0o600)
+	os.WriteFile(b, []byte("http:\n  addr: ':2'\n"), 0o600)
+	cfg, err := Load(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.Addr != ":2" {
+		t.Errorf("later file should win, got %q", cfg.HTTP.Addr)
+	}
+}
+
+func TestBadValuesNameTheKey(t *testing.T) {
+	cases := map[string][2]string{
+		"missing secret": {"ROUNDS_AUTH_TOKEN_SECRET", "short"},
+		"bad duration":   {"ROUNDS_JOBS_LEASE", "soon"},
+		"bad int":        {"ROUNDS_DATABASE_MAX_OPEN_CONNS", "0"},
+		"bad level":      {"ROUNDS_LOG_LEVEL", "loud"},
+	}
+	want := map[string]string{
+		"missing secret": "auth.token_secret",
+		"bad duration":   "lease",
+		"bad int":        "database.max_open_conns",
+		"bad level":      "log.level",
+	}
+	for name, kv := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
+			t.Setenv(kv[0], kv[1])
+			_, err := Load()
+			if err == nil {
+				t.Fatal("expected an error")
+			}
+			if !strings.Contains(err.Error(), want[name]) {
+				t.Errorf("error %q does not name %q", err, want[name])
+			}
+			if strings.Contains(err.Error(), "short") {
+				t.Errorf("error leaks a secret: %q", err)
+			}
+		})
+	}
+}
+
+func TestUnknownKeyInFileRefused(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "typo.yaml")
+	os.WriteFile(f, []byte("http:\n  adr: ':1'\n"), 0o600)
+	t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
+	if _, err := Load(f); err == nil || !strings.Contains(err.Error(), "adr") {
+		t.Fatalf("want an error naming the unknown key, got %v", err)
+	}
+}
+
+func TestRedactedMasksSecrets(t *testing.T) {
+	t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
+	t.Setenv("DATABASE_URL", "postgres://u:hunter2@db:5432/x?sslmode=disable&password=hunter3")
+	cfg, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Redacted(cfg)
+	if r["auth"]["token_secret"] != "****" {
+		t.Errorf("token_secret not masked: %v", r["auth"]["token_secret"])
+	}
+	url := r["database"]["url"].(string)
+	if strings.Contains(url, "hunter") || !strings.Contains(url, "sslmode=disable") {
+		t.Errorf("database url badly masked: %s", url)
+	}
+	if r["http"]["addr"] != ":8080" {
+		t.Errorf("plain values must stay: %v", r["http"]["addr"])
+	}
+}

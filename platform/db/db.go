@@ -1,0 +1,116 @@
+// Package db opens the Postgres pool behind gorm and carries a transaction on
+// the context, so a service can open one unit of work and every store call,
+// event publish and job dispatch inside it joins the same transaction.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+// DB is the shared database handle.
+type DB struct {
+	gorm *gorm.DB
+	sql  *sql.DB
+}
+
+// Open connects with the pool limits from config and checks the connection.
+func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, error) {
+	g, err := gorm.Open(postgres.Open(cfg.URL), &gorm.Config{
+		Logger: logger.NewSlogLogger(log, logger.Config{
+			SlowThreshold:             cfg.SlowQuery,
+			LogLevel:                  logger.Warn,
+			IgnoreRecordNotFoundError: true,
+		}),
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		DisableAutomaticPing:   true,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("db: open: %w", err)
+	}
+	sqlDB, err := g.DB()
+	if err != nil {
+		return nil, err
+	}
+	sqlDB.SetMaxOpenConns(cfg.MaxOpenConns)
+	sqlDB.SetMaxIdleConns(cfg.MaxIdleConns)
+	sqlDB.SetConnMaxLifetime(cfg.ConnMaxLifetime)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("db: cannot reach %s: %w", redactURL(cfg.URL), err)
+	}
+	return &DB{gorm: g, sql: sqlDB}, nil
+}
+
+// SQL is the underlying database/sql pool (migrations, advisory locks).
+func (d *DB) SQL() *sql.DB { return d.sql }
+
+// Close releases the pool.
+func (d *DB) Close() error { return d.sql.Close() }
+
+// Ping reports whether the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.sql.PingContext(ctx) }
+
+type txKey struct{}
+
+// Conn returns the transaction carried by ctx, or the pool when there is none.
+func (d *DB) Conn(ctx context.Context) *gorm.DB {
+	if tx, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
+		return tx
+	}
+	return d.gorm.WithContext(ctx)
+}
+
+// InTx reports whether ctx carries a transaction.
+func InTx(ctx context.Context) bool {
+	_, ok := ctx.Value(txKey{}).(*gorm.DB)
+	return ok
+}
+
+// Tx runs fn in one transaction carried on the context. When ctx already
+// carries one, fn joins it: the outermost caller owns commit and rollback.
+func (d *DB) Tx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if InTx(ctx) {
+		return fn(ctx)
+	}
+	return d.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return fn(context.WithValue(ctx, txKey{}, tx))
+	})
+}
+
+// SQLTx exposes the database/sql transaction behind ctx's gorm transaction,
+// for libraries that speak database/sql (the event outbox).
+func SQLTx(ctx context.Context) (*sql.Tx, error) {
+	tx, ok := ctx.Value(txKey{}).(*gorm.DB)
+	if !ok {
+		return nil, ErrNoTx
+	}
+	sqlTx, ok := tx.Statement.ConnPool.(*sql.Tx)
+	if !ok {
+		return nil, fmt.Errorf("db: transaction is a %T, not *sql.Tx", tx.Statement.ConnPool)
+	}
+	return sqlTx, nil
+}
+
+// ErrNoTx is returned where a transaction is required and ctx has none.
+var ErrNoTx = errors.New("db: no transaction on the context")
+
+// IsNotFound reports gorm's record-not-found.
+func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) }
+
+// IsUniqueViolation reports a unique-constraint conflict.
+func IsUniqueViolation(err error) bool { return errors.Is(err, gorm.ErrDuplicatedKey) }

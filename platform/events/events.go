@@ -1,0 +1,254 @@
+// Package events is the in-process event bus between modules, carried by
+// Watermill over Postgres (watermill-sql).
+//
+// Publish writes the event inside the caller's database transaction (the
+// outbox): a rolled-back write publishes nothing, a committed one is
+// delivered. Subscribe delivers each event once per consumer group (one group
+// per module handler); a handler runs in its own transaction together with a
+// record of the message id, so a redelivered message is a no-op. A handler
+// that keeps failing is retried with backoff, then moved to the poison topic
+// where it stays visible instead of blocking the events behind it.
+//
+// Each topic's tables are created by the owning module's migration with
+// SELECT events.ensure_topic('<module>.<event>.v1').
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/metrics"
+)
+
+// PoisonTopic receives events whose handler kept failing.
+const PoisonTopic = "platform.poison.v1"
+
+// Publisher is what a module needs to publish; *Bus implements it.
+type Publisher interface {
+	Publish(ctx context.Context, topic string, payload any) error
+}
+
+// Meta describes the delivered message.
+type Meta struct {
+	MessageID string
+	Topic     string
+}
+
+type handler struct {
+	group, topic string
+	fn           func(ctx context.Context, payload []byte, m Meta) error
+}
+
+// Bus publishes and, in worker processes, runs the subscribers.
+type Bus struct {
+	db       *db.DB
+	cfg      config.Events
+	log      *slog.Logger
+	wlog     watermill.LoggerAdapter
+	metrics  *metrics.Registry
+	schema   wsql.DefaultPostgreSQLSchema
+	offsets  wsql.DefaultPostgreSQLOffsetsAdapter
+	mu       sync.Mutex
+	handlers []handler
+	router   *message.Router
+}
+
+// New creates the bus.
+func New(d *db.DB, cfg config.Events, log *slog.Logger, m *metrics.Registry) *Bus {
+	return &Bus{
+		db: d, cfg: cfg, log: log, metrics: m,
+		wlog:    watermill.NewSlogLoggerWithLevelMapping(log, map[slog.Level]slog.Level{slog.LevelInfo: slog.LevelDebug}),
+		schema:  wsql.DefaultPostgreSQLSchema{GenerateMessagesTableName: messagesTable, SubscribeBatchSize: 1},
+		offsets: wsql.DefaultPostgreSQLOffsetsAdapter{GenerateMessagesOffsetsTableName: offsetsTable},
+	}
+}
+
+func messagesTable(topic string) string { return fmt.Sprintf(`events.%q`, topic) }
+func offsetsTable(topic string) string  { return fmt.Sprintf(`events.%q`, topic+":offsets") }
+
+// Publish writes payload (JSON-encoded) to topic inside the transaction on
+// ctx; without one, it opens its own.
+func (b *Bus) Publish(ctx context.Context, topic string, payload any) error {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("events: encode %s: %w", topic, err)
+	}
+	err = b.db.Tx(ctx, func(ctx context.Context) error {
+		tx, err := db.SQLTx(ctx)
+		if err != nil {
+			return err
+		}
+		pub, err := wsql.NewPublisher(wsql.TxFromStdSQL(tx), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
+		if err != nil {
+			return err
+		}
+		msg := message.NewMessage(watermill.NewUUID(), data)
+		msg.SetContext(ctx)
+		return pub.Publish(topic, msg)
+	})
+	if err != nil {
+		return fmt.Errorf("events: publish %s: %w", topic, err)
+	}
+	b.metrics.ObserveEvent(topic, "", "published")
+	return nil
+}
+
+// Subscribe registers a typed handler for topic under a consumer group (name
+// it "<module>.<purpose>"). The handler's context carries its transaction;
+// returning an error rolls it back and the event is retried. Register before
+// Run.
+func Subscribe[T any](b *Bus, group, topic string, fn func(ctx context.Context, evt T, m Meta) error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.handlers = append(b.handlers, handler{group: group, topic: topic,
+		fn: func(ctx context.Context, payload []byte, m Meta) error {
+			var evt T
+			if err := json.Unmarshal(payload, &evt); err != nil {
+				return fmt.Errorf("decode %s: %w", m.Topic, err)
+			}
+			return fn(ctx, evt, m)
+		}})
+}
+
+// Run starts every registered subscriber and blocks until ctx ends and the
+// in-flight handlers have finished.
+func (b *Bus) Run(ctx context.Context) error {
+	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 30 * time.Second}, b.wlog)
+	if err != nil {
+		return err
+	}
+	poisonPub, err := wsql.NewPublisher(wsql.BeginnerFromStdSQL(b.db.SQL()), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
+	if err != nil {
+		return err
+	}
+	poison, err := middleware.PoisonQueue(poisonPub, PoisonTopic)
+	if err != nil {
+		return err
+	}
+	// Outermost first: the poison queue sees an error only after the retries.
+	router.AddMiddleware(poison, middleware.Retry{
+		MaxRetries:      b.cfg.MaxRetries,
+		InitialInterval: b.cfg.RetryInterval,
+		Multiplier:      2,
+		MaxInterval:     30 * time.Second,
+		Logger:          b.wlog,
+	}.Middleware, middleware.Recoverer)
+
+	b.mu.Lock()
+	handlers := append([]handler(nil), b.handlers...)
+	b.mu.Unlock()
+	deadline := b.cfg.HandlerDeadline
+	for _, h := range handlers {
+		sub, err := wsql.NewSubscriber(wsql.BeginnerFromStdSQL(b.db.SQL()), wsql.SubscriberConfig{
+			ConsumerGroup:  h.group,
+			PollInterval:   b.cfg.PollInterval,
+			ResendInterval: b.cfg.RetryInterval,
+			AckDeadline:    &deadline,
+			SchemaAdapter:  b.schema,
+			OffsetsAdapter: b.offsets,
+		}, b.wlog)
+		if err != nil {
+			return err
+		}
+		router.AddConsumerHandler(h.group+"@"+h.topic, h.topic, sub, b.wrap(h))
+	}
+	b.mu.Lock()
+	b.router = router
+	b.mu.Unlock()
+	return router.Run(ctx)
+}
+
+// Running is closed once every subscriber is running.
+func (b *Bus) Running() <-chan struct{} {
+	for {
+		b.mu.Lock()
+		r := b.router
+		b.mu.Unlock()
+		if r != nil {
+			return r.Running()
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// wrap runs the handler in a transaction that also records the message id
+// for its consumer group; a message already recorded is skipped.
+func (b *Bus) wrap(h handler) message.NoPublishHandlerFunc {
+	return func(msg *message.Message) error {
+		meta := Meta{MessageID: msg.UUID, Topic: h.topic}
+		duplicate := false
+		err := b.db.Tx(msg.Context(), func(ctx context.Context) error {
+			res := b.db.Conn(ctx).Exec(
+				`INSERT INTO events.processed (consumer_group, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+				h.group, msg.UUID)
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected == 0 {
+				duplicate = true
+				return nil
+			}
+			return h.fn(ctx, msg.Payload, meta)
+		})
+		switch {
+		case err != nil:
+			b.metrics.ObserveEvent(h.topic, h.group, "failed")
+			b.log.Warn("event handler failed", "group", h.group, "topic", h.topic, "message_id", msg.UUID, "error", err)
+		case duplicate:
+			b.metrics.ObserveEvent(h.topic, h.group, "duplicate")
+		default:
+			b.metrics.ObserveEvent(h.topic, h.group, "handled")
+		}
+		return err
+	}
+}
+
+// Poisoned is an event that exhausted its retries.
+type Poisoned struct {
+	MessageID string
+	Topic     string
+	Handler   string
+	Reason    string
+	Payload   json.RawMessage
+	At        time.Time
+}
+
+// Poisoned lists the poison queue, newest first.
+func (b *Bus) Poisoned(ctx context.Context, limit int) ([]Poisoned, error) {
+	rows, err := b.db.SQL().QueryContext(ctx, fmt.Sprintf(
+		`SELECT uuid, payload, metadata, created_at FROM %s ORDER BY "offset" DESC LIMIT $1`,
+		messagesTable(PoisonTopic)), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Poisoned
+	for rows.Next() {
+		var p Poisoned
+		var meta []byte
+		if err := rows.Scan(&p.MessageID, &p.Payload, &meta, &p.At); err != nil {
+			return nil, err
+		}
+		md := map[string]string{}
+		if err := json.Unmarshal(meta, &md); err != nil {
+			return nil, errors.Join(errors.New("events: poison metadata"), err)
+		}
+		p.Topic = md[middleware.PoisonedTopicKey]
+		p.Handler = md[middleware.PoisonedHandlerKey]
+		p.Reason = md[middleware.ReasonForPoisonedKey]
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

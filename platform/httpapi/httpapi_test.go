@@ -1,0 +1,85 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+)
+
+func TestRewrite(t *testing.T) {
+	cases := map[string]string{
+		"/api/health":            "/api/v1/health",
+		"/api/questions/bank":    "/api/v1/questions/bank",
+		"/api/quizzes/":          "/api/v1/quizzes/",
+		"/api/v1/questions/bank": "",
+		"/api/openapi.json":      "",
+		"/api/openapi-3.0.json":  "",
+		"/api/docs":              "",
+		"/api/redoc":             "",
+		"/uploads/a.png":         "",
+		"/api":                   "",
+	}
+	for in, want := range cases {
+		got, ok := rewrite(in)
+		if ok != (want != "") || got != want {
+			t.Errorf("rewrite(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestOperationID(t *testing.T) {
+	got := operationID(http.MethodGet, "/api/v1/quizzes/{quiz_id}/review")
+	if got != "get-quizzes-by-quiz-id-review" {
+		t.Errorf("operationID = %q", got)
+	}
+}
+
+func TestClientFromHeader(t *testing.T) {
+	if got := clientFromHeader("203.0.113.7, 10.0.0.1"); got != "203.0.113.7" {
+		t.Errorf("got %q", got)
+	}
+	if got := clientFromHeader(""); got != "" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestEnvelopeFromAppErr(t *testing.T) {
+	env := fromAppErr(&apperr.Error{Code: apperr.RateLimited, Message: "slow down", RetryAfter: 1500 * time.Millisecond})
+	if env.GetStatus() != 429 || env.Err.Code != "rate_limited" || env.Detail != "slow down" {
+		t.Errorf("bad envelope %+v", env)
+	}
+	if env.GetHeaders().Get("Retry-After") != "2" {
+		t.Errorf("Retry-After = %q, want rounded up 2", env.GetHeaders().Get("Retry-After"))
+	}
+	if fromAppErr(apperr.Gone("closed")).GetStatus() != 410 {
+		t.Error("Gone should answer 410")
+	}
+	inv := fromAppErr(apperr.Invalidf("body.email", "not an address"))
+	if inv.GetStatus() != 422 || len(inv.Err.Fields) != 1 {
+		t.Errorf("invalid: %+v", inv)
+	}
+	if items, ok := inv.Detail.([]DetailItem); !ok || items[0].Loc[1] != "email" {
+		t.Errorf("detail of a validation failure must be the legacy list: %#v", inv.Detail)
+	}
+}
+
+func TestNewErrorNeverLeaksInternals(t *testing.T) {
+	se := newError(500, "unexpected error occurred", errors.New("pq: password authentication failed for user x"))
+	env := se.(*Envelope)
+	if env.Err.Message != "internal server error" || env.Err.Code != "server_error" {
+		t.Errorf("leaked: %+v", env)
+	}
+}
+
+func TestNewErrorValidationFields(t *testing.T) {
+	se := newError(422, "validation failed", &huma.ErrorDetail{Location: "query.limit", Message: "expected number <= 200"})
+	env := se.(*Envelope)
+	if env.Err.Code != "invalid_request" || env.Err.Fields[0].Field != "query.limit" {
+		t.Errorf("bad validation envelope %+v", env)
+	}
+}

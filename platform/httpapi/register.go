@@ -1,0 +1,146 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// Prefix is where every operation is declared; /api/... is rewritten to it.
+const Prefix = "/api/v1"
+
+// Router is what a module registers its operations on.
+type Router struct {
+	api      huma.API
+	verifier *auth.Verifier
+	log      *slog.Logger
+	cookie   string
+}
+
+// API exposes the huma API for the rare operation that needs raw access
+// (streaming bodies). Prefer Register.
+func (r *Router) API() huma.API { return r.api }
+
+// Register declares one operation at /api/v1<op.Path> under the given access
+// level. The level is enforced before the handler runs (401 without a valid
+// token, 403 for a role below it), shown in the OpenAPI document as the
+// operation's security, and the principal is on the handler's context
+// (auth.From). op.Tags must name one of the spec's tag groups.
+func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
+	op.Path = Prefix + op.Path
+	if op.OperationID == "" {
+		op.OperationID = operationID(op.Method, op.Path)
+	}
+	if level != auth.Public {
+		op.Security = []map[string][]string{{"bearer": {}}}
+		op.Middlewares = append(huma.Middlewares{r.guard(level)}, op.Middlewares...)
+		op.Errors = appendStatus(op.Errors, http.StatusUnauthorized)
+		if level != auth.User {
+			op.Errors = appendStatus(op.Errors, http.StatusForbidden)
+		}
+	}
+	log := r.log
+	huma.Register(r.api, op, func(ctx context.Context, in *I) (*O, error) {
+		out, err := handler(ctx, in)
+		if err != nil {
+			return nil, toEnvelope(ctx, log, err)
+		}
+		return out, nil
+	})
+}
+
+// toEnvelope turns a handler's error into the envelope, logging the ones the
+// caller cannot act on.
+func toEnvelope(ctx context.Context, log *slog.Logger, err error) error {
+	if ae, ok := apperr.As(err); ok {
+		return fromAppErr(ae)
+	}
+	var se huma.StatusError
+	if errors.As(err, &se) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		// The client went away; nobody reads this response.
+		return fromAppErr(&apperr.Error{Code: apperr.BadRequest, Message: "request cancelled", Status: 499})
+	}
+	log.ErrorContext(ctx, "unhandled error", "error", err, "request_id", RequestID(ctx))
+	return fromAppErr(&apperr.Error{Code: apperr.ServerError, Message: "internal server error"})
+}
+
+// operationID derives a stable id from method and path:
+// GET /api/v1/quizzes/{quiz_id}/review -> get-quizzes-by-quiz-id-review.
+func operationID(method, path string) string {
+	parts := []string{strings.ToLower(method)}
+	for _, seg := range strings.Split(strings.TrimPrefix(path, Prefix), "/") {
+		if seg == "" {
+			continue
+		}
+		if strings.HasPrefix(seg, "{") {
+			seg = "by-" + strings.Trim(seg, "{}")
+		}
+		parts = append(parts, strings.ReplaceAll(seg, "_", "-"))
+	}
+	return strings.Join(parts, "-")
+}
+
+func appendStatus(list []int, status int) []int {
+	for _, s := range list {
+		if s == status {
+			return list
+		}
+	}
+	return append(list, status)
+}
+
+// guard authenticates the bearer token and checks the role.
+func (r *Router) guard(level auth.Level) func(huma.Context, func(huma.Context)) {
+	return func(hctx huma.Context, next func(huma.Context)) {
+		token := bearer(hctx.Header("Authorization"))
+		if token == "" {
+			r.deny(hctx, apperr.New(apperr.Unauthenticated, "sign in first: missing bearer token"))
+			return
+		}
+		p, err := r.verifier.Verify(hctx.Context(), token)
+		if err != nil {
+			if ae, ok := apperr.As(err); ok {
+				r.deny(hctx, ae)
+				return
+			}
+			r.log.ErrorContext(hctx.Context(), "token verification failed", "error", err)
+			r.deny(hctx, apperr.New(apperr.ServerError, "internal server error"))
+			return
+		}
+		if !level.Allows(p) {
+			r.deny(hctx, apperr.Forbiddenf("this action needs the %s role", level))
+			return
+		}
+		ctx := auth.WithPrincipal(hctx.Context(), p)
+		if info := requestInfo(ctx); info != nil {
+			info.userID = p.UserID
+		}
+		next(huma.WithContext(hctx, ctx))
+	}
+}
+
+func (r *Router) deny(hctx huma.Context, ae *apperr.Error) {
+	env := fromAppErr(ae)
+	if env.status == http.StatusUnauthorized {
+		hctx.SetHeader("WWW-Authenticate", `Bearer realm="api"`)
+	}
+	_ = huma.WriteErr(r.api, hctx, env.status, ae.Message, ae)
+}
+
+func bearer(h string) string {
+	const p = "bearer "
+	if len(h) > len(p) && strings.EqualFold(h[:len(p)], p) {
+		return strings.TrimSpace(h[len(p):])
+	}
+	return ""
+}

@@ -1,0 +1,148 @@
+// Package httpapi is the HTTP edge: a gin engine with a huma API on it.
+// Every operation is declared once at /api/v1 (Register); /api/... is a
+// rewrite of the same route; every failure, gin's own 404/405 and panics
+// included, is written as the error envelope.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humagin"
+	"github.com/gin-gonic/gin"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/metrics"
+)
+
+// InterfaceVersion is the version of the contract (info.version).
+const InterfaceVersion = "3.0.0"
+
+// Tags are the spec's tag groups; every operation carries one.
+var Tags = []string{"access", "admin", "ai-mode", "articles", "attempts", "auth", "categories",
+	"collections", "contact", "documents", "drafts", "exam results", "exams", "favorites",
+	"feedback", "flashcards", "folders", "glossary", "health", "media", "public",
+	"question-categories", "questions", "quizzes", "search", "share", "study-plans",
+	"study-tools", "tags", "teach", "tts"}
+
+// Options are what the edge needs from the rest of the service.
+type Options struct {
+	Log      *slog.Logger
+	Metrics  *metrics.Registry
+	Verifier *auth.Verifier
+}
+
+// Server is the public HTTP surface.
+type Server struct {
+	engine *gin.Engine
+	api    huma.API
+	router *Router
+}
+
+func init() { gin.SetMode(gin.ReleaseMode) }
+
+// New builds the engine, the huma API, the docs routes and the middleware.
+func New(opts Options) *Server {
+	engine := gin.New()
+	engine.HandleMethodNotAllowed = true
+	engine.ContextWithFallback = true
+	engine.Use(begin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log))
+	engine.NoRoute(notFound)
+	engine.NoMethod(methodNotAllowed)
+
+	cfg := huma.DefaultConfig("Rounds API", InterfaceVersion)
+	cfg.Info.Description = "Question bank and learning service. Every path is under /api/v1; /api/... is a permanent alias."
+	cfg.OpenAPIPath = "/api/openapi"
+	cfg.DocsPath = "/api/docs"
+	cfg.SchemasPath = "/api/schemas"
+	cfg.CreateHooks = nil // no $schema links in response bodies
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"bearer": {Type: "http", Scheme: "bearer", BearerFormat: "JWT",
+			Description: "Access token from POST /api/v1/auth/sso/exchange."},
+	}
+	for _, t := range Tags {
+		cfg.Tags = append(cfg.Tags, &huma.Tag{Name: t})
+	}
+	api := humagin.New(engine, cfg)
+	engine.GET("/api/redoc", redoc)
+
+	return &Server{engine: engine, api: api,
+		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log}}
+}
+
+// Router is where modules register operations.
+func (s *Server) Router() *Router { return s.router }
+
+// Engine exposes gin for the routes outside /api (uploads).
+func (s *Server) Engine() *gin.Engine { return s.engine }
+
+// OpenAPI is the generated contract.
+func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
+
+// Handler is the engine behind the /api alias rewrite.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := rewrite(r.URL.Path); ok {
+			r.URL.Path = p
+			r.URL.RawPath = ""
+		}
+		s.engine.ServeHTTP(w, r)
+	})
+}
+
+// unversioned are the /api/ paths that are not aliases of /api/v1.
+var unversioned = map[string]bool{"v1": true, "openapi.json": true, "openapi.yaml": true,
+	"openapi-3.0.json": true, "openapi-3.0.yaml": true, "docs": true, "redoc": true, "schemas": true}
+
+// rewrite maps /api/<x> to /api/v1/<x>: the alias is a rewrite of the one
+// registered route, never a second registration.
+func rewrite(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, "/api/")
+	if !ok {
+		return "", false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if unversioned[first] {
+		return "", false
+	}
+	return Prefix + "/" + rest, true
+}
+
+// HealthBody is the health answer.
+type HealthBody struct {
+	Status   string `json:"status" example:"ok"`
+	Database string `json:"database" example:"ok"`
+	Version  string `json:"version"`
+}
+
+// RegisterHealth declares GET /api/v1/health (and so /api/health): 200 when
+// the database answers, 503 when it does not.
+func RegisterHealth(r *Router, ping func(context.Context) error, version string) {
+	Register(r, auth.Public, huma.Operation{
+		Method: http.MethodGet, Path: "/health", Tags: []string{"health"},
+		Summary: "Service health", Errors: []int{http.StatusServiceUnavailable},
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body HealthBody }, error) {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if err := ping(pctx); err != nil {
+			return nil, apperr.New(apperr.Unavailable, "database unreachable")
+		}
+		return &struct{ Body HealthBody }{HealthBody{Status: "ok", Database: "ok", Version: version}}, nil
+	})
+}
+
+const redocPage = `<!doctype html>
+<html><head><title>Rounds API</title><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><redoc spec-url="/api/openapi.json"></redoc>
+<script src="https://cdn.redoc.ly/redoc/latest/bundles/redoc.standalone.js"></script>
+</body></html>`
+
+func redoc(c *gin.Context) {
+	c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(redocPage))
+}

@@ -1,0 +1,280 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/metrics"
+)
+
+// Runner claims and runs jobs of the kinds registered on it.
+type Runner struct {
+	db       *db.DB
+	cfg      config.Jobs
+	log      *slog.Logger
+	metrics  *metrics.Registry
+	worker   string
+	handlers map[string]Handler
+	wake     chan struct{}
+}
+
+// NewRunner makes a runner; register handlers before Run.
+func NewRunner(d *db.DB, cfg config.Jobs, log *slog.Logger, m *metrics.Registry) *Runner {
+	host, _ := os.Hostname()
+	return &Runner{db: d, cfg: cfg, log: log, metrics: m,
+		worker:   fmt.Sprintf("%s/%d/%s", host, os.Getpid(), uuid.NewString()[:8]),
+		handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
+}
+
+// Handle registers the handler for a kind.
+func (r *Runner) Handle(kind string, h Handler) {
+	if _, dup := r.handlers[kind]; dup {
+		panic("jobs: two handlers for kind " + kind)
+	}
+	r.handlers[kind] = h
+}
+
+// Run works until ctx ends, then waits for in-flight jobs up to grace; jobs
+// still running after that are released (lease expired now) so another
+// worker takes them up at once.
+func (r *Runner) Run(ctx context.Context, grace time.Duration) error {
+	if len(r.handlers) == 0 {
+		<-ctx.Done()
+		return nil
+	}
+	kinds := make([]string, 0, len(r.handlers))
+	for k := range r.handlers {
+		kinds = append(kinds, k)
+	}
+	go r.listen(ctx)
+
+	// Handlers get a context that outlives ctx by the grace period.
+	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelWork()
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, r.cfg.Concurrency)
+	ticker := time.NewTicker(r.cfg.PollInterval)
+	defer ticker.Stop()
+loop:
+	for {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			break loop
+		}
+		rec, err := r.claim(ctx, kinds)
+		if err != nil || rec == nil {
+			<-slots
+			if err != nil && ctx.Err() == nil {
+				r.log.Warn("jobs: claim failed", "error", err)
+			}
+			select {
+			case <-ctx.Done():
+				break loop
+			case <-ticker.C:
+			case <-r.wake:
+			}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			r.execute(workCtx, rec)
+		}()
+	}
+
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		cancelWork()
+		<-done
+	}
+	return nil
+}
+
+// claim takes the oldest pending job, or a running one whose lease expired.
+func (r *Runner) claim(ctx context.Context, kinds []string) (*row, error) {
+	var rw row
+	q := r.db.SQL().QueryRowContext(ctx, `
+		UPDATE platform.jobs SET status = 'running', attempts = attempts + 1, worker = $1,
+			lease_until = now() + $2 * interval '1 millisecond',
+			started_at = coalesce(started_at, now()), updated_at = now()
+		WHERE id = (
+			SELECT id FROM platform.jobs
+			WHERE kind = ANY($3) AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
+			ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+		RETURNING id, kind, payload, attempts, max_attempts`,
+		r.worker, r.cfg.Lease.Milliseconds(), kinds)
+	err := q.Scan(&rw.ID, &rw.Kind, &rw.Payload, &rw.Attempts, &rw.MaxAttempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &rw, nil
+}
+
+// execute runs one claimed job to its end.
+func (r *Runner) execute(ctx context.Context, rw *row) {
+	start := time.Now()
+	log := r.log.With("job_id", rw.ID, "kind", rw.Kind, "attempt", rw.Attempts)
+	if rw.Attempts > rw.MaxAttempts {
+		r.finish(ctx, rw.ID, Failed, nil, fmt.Sprintf("abandoned: its worker stopped %d times", rw.MaxAttempts))
+		log.Warn("job abandoned after repeated worker loss")
+		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
+		return
+	}
+	jobCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := &Run{ID: rw.ID, Kind: rw.Kind, Payload: rw.Payload, Attempt: rw.Attempts, runner: r, cancel: cancel}
+	stopLease := r.keepLease(jobCtx, run)
+	defer stopLease()
+
+	result, err := r.safeCall(jobCtx, r.handlers[rw.Kind], run)
+	stopLease()
+	switch {
+	case run.lost():
+		log.Info("job stopped: cancelled or taken over")
+		r.metrics.ObserveJob(rw.Kind, string(Cancelled), time.Since(start))
+		return
+	case err != nil:
+		log.Warn("job failed", "error", err)
+		r.finish(ctx, rw.ID, Failed, nil, err.Error())
+		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
+	default:
+		data, merr := json.Marshal(result)
+		if merr != nil {
+			r.finish(ctx, rw.ID, Failed, nil, "result could not be stored")
+			return
+		}
+		r.finish(ctx, rw.ID, Completed, data, "")
+		r.metrics.ObserveJob(rw.Kind, string(Completed), time.Since(start))
+	}
+}
+
+func (r *Runner) safeCall(ctx context.Context, h Handler, run *Run) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("job panicked", "job_id", run.ID, "panic", p)
+			err = errors.New("internal error")
+		}
+	}()
+	return h(ctx, run)
+}
+
+// finish records the outcome unless the job was cancelled or taken over.
+func (r *Runner) finish(ctx context.Context, id uuid.UUID, st Status, result []byte, msg string) {
+	var errMsg *string
+	if msg != "" {
+		errMsg = &msg
+	}
+	_, err := r.db.SQL().ExecContext(context.WithoutCancel(ctx), `
+		UPDATE platform.jobs SET status = $1, result = $2, error = $3, finished_at = now(),
+			updated_at = now(), lease_until = NULL
+		WHERE id = $4 AND status = 'running' AND worker = $5`, string(st), nullJSON(result), errMsg, id, r.worker)
+	if err != nil {
+		r.log.Error("jobs: cannot record outcome", "job_id", id, "error", err)
+	}
+}
+
+func nullJSON(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return b
+}
+
+// keepLease renews the lease every third of its length and cancels the run
+// when the job is no longer ours (cancelled, or the lease was lost).
+func (r *Runner) keepLease(ctx context.Context, run *Run) (stop func()) {
+	stopCh := make(chan struct{})
+	var once sync.Once
+	go func() {
+		t := time.NewTicker(r.cfg.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopCh:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if !r.renew(ctx, run.ID) {
+					run.markLost()
+					return
+				}
+			}
+		}
+	}()
+	return func() { once.Do(func() { close(stopCh) }) }
+}
+
+func (r *Runner) renew(ctx context.Context, id uuid.UUID) bool {
+	res, err := r.db.SQL().ExecContext(ctx, `UPDATE platform.jobs
+		SET lease_until = now() + $1 * interval '1 millisecond', updated_at = now()
+		WHERE id = $2 AND status = 'running' AND worker = $3`, r.cfg.Lease.Milliseconds(), id, r.worker)
+	if err != nil {
+		return true // a transient error is not a lost lease; try again next tick
+	}
+	n, _ := res.RowsAffected()
+	return n == 1
+}
+
+// listen wakes the runner on NOTIFY so queued work starts without waiting
+// for the next poll.
+func (r *Runner) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := r.listenOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			r.log.Debug("jobs: listen interrupted", "error", err)
+			select {
+			case <-ctx.Done():
+			case <-time.After(r.cfg.PollInterval):
+			}
+		}
+	}
+}
+
+func (r *Runner) listenOnce(ctx context.Context) error {
+	conn, err := r.db.SQL().Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var listenErr error
+	_ = conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn()
+		if _, listenErr = pc.Exec(ctx, "LISTEN "+notifyChannel); listenErr != nil {
+			return driver.ErrBadConn
+		}
+		for {
+			if _, listenErr = pc.WaitForNotification(ctx); listenErr != nil {
+				// A session that LISTENed (or was interrupted mid-read) never
+				// goes back to the pool.
+				return driver.ErrBadConn
+			}
+			select {
+			case r.wake <- struct{}{}:
+			default:
+			}
+		}
+	})
+	return listenErr
+}

@@ -1,0 +1,73 @@
+// Package ratelimit counts requests per (limit name, key) in Postgres, so
+// every replica shares the same counters. Windows are fixed: the first hit
+// opens a window of the limit's length and the count resets when it ends.
+// Callers decide exemptions (admins, unthrottled users) before asking.
+package ratelimit
+
+import (
+	"context"
+	"time"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// Limit is a named allowance.
+type Limit struct {
+	Name   string
+	Max    int
+	Window time.Duration
+}
+
+// SharedKey is the bucket for callers whose address is unknown (no
+// X-Forwarded-For): they all share it, as the spec says.
+const SharedKey = "shared"
+
+// Limiter checks limits.
+type Limiter struct{ db *db.DB }
+
+// New makes a limiter.
+func New(d *db.DB) *Limiter { return &Limiter{db: d} }
+
+// Allow counts one hit against (l.Name, key). Over the limit it returns a
+// rate_limited error carrying Retry-After; the hit is still counted, so a
+// client hammering the route does not shorten its wait.
+func (r *Limiter) Allow(ctx context.Context, l Limit, key string) error {
+	if key == "" {
+		key = SharedKey
+	}
+	var count int
+	var windowStart time.Time
+	// One statement: insert, or bump the count, or open a new window when the
+	// old one ended. The row lock makes concurrent hits count exactly. It runs
+	// outside any caller transaction: a rolled-back request still counts.
+	err := r.db.SQL().QueryRowContext(ctx, `
+		INSERT INTO platform.rate_counters AS c (name, key, window_start, count)
+		VALUES ($1, $2, now(), 1)
+		ON CONFLICT (name, key) DO UPDATE SET
+			count = CASE WHEN c.window_start + $3 * interval '1 millisecond' <= now() THEN 1 ELSE c.count + 1 END,
+			window_start = CASE WHEN c.window_start + $3 * interval '1 millisecond' <= now() THEN now() ELSE c.window_start END
+		RETURNING count, window_start`,
+		l.Name, key, l.Window.Milliseconds()).Scan(&count, &windowStart)
+	if err != nil {
+		return err
+	}
+	if count <= l.Max {
+		return nil
+	}
+	wait := time.Until(windowStart.Add(l.Window))
+	if wait < time.Second {
+		wait = time.Second
+	}
+	return &apperr.Error{Code: apperr.RateLimited, RetryAfter: wait,
+		Message: "too many requests: try again in " + wait.Round(time.Second).String()}
+}
+
+// Reset clears a key's counter (a correct password clears guesses).
+func (r *Limiter) Reset(ctx context.Context, name, key string) error {
+	if key == "" {
+		key = SharedKey
+	}
+	_, err := r.db.SQL().ExecContext(ctx, `DELETE FROM platform.rate_counters WHERE name = $1 AND key = $2`, name, key)
+	return err
+}

@@ -1,0 +1,123 @@
+// Package scheduler runs the periodic jobs (UTC) on exactly one leader,
+// however many scheduler processes run: gocron v2 asks the Postgres
+// advisory-lock Elector before each run, and standbys take over when the
+// leader stops.
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/go-co-op/gocron/v2"
+
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/metrics"
+)
+
+// Func is one scheduled job's work.
+type Func func(ctx context.Context) error
+
+type entry struct {
+	name string
+	def  gocron.JobDefinition
+	fn   Func
+}
+
+// Scheduler collects jobs from modules and runs them while leading.
+type Scheduler struct {
+	cfg     config.Scheduler
+	log     *slog.Logger
+	metrics *metrics.Registry
+	elector *Elector
+	entries []entry
+}
+
+// New makes a scheduler whose leader holds the default lock.
+func New(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry) *Scheduler {
+	return NewWithLock(d, cfg, log, m, leaderLock)
+}
+
+// NewWithLock uses another lock key (tests run several groups side by side).
+func NewWithLock(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, key int64) *Scheduler {
+	return &Scheduler{cfg: cfg, log: log, metrics: m, elector: NewElector(d.SQL(), key)}
+}
+
+// Every registers fn to run at a fixed interval.
+func (s *Scheduler) Every(name string, interval time.Duration, fn Func) {
+	s.entries = append(s.entries, entry{name: name, def: gocron.DurationJob(interval), fn: fn})
+}
+
+// Daily registers fn to run once a day at hour:minute UTC.
+func (s *Scheduler) Daily(name string, hour, minute uint, fn Func) {
+	s.entries = append(s.entries, entry{name: name,
+		def: gocron.DailyJob(1, gocron.NewAtTimes(gocron.NewAtTime(hour, minute, 0))), fn: fn})
+}
+
+// Leading reports whether this process leads now.
+func (s *Scheduler) Leading(ctx context.Context) bool { return s.elector.IsLeader(ctx) == nil }
+
+// Run schedules every registered job and blocks until ctx ends; then it
+// waits for running jobs (up to grace) and releases leadership.
+func (s *Scheduler) Run(ctx context.Context, grace time.Duration) error {
+	gs, err := gocron.NewScheduler(
+		gocron.WithLocation(time.UTC),
+		gocron.WithDistributedElector(s.elector),
+		gocron.WithStopTimeout(grace),
+	)
+	if err != nil {
+		return err
+	}
+	for _, e := range s.entries {
+		_, err := gs.NewJob(e.def, gocron.NewTask(s.wrap(e)),
+			gocron.WithName(e.name),
+			gocron.WithContext(ctx),
+			gocron.WithSingletonMode(gocron.LimitModeReschedule),
+		)
+		if err != nil {
+			return fmt.Errorf("scheduler: %s: %w", e.name, err)
+		}
+	}
+	gs.Start()
+	s.watchLeadership(ctx)
+	err = gs.Shutdown()
+	s.elector.Release(context.Background())
+	s.metrics.SetLeader(false)
+	return err
+}
+
+func (s *Scheduler) wrap(e entry) func(ctx context.Context) {
+	return func(ctx context.Context) {
+		start := time.Now()
+		err := e.fn(ctx)
+		outcome := "completed"
+		if err != nil {
+			outcome = "failed"
+			s.log.Error("scheduled job failed", "job", e.name, "error", err)
+		}
+		s.metrics.ObserveJob("scheduled:"+e.name, outcome, time.Since(start))
+	}
+}
+
+// watchLeadership keeps the leader gauge current and lets a standby take the
+// lock between job runs.
+func (s *Scheduler) watchLeadership(ctx context.Context) {
+	t := time.NewTicker(s.cfg.LeaderCheck)
+	defer t.Stop()
+	was := false
+	for {
+		now := s.Leading(ctx)
+		if now != was {
+			s.log.Info("scheduler leadership changed", "leading", now)
+			s.metrics.SetLeader(now)
+			was = now
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
