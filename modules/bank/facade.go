@@ -1,0 +1,97 @@
+package bank
+
+import (
+	"context"
+	"errors"
+
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// ErrNotFound is returned by the facade for a quiz or question the caller
+// cannot see (missing, trashed, or not visible to them).
+var ErrNotFound = errors.New("bank: not found")
+
+// Question types.
+const (
+	TypeMCQ    = "mcq"
+	TypeFillIn = "fill_in"
+)
+
+// Quiz modes.
+const (
+	ModeTimed    = "timed"
+	ModeLearning = "learning"
+)
+
+// QuestionSnapshot is a question as it is now, answer side included, for a
+// module that must keep it as it was (an attempt records what was sat).
+type QuestionSnapshot struct {
+	ID                   int64
+	Type                 string // TypeMCQ or TypeFillIn
+	Text                 string
+	Options              []string
+	CorrectAnswer        string // for fill-in, accepted alternatives are separated by "|"
+	Explanation          string
+	OptionExplanations   []string
+	KeyPoints            []string
+	AttendingTip         string
+	ExplanationImagePath string
+	ImagePath            string
+	CategoryID           *int64
+	CategoryName         string
+	Version              int
+}
+
+// QuizSnapshot is a quiz with its questions in order.
+type QuizSnapshot struct {
+	ID               int64
+	Title            string
+	Mode             string // ModeTimed or ModeLearning
+	TimeLimitMinutes *int
+	IsPublished      bool
+	Questions        []QuestionSnapshot
+}
+
+// NewQuestion is a question another module files into the bank (accepted
+// drafts).
+type NewQuestion struct {
+	Type          string // TypeMCQ or TypeFillIn
+	Text          string
+	Options       []string
+	CorrectAnswer string
+	Explanation   string
+	CategoryID    *int64
+}
+
+// Filing is where a question is filed.
+type Filing struct {
+	CategoryID   *int64
+	CategoryName string
+}
+
+// Facade is what other modules may ask the bank.
+type Facade interface {
+	// QuizForSitting returns the quiz if p may sit it (published, or p is a
+	// moderator), with every live question as it is now. ErrNotFound otherwise.
+	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*QuizSnapshot, error)
+	// QuestionFilings tells where each of the questions is filed (missing ids
+	// are left out).
+	QuestionFilings(ctx context.Context, ids []int64) (map[int64]Filing, error)
+	// CreateQuestions files new questions into the bank inside the
+	// transaction on ctx and returns their ids in order. Validation failures
+	// are *apperr.Error.
+	CreateQuestions(ctx context.Context, by int64, qs []NewQuestion) ([]int64, error)
+	// CategoryExists reports whether a question category exists.
+	CategoryExists(ctx context.Context, id int64) (bool, error)
+	// CountQuizzes counts the quizzes p can see (dashboard).
+	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
+}
+
+// AttemptAccess is the port bank needs from attempts (wired by app/): the
+// answer side of a question opens inside the caller's own authorised attempt
+// (study mode at once, timed mode after submission), and a quiz's review
+// opens to a learner with a completed attempt.
+type AttemptAccess interface {
+	AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error)
+	HasCompletedAttempt(ctx context.Context, userID, quizID int64) (bool, error)
+}

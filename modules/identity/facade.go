@@ -1,0 +1,71 @@
+package identity
+
+import (
+	"context"
+	"time"
+)
+
+// GrantKind names what an editorial grant reaches. Grants carry edit only:
+// never create, delete or publish.
+type GrantKind string
+
+// The four kinds of grant.
+const (
+	// GrantCategory reaches questions and articles filed under a question
+	// category and all its descendants (coverage decided by bank, which owns
+	// the tree).
+	GrantCategory GrantKind = "category"
+	// GrantDeck names one flashcard deck (Scope "deck") or a category branch
+	// of decks (Scope "category"), evaluated against the tree at check time.
+	GrantDeck GrantKind = "deck"
+	// GrantQuiz reaches every question linked to one quiz (a guest author
+	// polishing one paper).
+	GrantQuiz GrantKind = "quiz"
+	// GrantArticle reaches one article and its figures (a reviewer fixing
+	// one topic).
+	GrantArticle GrantKind = "article"
+)
+
+// Scopes of a deck grant.
+const (
+	ScopeDeck     = "deck"
+	ScopeCategory = "category"
+)
+
+// Grant is one editorial grant held by a user.
+type Grant struct {
+	ID       int64
+	UserID   int64
+	Kind     GrantKind
+	TargetID int64
+	// Scope is set for deck grants only: ScopeDeck or ScopeCategory.
+	Scope     string
+	GrantedBy int64
+	CreatedAt time.Time
+}
+
+// UserInfo is what other modules may know of a person.
+type UserInfo struct {
+	ID                int64
+	Email             string
+	Name              string
+	Role              string
+	RemindersDisabled bool
+}
+
+// Facade is what other modules may ask identity.
+type Facade interface {
+	// Grants lists the user's grants (empty for none).
+	Grants(ctx context.Context, userID int64) ([]Grant, error)
+	// User reads one user; ErrUserNotFound when there is none.
+	User(ctx context.Context, userID int64) (UserInfo, error)
+}
+
+// TopicUserDeleted is published when an administrator deletes an account;
+// modules remove the data the user owned (attempts, favourites, notes...).
+const TopicUserDeleted = "identity.user_deleted.v1"
+
+// UserDeleted is its payload.
+type UserDeleted struct {
+	UserID int64 `json:"user_id"`
+}
