@@ -119,6 +119,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		a.Close()
 		return nil, err
 	}
+	scheduleMaintenance(&a.Platform)
 	return a, nil
 }
 

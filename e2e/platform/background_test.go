@@ -228,3 +228,31 @@ var _ = Describe("The scheduler", func() {
 		Eventually(count(standby), "5s").Should(BeNumerically(">=", 3))
 	})
 })
+
+var _ = Describe("Housekeeping", func() {
+	It("prunes old delivered events, dedupe records and finished jobs, and keeps recent ones", func() {
+		ctx := context.Background()
+		conn := h.App.DB.Conn(ctx)
+		old, recent := uuid.New(), uuid.New()
+		Expect(conn.Exec(`INSERT INTO events."test.ping.v1" (uuid, payload, transaction_id, created_at)
+			VALUES ('old-msg', '{}', pg_current_xact_id(), now() - interval '40 days')`).Error).To(Succeed())
+		Expect(conn.Exec(`INSERT INTO events.processed VALUES ('test.alpha', 'old-msg', now() - interval '40 days')`).Error).To(Succeed())
+		Expect(conn.Exec(`INSERT INTO platform.jobs (id, kind, status, max_attempts, finished_at)
+			VALUES (?, 'test.steps', 'completed', 3, now() - interval '40 days'),
+			       (?, 'test.steps', 'completed', 3, now())`, old, recent).Error).To(Succeed())
+
+		n, err := h.App.Bus.Prune(ctx, 30*24*time.Hour)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(BeNumerically(">=", 2))
+		_, err = h.App.Queue.Prune(ctx, 30*24*time.Hour)
+		Expect(err).NotTo(HaveOccurred())
+
+		var left int
+		Expect(conn.Raw(`SELECT count(*) FROM events."test.ping.v1" WHERE uuid = 'old-msg'`).Scan(&left).Error).To(Succeed())
+		Expect(left).To(BeZero())
+		_, err = h.App.Queue.Get(ctx, old)
+		Expect(err).To(MatchError(jobs.ErrNotFound))
+		_, err = h.App.Queue.Get(ctx, recent)
+		Expect(err).NotTo(HaveOccurred())
+	})
+})

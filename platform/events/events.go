@@ -170,19 +170,6 @@ func (b *Bus) Run(ctx context.Context) error {
 	return router.Run(ctx)
 }
 
-// Running is closed once every subscriber is running.
-func (b *Bus) Running() <-chan struct{} {
-	for {
-		b.mu.Lock()
-		r := b.router
-		b.mu.Unlock()
-		if r != nil {
-			return r.Running()
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // wrap runs the handler in a transaction that also records the message id
 // for its consumer group; a message already recorded is skipped.
 func (b *Bus) wrap(h handler) message.NoPublishHandlerFunc {
@@ -213,6 +200,30 @@ func (b *Bus) wrap(h handler) message.NoPublishHandlerFunc {
 		}
 		return err
 	}
+}
+
+// Prune deletes delivered messages and dedupe records older than retention.
+// The poison queue is kept. A consumer group stopped for longer than the
+// retention would miss the pruned events; retention is therefore generous.
+func (b *Bus) Prune(ctx context.Context, retention time.Duration) (int64, error) {
+	cutoff := time.Now().Add(-retention)
+	var topics []string
+	err := b.db.Conn(ctx).Raw(`SELECT table_name FROM information_schema.tables
+		WHERE table_schema = 'events' AND table_name NOT LIKE '%:offsets' AND table_name <> 'processed' AND table_name <> ?`,
+		PoisonTopic).Scan(&topics).Error
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, t := range topics {
+		res := b.db.Conn(ctx).Exec(fmt.Sprintf(`DELETE FROM %s WHERE created_at < ?`, messagesTable(t)), cutoff)
+		if res.Error != nil {
+			return total, res.Error
+		}
+		total += res.RowsAffected
+	}
+	res := b.db.Conn(ctx).Exec(`DELETE FROM events.processed WHERE processed_at < ?`, cutoff)
+	return total + res.RowsAffected, res.Error
 }
 
 // Poisoned is an event that exhausted its retries.

@@ -141,3 +141,10 @@ func (q *Queue) Cancel(ctx context.Context, id uuid.UUID) error {
 	}
 	return nil
 }
+
+// Prune deletes finished jobs older than retention.
+func (q *Queue) Prune(ctx context.Context, retention time.Duration) (int64, error) {
+	res := q.db.Conn(ctx).Exec(`DELETE FROM platform.jobs
+		WHERE status IN ('completed', 'failed', 'cancelled') AND finished_at < ?`, time.Now().Add(-retention))
+	return res.RowsAffected, res.Error
+}
