@@ -27,11 +27,12 @@ type DB struct {
 // Open connects with the pool limits from config and checks the connection.
 func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, error) {
 	g, err := gorm.Open(postgres.Open(cfg.URL), &gorm.Config{
-		Logger: logger.NewSlogLogger(log, logger.Config{
+		Logger: quietLogger{Interface: logger.NewSlogLogger(log, logger.Config{
 			SlowThreshold:             cfg.SlowQuery,
 			LogLevel:                  logger.Warn,
 			IgnoreRecordNotFoundError: true,
-		}),
+			ParameterizedQueries:      true, // never log parameter values (tokens, emails)
+		}), slow: cfg.SlowQuery},
 		TranslateError:         true,
 		SkipDefaultTransaction: true,
 		DisableAutomaticPing:   true,
@@ -114,3 +115,27 @@ func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) 
 
 // IsUniqueViolation reports a unique-constraint conflict.
 func IsUniqueViolation(err error) bool { return errors.Is(err, gorm.ErrDuplicatedKey) }
+
+// quietLogger renders a statement only when it will be logged (it failed or
+// was slow): gorm's logger renders every statement with its parameters
+// before deciding, a measurable share of CPU on hot paths.
+type quietLogger struct {
+	logger.Interface
+	slow time.Duration
+}
+
+func (q quietLogger) LogMode(level logger.LogLevel) logger.Interface {
+	return quietLogger{Interface: q.Interface.LogMode(level), slow: q.slow}
+}
+
+func (q quietLogger) Trace(ctx context.Context, begin time.Time, fc func() (string, int64), err error) {
+	failed := err != nil && !errors.Is(err, gorm.ErrRecordNotFound)
+	if failed || (q.slow > 0 && time.Since(begin) > q.slow) {
+		q.Interface.Trace(ctx, begin, fc, err)
+	}
+}
+
+// ParamsFilter keeps parameter values out of logged statements.
+func (q quietLogger) ParamsFilter(_ context.Context, sql string, _ ...any) (string, []any) {
+	return sql, nil
+}

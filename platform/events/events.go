@@ -62,7 +62,6 @@ type Bus struct {
 	offsets  wsql.DefaultPostgreSQLOffsetsAdapter
 	mu       sync.Mutex
 	handlers []handler
-	router   *message.Router
 }
 
 // New creates the bus.
@@ -164,10 +163,12 @@ func (b *Bus) Run(ctx context.Context) error {
 		}
 		router.AddConsumerHandler(h.group+"@"+h.topic, h.topic, sub, b.wrap(h))
 	}
-	b.mu.Lock()
-	b.router = router
-	b.mu.Unlock()
-	return router.Run(ctx)
+	err = router.Run(ctx)
+	if ctx.Err() != nil {
+		// Stopped while subscribers were still starting: a shutdown, not a failure.
+		return nil
+	}
+	return err
 }
 
 // wrap runs the handler in a transaction that also records the message id
