@@ -15,11 +15,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/roundsedu/rounds/migrations"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/buildinfo"
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/devidp"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
@@ -70,6 +73,7 @@ type App struct {
 	httpSrv  *http.Server
 	httpAddr string
 	metrAddr string
+	devIdP   *devidp.Provider // only when devidp.enabled
 }
 
 // NewLogger builds the process logger from config.
@@ -119,6 +123,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		a.Close()
 		return nil, err
 	}
+	if cfg.DevIdP.Enabled {
+		if a.devIdP, err = newDevIdP(cfg, log); err != nil {
+			a.Close()
+			return nil, err
+		}
+		a.HTTP.Engine().GET("/", gin.WrapH(devidp.LandingPage()))
+	}
 	scheduleMaintenance(&a.Platform)
 	return a, nil
 }
@@ -133,6 +144,14 @@ func (a *App) Start(ctx context.Context, role Role) error {
 			a.cancel()
 			return err
 		}
+	}
+	if a.devIdP != nil && role.runs(RoleServe) {
+		ln, err := net.Listen("tcp", a.Config.DevIdP.Addr)
+		if err != nil {
+			a.cancel()
+			return fmt.Errorf("devidp listener %s: %w", a.Config.DevIdP.Addr, err)
+		}
+		a.goRun("devidp", func() error { return a.devIdP.Serve(ctx, ln) })
 	}
 	if a.Config.Metrics.Enabled {
 		ln, err := net.Listen("tcp", a.Config.Metrics.Addr)

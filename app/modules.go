@@ -19,10 +19,19 @@ type Modules struct {
 // registers routes, subscribers, jobs and schedules.
 func buildModules(_ context.Context, p *Platform) (*Modules, error) {
 	m := &Modules{}
-	m.Identity = identity.New(identity.Deps{DB: p.DB, Log: p.Log})
+	// The media cookie carries its own token (issuer <name>_media): it opens
+	// /uploads only and is refused as a bearer token everywhere else.
+	mediaSigner := auth.NewSigner(p.Config.Auth.TokenSecret, httpapi.MediaCookieName(p.Config.Service.Name))
+	m.Identity = identity.New(identity.Deps{DB: p.DB, Log: p.Log, Bus: p.Bus, Limiter: p.Limiter,
+		Signer: p.Signer, MediaSigner: mediaSigner, OIDC: p.Config.OIDC, Config: p.Config.Identity,
+		ServiceName: p.Config.Service.Name, PublicURL: p.Config.Service.PublicURL})
 
 	verifier := auth.NewVerifier(p.Signer, m.Identity, p.Config.Auth.RoleCacheTTL)
-	p.HTTP = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier})
+	mediaVerifier := auth.NewVerifier(mediaSigner, m.Identity, p.Config.Auth.RoleCacheTTL)
+	m.Identity.UseVerifiers(verifier, mediaVerifier)
+	p.HTTP = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier,
+		MediaCookie: httpapi.MediaCookieName(p.Config.Service.Name), MediaVerifier: mediaVerifier})
 	httpapi.RegisterHealth(p.HTTP.Router(), p.DB.Ping, buildinfo.String())
+	m.Identity.Routes(p.HTTP.Router())
 	return m, nil
 }

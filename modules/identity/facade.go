@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -53,12 +54,18 @@ type UserInfo struct {
 	RemindersDisabled bool
 }
 
+// ErrUserNotFound is returned by Facade.User for an id with no account.
+var ErrUserNotFound = errors.New("identity: user not found")
+
 // Facade is what other modules may ask identity.
 type Facade interface {
 	// Grants lists the user's grants (empty for none).
 	Grants(ctx context.Context, userID int64) ([]Grant, error)
 	// User reads one user; ErrUserNotFound when there is none.
 	User(ctx context.Context, userID int64) (UserInfo, error)
+	// Users reads many users at once (missing ids are left out), so a list
+	// showing authors costs one query.
+	Users(ctx context.Context, userIDs []int64) (map[int64]UserInfo, error)
 }
 
 // TopicUserDeleted is published when an administrator deletes an account;

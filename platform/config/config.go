@@ -102,14 +102,14 @@ type Storage struct {
 // OIDC is the external identity provider, the only way in.
 type OIDC struct {
 	Issuer          string   `mapstructure:"issuer" validate:"omitempty,url"`
-	ClientID        string   `mapstructure:"client_id"`
+	ClientID        string   `mapstructure:"client_id" validate:"required_with=Issuer"`
 	ClientSecret    string   `mapstructure:"client_secret" secret:"true"`
 	RedirectURL     string   `mapstructure:"redirect_url" validate:"omitempty,url"`
 	Scopes          []string `mapstructure:"scopes"`
 	RoleClaim       string   `mapstructure:"role_claim"`
 	AdminGroups     []string `mapstructure:"admin_groups"`
 	ModeratorGroups []string `mapstructure:"moderator_groups"`
-	ClientURL       string   `mapstructure:"client_url" validate:"omitempty,url"`
+	ClientURL       string   `mapstructure:"client_url" validate:"required_with=Issuer,omitempty,url"`
 }
 
 // DevIdP is the built-in development OpenID provider. Never on unless set.
@@ -137,6 +137,7 @@ type Attempts struct {
 	ProgressTTL   time.Duration `mapstructure:"progress_ttl" validate:"gt=0"`
 	DeviceLock    time.Duration `mapstructure:"device_lock" validate:"gt=0"`
 	SweepInterval time.Duration `mapstructure:"sweep_interval" validate:"gt=0"`
+	TimerGrace    time.Duration `mapstructure:"timer_grace" validate:"gte=0"`
 }
 
 // Drafts holds document upload policy.
@@ -150,8 +151,16 @@ type Search struct {
 	EmbeddingDims  int           `mapstructure:"embedding_dims" validate:"gte=1,lte=2000"`
 	EmbeddingURL   string        `mapstructure:"embedding_url" validate:"omitempty,url"`
 	EmbeddingKey   string        `mapstructure:"embedding_key" secret:"true"`
-	EmbeddingModel string        `mapstructure:"embedding_model"`
+	EmbeddingModel string        `mapstructure:"embedding_model" validate:"required_with=EmbeddingURL"`
 	RerankURL      string        `mapstructure:"rerank_url" validate:"omitempty,url"`
 	RerankKey      string        `mapstructure:"rerank_key" secret:"true"`
 	RerankTimeout  time.Duration `mapstructure:"rerank_timeout" validate:"gt=0"`
+	// Embedding work off the request path.
+	EmbeddingTimeout time.Duration `mapstructure:"embedding_timeout" validate:"gt=0"`
+	EmbeddingBatch   int           `mapstructure:"embedding_batch" validate:"gte=1,lte=2048"`
+	RetryInterval    time.Duration `mapstructure:"retry_interval" validate:"gt=0"`
+	RetryMaxPerRun   int           `mapstructure:"retry_max_per_run" validate:"gte=1"`
+	// Ranking.
+	HNSWEfSearch        int     `mapstructure:"hnsw_ef_search" validate:"gte=60,lte=1000"`
+	HybridMinSimilarity float64 `mapstructure:"hybrid_min_similarity" validate:"gte=0,lte=1"`
 }

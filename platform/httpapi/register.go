@@ -22,6 +22,8 @@ type Router struct {
 	verifier *auth.Verifier
 	log      *slog.Logger
 	cookie   string
+	// mediaVerifier checks the media cookie's value (see MediaGuard).
+	mediaVerifier *auth.Verifier
 }
 
 // API exposes the huma API for the rare operation that needs raw access
@@ -40,7 +42,7 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 	}
 	if level != auth.Public {
 		op.Security = []map[string][]string{{"bearer": {}}}
-		op.Middlewares = append(huma.Middlewares{r.guard(level)}, op.Middlewares...)
+		op.Middlewares = append(huma.Middlewares{r.guard(level, acceptsMediaCookie(op))}, op.Middlewares...)
 		op.Errors = appendStatus(op.Errors, http.StatusUnauthorized)
 		if level != auth.User {
 			op.Errors = appendStatus(op.Errors, http.StatusForbidden)
@@ -100,14 +102,18 @@ func appendStatus(list []int, status int) []int {
 }
 
 // guard authenticates the bearer token and checks the role.
-func (r *Router) guard(level auth.Level) func(huma.Context, func(huma.Context)) {
+func (r *Router) guard(level auth.Level, mediaCookie bool) func(huma.Context, func(huma.Context)) {
 	return func(hctx huma.Context, next func(huma.Context)) {
+		verifier := r.verifier
 		token := bearer(hctx.Header("Authorization"))
+		if token == "" && mediaCookie {
+			verifier, token = r.mediaVerifier, r.mediaCookieValue(hctx.Header("Cookie"))
+		}
 		if token == "" {
 			r.deny(hctx, apperr.New(apperr.Unauthenticated, "sign in first: missing bearer token"))
 			return
 		}
-		p, err := r.verifier.Verify(hctx.Context(), token)
+		p, err := verifier.Verify(hctx.Context(), token)
 		if err != nil {
 			if ae, ok := apperr.As(err); ok {
 				r.deny(hctx, ae)

@@ -35,6 +35,12 @@ type Options struct {
 	Log      *slog.Logger
 	Metrics  *metrics.Registry
 	Verifier *auth.Verifier
+	// MediaCookie names the cookie (<service name>_media) that routes opting
+	// in (MediaGuard, or an operation with Metadata[AcceptsMediaCookie])
+	// accept in place of a bearer token; MediaVerifier checks its value.
+	// Both empty: no route accepts a cookie.
+	MediaCookie   string
+	MediaVerifier *auth.Verifier
 }
 
 // Server is the public HTTP surface.
@@ -42,6 +48,7 @@ type Server struct {
 	engine *gin.Engine
 	api    huma.API
 	router *Router
+	spec30 openAPI30
 }
 
 func init() { gin.SetMode(gin.ReleaseMode) }
@@ -72,7 +79,8 @@ func New(opts Options) *Server {
 	engine.GET("/api/redoc", redoc)
 
 	return &Server{engine: engine, api: api,
-		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log}}
+		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log,
+			cookie: opts.MediaCookie, mediaVerifier: opts.MediaVerifier}}
 }
 
 // Router is where modules register operations.
@@ -87,6 +95,9 @@ func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
 // Handler is the engine behind the /api alias rewrite.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.spec30.serve(s, w, r) {
+			return
+		}
 		if p, ok := rewrite(r.URL.Path); ok {
 			r.URL.Path = p
 			r.URL.RawPath = ""

@@ -1,0 +1,287 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/devidp"
+)
+
+// The app's client registration at the test provider.
+const (
+	IdPClientID     = "rounds-e2e"
+	IdPClientSecret = "e2e-client-secret"
+	idpPassword     = "e2e-password"
+)
+
+// IdP is an in-process development OpenID provider (platform/devidp) on a
+// loopback port: the app under test signs people in through it with the
+// real protocol, and each sign-in returns the claims the test chose.
+type IdP struct {
+	*devidp.Provider
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// StartIdP runs a provider on a free loopback port.
+func StartIdP() (*IdP, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p, err := devidp.New(devidp.Options{Issuer: "http://" + ln.Addr().String()})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	idp := &IdP{Provider: p, cancel: cancel, done: make(chan error, 1)}
+	go func() { idp.done <- p.Serve(ctx, ln) }()
+	return idp, nil
+}
+
+// Stop shuts the provider down.
+func (p *IdP) Stop() error {
+	p.cancel()
+	return <-p.done
+}
+
+// WithSSO points the app's oidc settings at the provider and registers the
+// app as its client. The app is pinned to a free loopback port first, so
+// the callback URL is known before it starts. The callback sends the
+// browser to <app>/signed-in?code=... (nothing serves that page: the test
+// browser reads the code from the redirect). Set role mapping with a
+// further WithConfig.
+func WithSSO(p *IdP) Option {
+	return WithConfig(func(cfg *config.Config) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		cfg.HTTP.Addr = addr
+		cfg.Service.PublicURL = "http://" + addr
+		cfg.OIDC.Issuer = p.Issuer()
+		cfg.OIDC.ClientID = IdPClientID
+		cfg.OIDC.ClientSecret = IdPClientSecret
+		cfg.OIDC.RedirectURL = ""
+		cfg.OIDC.ClientURL = "http://" + addr + "/signed-in"
+		p.SetClient(devidp.Client{ID: IdPClientID, Secret: IdPClientSecret,
+			RedirectURIs:           []string{"http://" + addr + "/api/v1/auth/sso/callback"},
+			PostLogoutRedirectURIs: []string{cfg.OIDC.ClientURL}})
+	})
+}
+
+// Browser is a cookie-keeping user agent that does not follow redirects,
+// so a test can watch (and tamper with) each step of the sign-in.
+type Browser struct {
+	h       *Harness
+	jar     *cookiejar.Jar
+	client  *http.Client
+	headers http.Header
+}
+
+// Browser makes a fresh browser (no cookies).
+func (h *Harness) Browser() *Browser {
+	jar, _ := cookiejar.New(nil)
+	return &Browser{h: h, jar: jar, headers: http.Header{}, client: &http.Client{
+		Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+// With makes the browser send a header on every request (X-Forwarded-For
+// for rate limits, X-Forwarded-Proto to look like https).
+func (b *Browser) With(key, value string) *Browser {
+	b.headers.Set(key, value)
+	return b
+}
+
+// Cookies are the cookies the browser would send to the app at path.
+func (b *Browser) Cookies(path string) []*http.Cookie {
+	u, _ := url.Parse(b.h.BaseURL + path)
+	return b.jar.Cookies(u)
+}
+
+// absolute resolves a path on the app, or returns an absolute URL as is.
+func (b *Browser) absolute(raw string) string {
+	if strings.HasPrefix(raw, "http://") || strings.HasPrefix(raw, "https://") {
+		return raw
+	}
+	return b.h.BaseURL + raw
+}
+
+// Get loads a URL (absolute, or a path on the app).
+func (b *Browser) Get(raw string) *Response { return b.do(http.MethodGet, raw, nil, "") }
+
+// PostForm submits a form.
+func (b *Browser) PostForm(raw string, form url.Values) *Response {
+	return b.do(http.MethodPost, raw, strings.NewReader(form.Encode()), "application/x-www-form-urlencoded")
+}
+
+// PostJSON posts a JSON body to the app.
+func (b *Browser) PostJSON(path string, body any) *Response {
+	data, err := json.Marshal(body)
+	if err != nil {
+		panic(err)
+	}
+	return b.do(http.MethodPost, path, strings.NewReader(string(data)), "application/json")
+}
+
+func (b *Browser) do(method, raw string, body io.Reader, contentType string) *Response {
+	req, err := http.NewRequestWithContext(context.Background(), method, b.absolute(raw), body)
+	if err != nil {
+		panic(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, vs := range b.headers {
+		req.Header[k] = vs
+	}
+	res, err := b.client.Do(req)
+	if err != nil {
+		panic(fmt.Sprintf("%s %s: %v", method, raw, err))
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		panic(err)
+	}
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: req.URL.String()}
+}
+
+// Location is a redirect's target, resolved against the request URL.
+func (r *Response) Location() string {
+	loc := r.Header.Get("Location")
+	if loc == "" {
+		panic(fmt.Sprintf("%s %s: no Location (status %d)\nbody: %s", r.Method, r.Path, r.Status, r.Body))
+	}
+	base, err := url.Parse(r.Path)
+	if err != nil {
+		panic(err)
+	}
+	to, err := base.Parse(loc)
+	if err != nil {
+		panic(err)
+	}
+	return to.String()
+}
+
+func mustRedirect(r *Response, step string) string {
+	if r.Status != http.StatusFound && r.Status != http.StatusSeeOther {
+		panic(fmt.Sprintf("sign-in step %q: want a redirect from %s %s, got %d\nbody: %s", step, r.Method, r.Path, r.Status, r.Body))
+	}
+	return r.Location()
+}
+
+// StartLogin asks the app to sign in and returns the provider URL it sends
+// the browser to (the binding cookie is now in the browser).
+func (b *Browser) StartLogin() string {
+	return mustRedirect(b.Get("/api/v1/auth/sso/login"), "login redirect")
+}
+
+// AuthenticateAt follows the provider URL to its login page and signs in
+// there as an account carrying claims (created or replaced; the username is
+// the email, or "anonymous" without one). It returns the app's callback URL
+// the provider redirects to.
+func (b *Browser) AuthenticateAt(p *IdP, authorizeURL string, claims devidp.Claims) string {
+	return b.atLoginPage(p, authorizeURL, claims, "login")
+}
+
+// CancelAt follows the provider URL to its login page and cancels there;
+// the returned callback URL carries error=access_denied.
+func (b *Browser) CancelAt(p *IdP, authorizeURL string) string {
+	return b.atLoginPage(p, authorizeURL, devidp.Claims{}, "cancel")
+}
+
+func (b *Browser) atLoginPage(p *IdP, authorizeURL string, claims devidp.Claims, action string) string {
+	loginURL := mustRedirect(b.Get(authorizeURL), "provider authorize")
+	page := b.Get(loginURL)
+	if page.Status != http.StatusOK {
+		panic(fmt.Sprintf("provider login page %s: status %d\nbody: %s", loginURL, page.Status, page.Body))
+	}
+	u, _ := url.Parse(loginURL)
+	username := claims.Email
+	if username == "" {
+		username = "anonymous"
+	}
+	p.SetAccount(devidp.Account{Username: username, Password: idpPassword, Claims: claims})
+	form := url.Values{"id": {u.Query().Get("authRequestID")}, "username": {username},
+		"password": {idpPassword}, "action": {action}}
+	next := mustRedirect(b.PostForm(p.Issuer()+"/login", form), "provider login form")
+	if action == "cancel" {
+		return next
+	}
+	return mustRedirect(b.Get(next), "provider callback")
+}
+
+// SignInAt runs the whole browser dance: login redirect, provider, login
+// page, back to the app's callback. It returns the callback's response: a
+// redirect to the client URL with ?code=, or the app's error.
+func (b *Browser) SignInAt(p *IdP, claims devidp.Claims) *Response {
+	return b.Get(b.AuthenticateAt(p, b.StartLogin(), claims))
+}
+
+// CodeFrom reads the one-time code from the callback's redirect.
+func CodeFrom(callback *Response) string {
+	to, err := url.Parse(mustRedirect(callback, "app callback"))
+	if err != nil {
+		panic(err)
+	}
+	code := to.Query().Get("code")
+	if code == "" {
+		panic("the callback's redirect carries no code: " + to.String())
+	}
+	return code
+}
+
+// Exchange trades a code at POST /auth/sso/exchange.
+func (b *Browser) Exchange(code string, refresh bool, device string) *Response {
+	body := map[string]any{"code": code}
+	if refresh {
+		body["refresh"] = true
+	}
+	if device != "" {
+		body["device"] = device
+	}
+	return b.PostJSON("/api/v1/auth/sso/exchange", body)
+}
+
+// Token is a successful exchange or refresh.
+type Token struct {
+	AccessToken  string `json:"access_token"`
+	ExpiresIn    int    `json:"expires_in"`
+	RefreshToken string `json:"refresh_token"`
+	TokenType    string `json:"token_type"`
+	// Cookies are the cookies the exchange set (the media cookie).
+	Cookies []*http.Cookie `json:"-"`
+}
+
+// Client is a caller presenting the access token.
+func (t *Token) Client(h *Harness) *Client { return h.As(t.AccessToken) }
+
+// SignIn signs someone in through the real browser flow against the
+// provider and exchanges the code; refresh asks for a refresh token too
+// (device labels the session). It panics when a step goes wrong.
+func (h *Harness) SignIn(p *IdP, claims devidp.Claims, refresh bool, device string) *Token {
+	b := h.Browser()
+	res := b.Exchange(CodeFrom(b.SignInAt(p, claims)), refresh, device)
+	if res.Status != http.StatusOK {
+		panic(fmt.Sprintf("exchange: status %d\nbody: %s", res.Status, res.Body))
+	}
+	var t Token
+	res.JSON(&t)
+	t.Cookies = (&http.Response{Header: res.Header}).Cookies()
+	return &t
+}

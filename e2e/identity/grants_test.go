@@ -1,0 +1,108 @@
+package identity_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+func grantsPath(id int64) string { return fmt.Sprintf("/api/v1/access/%d/grants", id) }
+
+var _ = Describe("Editorial grants", func() {
+	It("are given by a moderator, listed, seen by the holder and by other modules, and revoked", func() {
+		mod, learner := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+		c := mod.Client(h)
+		res := c.Post(grantsPath(learner.ID), map[string]any{"kind": "category", "target_id": 12})
+		Expect(res).To(HaveStatus(201))
+		g := res.Map()
+		Expect(g).To(And(HaveKeyWithValue("kind", "category"), HaveKeyWithValue("target_id", 12.0),
+			HaveKeyWithValue("user_id", BeNumerically("==", learner.ID)), HaveKeyWithValue("granted_by", BeNumerically("==", mod.ID)),
+			HaveKey("created_at"), Not(HaveKey("scope"))))
+		deck := c.Post(grantsPath(learner.ID), map[string]any{"kind": "deck", "target_id": 3, "scope": "category"})
+		Expect(deck).To(HaveStatus(201))
+		Expect(c.Post(grantsPath(learner.ID), map[string]any{"kind": "deck", "target_id": 3, "scope": "deck"})).To(HaveStatus(201))
+		Expect(c.Post(grantsPath(learner.ID), map[string]any{"kind": "quiz", "target_id": 5})).To(HaveStatus(201))
+		Expect(c.Post(grantsPath(learner.ID), map[string]any{"kind": "article", "target_id": 9})).To(HaveStatus(201))
+
+		Expect(c.Get(grantsPath(learner.ID)).List()).To(HaveLen(5))
+		Expect(learner.Client(h).Get("/api/v1/auth/me/grants").List()).To(HaveLen(5))
+
+		facade, err := h.App.Modules.Identity.Grants(ctxBG, learner.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(facade).To(HaveLen(5))
+		Expect(facade[0].Kind).To(Equal(identity.GrantCategory))
+		Expect(facade[0].TargetID).To(Equal(int64(12)))
+		Expect(facade[1].Kind).To(Equal(identity.GrantDeck))
+		Expect(facade[1].Scope).To(Equal(identity.ScopeCategory))
+		Expect(facade[3].Kind).To(Equal(identity.GrantQuiz))
+		Expect(facade[4].Kind).To(Equal(identity.GrantArticle))
+
+		id := int64(g["id"].(float64))
+		Expect(c.Delete(fmt.Sprintf("%s/%d", grantsPath(learner.ID), id))).To(HaveStatus(204))
+		Expect(c.Get(grantsPath(learner.ID)).List()).To(HaveLen(4))
+		Expect(c.Delete(fmt.Sprintf("%s/%d", grantsPath(learner.ID), id))).To(HaveError(404, "not_found"))
+	})
+
+	It("are never self-assigned", func() {
+		mod := h.NewUser(auth.RoleModerator)
+		Expect(mod.Client(h).Post(grantsPath(mod.ID), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveError(400, "bad_request"))
+		Expect(mod.Client(h).Get(grantsPath(mod.ID)).List()).To(BeEmpty())
+	})
+
+	It("are for learners: moderators and administrators already edit everything", func() {
+		mod, other, admin := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleAdmin)
+		Expect(mod.Client(h).Post(grantsPath(other.ID), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveError(400, "bad_request"))
+		Expect(mod.Client(h).Post(grantsPath(admin.ID), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveError(400, "bad_request"))
+	})
+
+	It("refuses a duplicate with 409", func() {
+		mod, learner := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+		body := map[string]any{"kind": "deck", "target_id": 4, "scope": "deck"}
+		Expect(mod.Client(h).Post(grantsPath(learner.ID), body)).To(HaveStatus(201))
+		Expect(h.NewUser(auth.RoleModerator).Client(h).Post(grantsPath(learner.ID), body)).To(HaveError(409, "conflict"))
+		Expect(mod.Client(h).Get(grantsPath(learner.ID)).List()).To(HaveLen(1))
+	})
+
+	It("refuses bad input and creates nothing", func() {
+		mod, learner := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+		c := mod.Client(h)
+		for _, body := range []map[string]any{
+			{"kind": "deck", "target_id": 1},
+			{"kind": "category", "target_id": 1, "scope": "deck"},
+			{"kind": "deck", "target_id": 1, "scope": "shelf"},
+			{"kind": "publish", "target_id": 1},
+			{"kind": "quiz", "target_id": 0},
+			{"kind": "quiz"},
+			{"kind": "quiz", "target_id": 1, "can_delete": true},
+		} {
+			Expect(c.Post(grantsPath(learner.ID), body)).To(HaveError(422, "invalid_request"), fmt.Sprint(body))
+		}
+		Expect(c.Post(grantsPath(999_999_999), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveError(404, "not_found"))
+		Expect(c.Get(grantsPath(999_999_999))).To(HaveError(404, "not_found"))
+		Expect(c.Get(grantsPath(learner.ID)).List()).To(BeEmpty())
+	})
+
+	It("are managed by moderators only; an administrator may too", func() {
+		learner, holder := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		lc := learner.Client(h)
+		Expect(lc.Post(grantsPath(holder.ID), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveError(403, "forbidden"))
+		Expect(lc.Post(grantsPath(learner.ID), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveError(403, "forbidden"))
+		Expect(lc.Get(grantsPath(holder.ID))).To(HaveError(403, "forbidden"))
+		Expect(lc.Delete(grantsPath(holder.ID) + "/1")).To(HaveError(403, "forbidden"))
+		Expect(h.Anon().Get(grantsPath(holder.ID))).To(HaveError(401, "unauthenticated"))
+
+		admin := h.NewUser(auth.RoleAdmin)
+		res := admin.Client(h).Post(grantsPath(holder.ID), map[string]any{"kind": "article", "target_id": 2})
+		Expect(res).To(HaveStatus(201))
+		Expect(admin.Client(h).Get(grantsPath(holder.ID)).List()).To(HaveLen(1))
+		// Revoking through another person's path finds nothing.
+		id := int64(res.Map()["id"].(float64))
+		Expect(admin.Client(h).Delete(fmt.Sprintf("%s/%d", grantsPath(learner.ID), id))).To(HaveError(404, "not_found"))
+		Expect(admin.Client(h).Delete(fmt.Sprintf("%s/%d", grantsPath(holder.ID), id))).To(HaveStatus(204))
+	})
+})

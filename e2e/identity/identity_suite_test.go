@@ -1,0 +1,190 @@
+// Package identity_test drives sign-in, tokens, sessions, accounts, people
+// administration, roles and grants through HTTP, signing people in with the
+// real OpenID Connect protocol against an in-process provider whose claims
+// each test sets.
+package identity_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/gin-gonic/gin"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/app"
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/devidp"
+	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+func TestIdentity(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Identity")
+}
+
+// Two apps: h with no provider role mapping (everyone new is a learner; a
+// bootstrap administrator address), hm with groups deciding roles.
+var (
+	h, hm     *harness.Harness
+	idp, idpm *harness.IdP
+	deleted   = &recorder{}
+)
+
+const (
+	bootstrapAdmin = "root@bootstrap.test"
+	refreshLimit   = 5
+)
+
+var _ = BeforeSuite(func() {
+	var err error
+	idp, err = harness.StartIdP()
+	Expect(err).NotTo(HaveOccurred())
+	h, err = harness.Start(harness.WithSSO(idp),
+		harness.WithConfig(func(c *config.Config) {
+			c.Identity.BootstrapAdminEmail = bootstrapAdmin
+			c.Identity.RefreshMaxPerHour = refreshLimit
+			// Roles stay cached: every role change must drop the cache itself.
+			c.Auth.RoleCacheTTL = time.Hour
+		}),
+		harness.BeforeStart(func(a *app.App) {
+			registerMediaProbes(a)
+			events.Subscribe(a.Bus, "identity_test.deleted", identity.TopicUserDeleted,
+				func(_ context.Context, evt identity.UserDeleted, _ events.Meta) error {
+					deleted.add(evt.UserID)
+					return nil
+				})
+		}))
+	Expect(err).NotTo(HaveOccurred())
+
+	idpm, err = harness.StartIdP()
+	Expect(err).NotTo(HaveOccurred())
+	hm, err = harness.Start(harness.WithSSO(idpm), withMapping,
+		harness.WithConfig(func(c *config.Config) { c.Auth.RoleCacheTTL = time.Hour }))
+	Expect(err).NotTo(HaveOccurred())
+})
+
+var _ = AfterSuite(func() {
+	for _, x := range []*harness.Harness{h, hm} {
+		if x != nil {
+			Expect(x.Stop()).To(Succeed())
+		}
+	}
+	for _, p := range []*harness.IdP{idp, idpm} {
+		if p != nil {
+			Expect(p.Stop()).To(Succeed())
+		}
+	}
+})
+
+// withMapping turns provider role mapping on: "groups" decides roles.
+var withMapping = harness.WithConfig(func(c *config.Config) {
+	c.OIDC.RoleClaim = "groups"
+	c.OIDC.AdminGroups = []string{"admins", "staff"}
+	c.OIDC.ModeratorGroups = []string{"mods"}
+})
+
+// registerMediaProbes adds test-only routes that accept the media cookie:
+// a raw route (as /uploads will be) and an operation that opts in.
+func registerMediaProbes(a *app.App) {
+	a.HTTP.Engine().GET("/test-media/probe", a.HTTP.MediaGuard(auth.User), func(c *gin.Context) {
+		p, _ := auth.From(c.Request.Context())
+		c.JSON(http.StatusOK, gin.H{"user_id": p.UserID, "role": p.Role})
+	})
+	type probe struct {
+		Body struct {
+			UserID int64 `json:"user_id"`
+		}
+	}
+	httpapi.Register(a.HTTP.Router(), auth.User, huma.Operation{
+		Method: http.MethodGet, Path: "/test-media/op", Tags: []string{"media"},
+		Metadata: map[string]any{httpapi.AcceptsMediaCookie: true},
+	}, func(ctx context.Context, _ *struct{}) (*probe, error) {
+		out := &probe{}
+		out.Body.UserID = auth.MustFrom(ctx).UserID
+		return out, nil
+	})
+}
+
+type recorder struct {
+	mu  sync.Mutex
+	ids []int64
+}
+
+func (r *recorder) add(id int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ids = append(r.ids, id)
+}
+
+func (r *recorder) has(id int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, x := range r.ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+var ctxBG = context.Background()
+
+var seq atomic.Int64
+
+// newEmail is an address no other test uses.
+func newEmail(prefix string) string {
+	return fmt.Sprintf("%s-%d@example.test", prefix, seq.Add(1))
+}
+
+// newAddress is a caller address no other test uses (rate limits key on it).
+func newAddress() string {
+	n := seq.Add(1)
+	return fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)
+}
+
+func verified(b bool) *bool { return &b }
+
+// person is verified claims for a new address.
+func person(prefix string, groups ...string) devidp.Claims {
+	c := devidp.Claims{Email: newEmail(prefix), EmailVerified: verified(true), Name: "Person " + prefix}
+	if groups != nil {
+		c.Groups = groups
+	}
+	return c
+}
+
+// me reads the caller's account.
+func me(x *harness.Harness, token string) map[string]any {
+	res := x.As(token).Get("/api/v1/auth/me")
+	ExpectWithOffset(1, res).To(harness.HaveStatus(200))
+	return res.Map()
+}
+
+// userCount counts accounts with this address (case-insensitively).
+func userCount(x *harness.Harness, email string) int64 {
+	var n int64
+	Expect(x.App.DB.Conn(context.Background()).
+		Raw(`SELECT count(*) FROM identity.users WHERE lower(email) = lower(?)`, email).Scan(&n).Error).To(Succeed())
+	return n
+}
+
+// refresh posts a refresh token from a fresh address (so the suite's low
+// refresh limit only bites where a test means it to).
+func refresh(x *harness.Harness, token string) *harness.Response {
+	return x.Anon().With("X-Forwarded-For", newAddress()).
+		Post("/api/v1/auth/refresh", map[string]any{"refresh_token": token})
+}
+
+// idOf is the id in an account body.
+func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }

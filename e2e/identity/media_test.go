@@ -1,0 +1,82 @@
+package identity_test
+
+import (
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+)
+
+// mediaCookie is the cookie the exchange set.
+func mediaCookie(t *Token) *http.Cookie {
+	for _, c := range t.Cookies {
+		if c.Name == "rounds_media" {
+			return c
+		}
+	}
+	Fail("the exchange set no rounds_media cookie")
+	return nil
+}
+
+var _ = Describe("The media cookie", func() {
+	It("is set by the exchange: HttpOnly, SameSite=Lax, for /uploads, one day", func() {
+		tok := h.SignIn(idp, person("cookie"), false, "")
+		c := mediaCookie(tok)
+		Expect(c.HttpOnly).To(BeTrue())
+		Expect(c.SameSite).To(Equal(http.SameSiteLaxMode))
+		Expect(c.Path).To(Equal("/uploads"))
+		Expect(c.MaxAge).To(Equal(86400))
+		Expect(c.Secure).To(BeFalse(), "plain http here")
+		Expect(c.Value).NotTo(BeEmpty())
+		Expect(c.Value).NotTo(Equal(tok.AccessToken))
+	})
+
+	It("is Secure over https", func() {
+		b := h.Browser().With("X-Forwarded-Proto", "https")
+		res := b.Exchange(CodeFrom(b.SignInAt(idp, person("secure"))), false, "")
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Header.Get("Set-Cookie")).To(And(HavePrefix("rounds_media="), ContainSubstring("; Secure")))
+	})
+
+	It("stands in for the bearer token on a route that accepts it", func() {
+		tok := h.SignIn(idp, person("media"), false, "")
+		id := me(h, tok.AccessToken)["id"]
+		cookie := "rounds_media=" + mediaCookie(tok).Value
+
+		res := h.Anon().With("Cookie", cookie).Get("/test-media/probe")
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("user_id", id))
+		res = h.Anon().With("Cookie", cookie).Get("/api/v1/test-media/op")
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("user_id", id))
+
+		// The bearer token works there too.
+		Expect(tok.Client(h).Get("/test-media/probe").Map()).To(HaveKeyWithValue("user_id", id))
+	})
+
+	It("opens nothing else: not as a cookie, not as a bearer token", func() {
+		tok := h.SignIn(idp, person("media-only"), false, "")
+		value := mediaCookie(tok).Value
+		Expect(h.Anon().With("Cookie", "rounds_media="+value).Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
+		Expect(h.As(value).Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
+		Expect(h.As(value).Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		// And the access token is not a media cookie.
+		Expect(h.Anon().With("Cookie", "rounds_media="+tok.AccessToken).Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+	})
+
+	It("is required when no bearer token is sent", func() {
+		Expect(h.Anon().Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().With("Cookie", "rounds_media=garbage").Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().With("Cookie", "other=1").Get("/api/v1/test-media/op")).To(HaveError(401, "unauthenticated"))
+	})
+
+	It("stops working when the account is deleted", func() {
+		tok := h.SignIn(idp, person("media-gone"), false, "")
+		id := idOf(me(h, tok.AccessToken))
+		Expect(h.NewUser("admin").Client(h).Delete(userPath(id))).To(HaveStatus(204))
+		Expect(h.Anon().With("Cookie", "rounds_media="+mediaCookie(tok).Value).Get("/test-media/probe")).
+			To(HaveError(401, "unauthenticated"))
+	})
+})

@@ -1,0 +1,193 @@
+package identity_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/devidp"
+)
+
+func rolePath(id int64) string   { return fmt.Sprintf("/api/v1/admin/users/%d/role", id) }
+func accessPath(id int64) string { return fmt.Sprintf("/api/v1/access/%d/role", id) }
+func userPath(id int64) string   { return fmt.Sprintf("/api/v1/admin/users/%d", id) }
+
+var _ = Describe("People administration", func() {
+	It("is for administrators only", func() {
+		learner, mod := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleModerator)
+		target := h.NewUser(auth.RoleUser)
+		for _, c := range []*Client{learner.Client(h), mod.Client(h)} {
+			Expect(c.Get("/api/v1/admin/users")).To(HaveError(403, "forbidden"))
+			Expect(c.Post("/api/v1/admin/users", map[string]any{"email": newEmail("x"), "name": "X"})).To(HaveError(403, "forbidden"))
+			Expect(c.Put(rolePath(target.ID), map[string]any{"role": "moderator"})).To(HaveError(403, "forbidden"))
+			Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": true})).To(HaveError(403, "forbidden"))
+			Expect(c.Delete(userPath(target.ID))).To(HaveError(403, "forbidden"))
+		}
+		Expect(h.Anon().Get("/api/v1/admin/users")).To(HaveError(401, "unauthenticated"))
+		Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+	})
+
+	It("lists accounts page by page with the total", func() {
+		admin := h.NewUser(auth.RoleAdmin)
+		for i := 0; i < 3; i++ {
+			h.NewUser(auth.RoleUser)
+		}
+		c := admin.Client(h)
+		first := c.Get("/api/v1/admin/users?limit=2")
+		Expect(first).To(HaveStatus(200))
+		total, err := strconv.Atoi(first.Header.Get("X-Total-Count"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(total).To(BeNumerically(">=", 4))
+		page1 := first.List()
+		Expect(page1).To(HaveLen(2))
+		page2 := c.Get("/api/v1/admin/users?limit=2&offset=2").List()
+		Expect(page2).NotTo(BeEmpty())
+		Expect(page1[1].(map[string]any)["id"]).To(BeNumerically("<", page2[0].(map[string]any)["id"]))
+		Expect(page1[0]).To(And(HaveKey("email"), HaveKey("name"), HaveKey("role"), HaveKey("created_at"), HaveKey("unthrottled")))
+		Expect(c.Get("/api/v1/admin/users?limit=0")).To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/admin/users?limit=201")).To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/admin/users?offset=-1")).To(HaveError(422, "invalid_request"))
+	})
+
+	Describe("creating an account", func() {
+		It("creates it ahead of the first sign-in, which then matches it", func() {
+			admin := h.NewUser(auth.RoleAdmin)
+			email := newEmail("precreated")
+			res := admin.Client(h).Post("/api/v1/admin/users", map[string]any{"email": email, "password": "ignored", "name": "Pre Created"})
+			Expect(res).To(HaveStatus(201))
+			created := res.Map()
+			Expect(created).To(And(HaveKeyWithValue("email", email), HaveKeyWithValue("name", "Pre Created"), HaveKeyWithValue("role", "user")))
+			tok := h.SignIn(idp, devidp.Claims{Email: strings.ToUpper(email), Name: "Other Name"}, false, "")
+			Expect(me(h, tok.AccessToken)).To(And(HaveKeyWithValue("id", created["id"]), HaveKeyWithValue("name", "Pre Created")))
+		})
+
+		It("refuses a taken address (any letter case) with 409", func() {
+			admin := h.NewUser(auth.RoleAdmin)
+			taken := h.NewUser(auth.RoleUser)
+			res := admin.Client(h).Post("/api/v1/admin/users", map[string]any{"email": strings.ToUpper(taken.Email), "name": "Dup"})
+			Expect(res).To(HaveError(409, "conflict"))
+			Expect(userCount(h, taken.Email)).To(Equal(int64(1)))
+		})
+
+		It("refuses bad input and creates nothing", func() {
+			c := h.NewUser(auth.RoleAdmin).Client(h)
+			Expect(c.Post("/api/v1/admin/users", map[string]any{"email": "not-an-email", "name": "X"})).To(HaveError(422, "invalid_request"))
+			email := newEmail("bad")
+			Expect(c.Post("/api/v1/admin/users", map[string]any{"email": email})).To(HaveError(422, "invalid_request"))
+			Expect(c.Post("/api/v1/admin/users", map[string]any{"email": email, "name": ""})).To(HaveError(422, "invalid_request"))
+			Expect(c.Post("/api/v1/admin/users", map[string]any{"email": email, "name": "X", "role": "admin"})).To(HaveError(422, "invalid_request"))
+			Expect(userCount(h, email)).To(BeZero())
+		})
+	})
+
+	Describe("changing a role as an administrator", func() {
+		It("changes someone's role, effective at once", func() {
+			admin, target := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleUser)
+			res := admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "moderator"})
+			Expect(res).To(HaveStatus(200))
+			Expect(res.Map()).To(HaveKeyWithValue("role", "moderator"))
+			Expect(target.Client(h).Get(fmt.Sprintf("/api/v1/access/%d/grants", admin.ID))).To(HaveStatus(200))
+
+			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "admin"})).To(HaveStatus(200))
+			Expect(target.Client(h).Get("/api/v1/admin/users")).To(HaveStatus(200))
+			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "user"})).To(HaveStatus(200))
+			Expect(target.Client(h).Get("/api/v1/admin/users")).To(HaveError(403, "forbidden"))
+		})
+
+		It("refuses your own role with 400", func() {
+			admin := h.NewUser(auth.RoleAdmin)
+			Expect(admin.Client(h).Put(rolePath(admin.ID), map[string]any{"role": "user"})).To(HaveError(400, "bad_request"))
+			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "admin"))
+		})
+
+		It("refuses an unknown user and an unknown role", func() {
+			admin, target := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleUser)
+			Expect(admin.Client(h).Put(rolePath(999_999_999), map[string]any{"role": "user"})).To(HaveError(404, "not_found"))
+			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "owner"})).To(HaveError(422, "invalid_request"))
+			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{})).To(HaveError(422, "invalid_request"))
+			Expect(admin.Client(h).Put("/api/v1/admin/users/abc/role", map[string]any{"role": "user"})).To(HaveError(422, "invalid_request"))
+			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+		})
+	})
+
+	Describe("changing a role as a moderator", func() {
+		It("makes someone a moderator or a learner", func() {
+			mod, target := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+			Expect(mod.Client(h).Put(accessPath(target.ID), map[string]any{"role": "moderator"})).To(HaveStatus(200))
+			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "moderator"))
+			Expect(mod.Client(h).Put(accessPath(target.ID), map[string]any{"role": "user"})).To(HaveStatus(200))
+			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+		})
+
+		It("accepts only user or moderator", func() {
+			mod, target := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+			Expect(mod.Client(h).Put(accessPath(target.ID), map[string]any{"role": "admin"})).To(HaveError(422, "invalid_request"))
+			admin := h.NewUser(auth.RoleAdmin)
+			Expect(admin.Client(h).Put(accessPath(target.ID), map[string]any{"role": "admin"})).To(HaveError(422, "invalid_request"))
+			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+		})
+
+		It("refuses a moderator touching an administrator, but not an administrator", func() {
+			mod, admin, other := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleAdmin)
+			Expect(mod.Client(h).Put(accessPath(admin.ID), map[string]any{"role": "user"})).To(HaveError(403, "forbidden"))
+			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "admin"))
+			Expect(other.Client(h).Put(accessPath(admin.ID), map[string]any{"role": "moderator"})).To(HaveStatus(200))
+			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "moderator"))
+		})
+
+		It("refuses learners, your own role and unknown users", func() {
+			learner, mod := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleModerator)
+			Expect(learner.Client(h).Put(accessPath(mod.ID), map[string]any{"role": "user"})).To(HaveError(403, "forbidden"))
+			Expect(learner.Client(h).Put(accessPath(learner.ID), map[string]any{"role": "moderator"})).To(HaveError(403, "forbidden"))
+			Expect(mod.Client(h).Put(accessPath(mod.ID), map[string]any{"role": "user"})).To(HaveError(400, "bad_request"))
+			Expect(mod.Client(h).Put(accessPath(999_999_999), map[string]any{"role": "user"})).To(HaveError(404, "not_found"))
+			Expect(me(h, mod.Token)).To(HaveKeyWithValue("role", "moderator"))
+			Expect(me(h, learner.Token)).To(HaveKeyWithValue("role", "user"))
+		})
+	})
+
+	It("exempts someone from rate limits, or not", func() {
+		admin, target := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleUser)
+		c := admin.Client(h)
+		res := c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": true})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("unthrottled", true))
+		Expect(me(h, target.Token)).To(HaveKeyWithValue("unthrottled", true))
+		Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": false}).Map()).To(HaveKeyWithValue("unthrottled", false))
+		Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{})).To(HaveError(422, "invalid_request"))
+		Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": "yes"})).To(HaveError(422, "invalid_request"))
+		Expect(c.Put(userPath(999_999_999)+"/unthrottle", map[string]any{"unthrottled": true})).To(HaveError(404, "not_found"))
+		Expect(me(h, target.Token)).To(HaveKeyWithValue("unthrottled", false))
+	})
+
+	Describe("deleting an account", func() {
+		It("removes it with its sessions and grants and tells the other modules", func() {
+			admin, mod := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleModerator)
+			tok := h.SignIn(idp, person("leaving"), true, "phone")
+			id := idOf(me(h, tok.AccessToken))
+			Expect(mod.Client(h).Post(fmt.Sprintf("/api/v1/access/%d/grants", id),
+				map[string]any{"kind": "quiz", "target_id": 7})).To(HaveStatus(201))
+
+			Expect(admin.Client(h).Delete(userPath(id))).To(HaveStatus(204))
+			Expect(tok.Client(h).Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
+			Expect(refresh(h, tok.RefreshToken)).To(HaveError(401, "unauthenticated"))
+			grants, err := h.App.Modules.Identity.Grants(ctxBG, id)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(grants).To(BeEmpty())
+			Eventually(func() bool { return deleted.has(id) }).Should(BeTrue())
+			Expect(admin.Client(h).Delete(userPath(id))).To(HaveError(404, "not_found"))
+		})
+
+		It("refuses deleting yourself with 400", func() {
+			admin := h.NewUser(auth.RoleAdmin)
+			Expect(admin.Client(h).Delete(userPath(admin.ID))).To(HaveError(400, "bad_request"))
+			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "admin"))
+			Expect(admin.Client(h).Delete("/api/v1/admin/users/0")).To(HaveError(422, "invalid_request"))
+		})
+	})
+})

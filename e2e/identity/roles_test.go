@@ -1,0 +1,163 @@
+package identity_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/app"
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/devidp"
+)
+
+var _ = Describe("Roles from the provider's groups", func() {
+	It("maps groups to roles at sign-in, admin winning over moderator", func() {
+		for _, c := range []struct {
+			groups []string
+			role   string
+		}{
+			{[]string{"admins"}, "admin"},
+			{[]string{"staff"}, "admin"},
+			{[]string{"mods"}, "moderator"},
+			{[]string{"mods", "admins"}, "admin"},
+			{[]string{"other"}, "user"},
+			{[]string{}, "user"},
+		} {
+			tok := hm.SignIn(idpm, person("mapped", c.groups...), false, "")
+			Expect(me(hm, tok.AccessToken)).To(HaveKeyWithValue("role", c.role), fmt.Sprint(c.groups))
+		}
+		// No role claim at all: a learner.
+		tok := hm.SignIn(idpm, person("noclaim"), false, "")
+		Expect(me(hm, tok.AccessToken)).To(HaveKeyWithValue("role", "user"))
+	})
+
+	It("reapplies the groups at every sign-in", func() {
+		claims := person("changing", "mods")
+		tok := hm.SignIn(idpm, claims, false, "")
+		Expect(me(hm, tok.AccessToken)).To(HaveKeyWithValue("role", "moderator"))
+
+		claims.Groups = []string{"admins"}
+		hm.SignIn(idpm, claims, false, "")
+		// The role is read from the account, so even the first token sees it at once.
+		Expect(me(hm, tok.AccessToken)).To(HaveKeyWithValue("role", "admin"))
+
+		claims.Groups = []string{}
+		hm.SignIn(idpm, claims, false, "")
+		Expect(me(hm, tok.AccessToken)).To(HaveKeyWithValue("role", "user"))
+	})
+
+	It("answers 409 on both in-app role routes while mapping is on, and changes nothing", func() {
+		admin := hm.NewUser(auth.RoleAdmin)
+		mod := hm.NewUser(auth.RoleModerator)
+		learner := hm.NewUser(auth.RoleUser)
+		Expect(admin.Client(hm).Put(fmt.Sprintf("/api/v1/admin/users/%d/role", learner.ID),
+			map[string]any{"role": "moderator"})).To(HaveError(409, "conflict"))
+		Expect(mod.Client(hm).Put(fmt.Sprintf("/api/v1/access/%d/role", learner.ID),
+			map[string]any{"role": "moderator"})).To(HaveError(409, "conflict"))
+		Expect(admin.Client(hm).Put(fmt.Sprintf("/api/v1/access/%d/role", learner.ID),
+			map[string]any{"role": "moderator"})).To(HaveError(409, "conflict"))
+		Expect(me(hm, learner.Token)).To(HaveKeyWithValue("role", "user"))
+	})
+
+	Describe("without mapping", func() {
+		It("makes everyone new a learner, whatever groups the provider sends", func() {
+			tok := h.SignIn(idp, person("groupie", "admins", "mods"), false, "")
+			Expect(me(h, tok.AccessToken)).To(HaveKeyWithValue("role", "user"))
+		})
+
+		It("keeps a role given in the app across sign-ins", func() {
+			claims := person("kept", "whatever")
+			tok := h.SignIn(idp, claims, false, "")
+			id := idOf(me(h, tok.AccessToken))
+			admin := h.NewUser(auth.RoleAdmin)
+			Expect(admin.Client(h).Put(fmt.Sprintf("/api/v1/admin/users/%d/role", id),
+				map[string]any{"role": "moderator"})).To(HaveStatus(200))
+			again := h.SignIn(idp, claims, false, "")
+			Expect(me(h, again.AccessToken)).To(HaveKeyWithValue("role", "moderator"))
+		})
+
+		It("makes the bootstrap address an administrator at sign-in", func() {
+			tok := h.SignIn(idp, devidp.Claims{Email: bootstrapAdmin, EmailVerified: verified(true)}, false, "")
+			Expect(me(h, tok.AccessToken)).To(HaveKeyWithValue("role", "admin"))
+			Expect(tok.Client(h).Get("/api/v1/admin/users")).To(HaveStatus(200))
+		})
+
+		It("lets an operator promote an address before its first sign-in", func() {
+			email := newEmail("operator-made")
+			op, created, err := h.App.Modules.Identity.PromoteAdmin(ctxBG, email)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(created).To(BeTrue())
+			Expect(op.Role).To(Equal("admin"))
+			tok := h.SignIn(idp, devidp.Claims{Email: email}, false, "")
+			Expect(me(h, tok.AccessToken)).To(And(HaveKeyWithValue("role", "admin"), HaveKeyWithValue("id", BeNumerically("==", op.ID))))
+
+			// Promoting an existing learner.
+			learner := h.NewUser(auth.RoleUser)
+			_, created, err = h.App.Modules.Identity.PromoteAdmin(ctxBG, learner.Email)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(created).To(BeFalse())
+			Expect(me(h, learner.Token)).To(HaveKeyWithValue("role", "admin"))
+		})
+	})
+})
+
+var _ = Describe("The last administrator", Ordered, func() {
+	var x *Harness
+	var p *IdP
+
+	BeforeAll(func() {
+		var err error
+		p, err = StartIdP()
+		Expect(err).NotTo(HaveOccurred())
+		x, err = Start(WithSSO(p), withMapping, WithRole(app.RoleServe))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() {
+			Expect(x.Stop()).To(Succeed())
+			Expect(p.Stop()).To(Succeed())
+		})
+	})
+
+	It("is not demoted when the groups no longer say admin", func() {
+		ann := person("ann", "admins")
+		annTok := x.SignIn(p, ann, false, "")
+		Expect(me(x, annTok.AccessToken)).To(HaveKeyWithValue("role", "admin"))
+
+		ann.Groups = []string{}
+		x.SignIn(p, ann, false, "")
+		Expect(me(x, annTok.AccessToken)).To(HaveKeyWithValue("role", "admin"))
+
+		// With a second administrator, Ann's demotion goes through; Bob is then the last.
+		bob := person("bob", "staff")
+		bobTok := x.SignIn(p, bob, false, "")
+		x.SignIn(p, ann, false, "")
+		Expect(me(x, annTok.AccessToken)).To(HaveKeyWithValue("role", "user"))
+
+		bob.Groups = []string{"mods"}
+		x.SignIn(p, bob, false, "")
+		Expect(me(x, bobTok.AccessToken)).To(HaveKeyWithValue("role", "admin"))
+	})
+})
+
+var _ = Describe("A server without a provider", Ordered, func() {
+	var x *Harness
+
+	BeforeAll(func() {
+		var err error
+		x, err = Start(WithRole(app.RoleServe))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(x.Stop()).To(Succeed()) })
+	})
+
+	It("says single sign-on is unavailable", func() {
+		Expect(x.Anon().Get("/api/v1/auth/sso/config").Map()).To(HaveKeyWithValue("available", false))
+	})
+
+	It("answers the sign-in routes with 503", func() {
+		b := x.Browser()
+		Expect(b.Get("/api/v1/auth/sso/login")).To(HaveError(503, "unavailable"))
+		Expect(b.Get("/api/v1/auth/sso/callback?code=x&state=y")).To(HaveError(503, "unavailable"))
+		Expect(b.Get("/api/v1/auth/sso/logout")).To(HaveError(503, "unavailable"))
+	})
+})

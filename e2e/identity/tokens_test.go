@@ -1,0 +1,190 @@
+package identity_test
+
+import (
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+)
+
+// sessions lists the caller's session rows.
+func sessions(token string) []map[string]any {
+	res := h.As(token).Get("/api/v1/auth/sessions")
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	var rows []map[string]any
+	res.JSON(&rows)
+	return rows
+}
+
+var _ = Describe("Refresh tokens and sessions", func() {
+	It("gives a refresh token only when the exchange asks for one", func() {
+		claims := person("refresh")
+		Expect(h.SignIn(idp, claims, false, "").RefreshToken).To(BeEmpty())
+		tok := h.SignIn(idp, claims, true, "phone")
+		Expect(tok.RefreshToken).NotTo(BeEmpty())
+		Expect(tok.ExpiresIn).To(Equal(86400))
+	})
+
+	It("spends the old token at each refresh and issues a new pair", func() {
+		tok := h.SignIn(idp, person("rotate"), true, "laptop")
+		res := refresh(h, tok.RefreshToken)
+		Expect(res).To(HaveStatus(200))
+		var next Token
+		res.JSON(&next)
+		Expect(next.TokenType).To(Equal("bearer"))
+		Expect(next.ExpiresIn).To(Equal(86400))
+		Expect(next.RefreshToken).NotTo(BeEmpty())
+		Expect(next.RefreshToken).NotTo(Equal(tok.RefreshToken))
+		Expect(next.Client(h).Get("/api/v1/auth/me")).To(HaveStatus(200))
+
+		res = refresh(h, next.RefreshToken)
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Header.Get("Set-Cookie")).To(BeEmpty(), "refresh is for native clients: no media cookie")
+	})
+
+	It("ends the whole family when a spent token is presented again", func() {
+		claims := person("reuse")
+		tok := h.SignIn(idp, claims, true, "stolen")
+		other := h.SignIn(idp, claims, true, "other device")
+		var next Token
+		refresh(h, tok.RefreshToken).JSON(&next)
+
+		res := refresh(h, tok.RefreshToken)
+		Expect(res).To(HaveError(401, "unauthenticated"))
+		Expect(res.Map()["detail"]).To(ContainSubstring("already used"))
+		// The newest token of that family died with it.
+		Expect(refresh(h, next.RefreshToken)).To(HaveError(401, "unauthenticated"))
+		// Another device's family lives on.
+		Expect(refresh(h, other.RefreshToken)).To(HaveStatus(200))
+		Expect(sessions(other.AccessToken)).To(HaveLen(1))
+	})
+
+	It("refuses an unknown token and bad input", func() {
+		Expect(refresh(h, "nope")).To(HaveError(401, "unauthenticated"))
+		c := h.Anon().With("X-Forwarded-For", newAddress())
+		Expect(c.Post("/api/v1/auth/refresh", map[string]any{})).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/auth/refresh", map[string]any{"refresh_token": ""})).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/auth/refresh", map[string]any{"refresh_token": 42})).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/auth/refresh", "{not json")).To(HaveError(422, "invalid_request"))
+	})
+
+	It("lists one row per device, not per rotation, and ends one on request", func() {
+		claims := person("lister")
+		a := h.SignIn(idp, claims, true, "phone")
+		b := h.SignIn(idp, claims, true, "tablet")
+		h.SignIn(idp, claims, false, "") // a browser sign-in opens no family
+		cur := a.RefreshToken
+		for i := 0; i < 3; i++ {
+			var next Token
+			refresh(h, cur).JSON(&next)
+			cur = next.RefreshToken
+		}
+		rows := sessions(a.AccessToken)
+		Expect(rows).To(HaveLen(2))
+		Expect(rows[0]).To(HaveKeyWithValue("device", "phone"), "most recently used first")
+		Expect(rows[1]).To(HaveKeyWithValue("device", "tablet"))
+		for _, r := range rows {
+			Expect(r).To(HaveKey("family"))
+			Expect(r).To(HaveKey("created_at"))
+			Expect(r).To(HaveKey("last_used_at"))
+			Expect(r).To(HaveKey("expires_at"))
+		}
+		res := h.As(a.AccessToken).Get("/api/v1/auth/sessions?limit=1")
+		Expect(res.Header.Get("X-Total-Count")).To(Equal("2"))
+		Expect(res.List()).To(HaveLen(1))
+
+		tablet := rows[1]["family"].(string)
+		Expect(h.As(a.AccessToken).Delete("/api/v1/auth/sessions/" + tablet)).To(HaveStatus(204))
+		Expect(refresh(h, b.RefreshToken)).To(HaveError(401, "unauthenticated"))
+		Expect(refresh(h, cur)).To(HaveStatus(200))
+		Expect(h.As(a.AccessToken).Delete("/api/v1/auth/sessions/" + tablet)).To(HaveError(404, "not_found"))
+	})
+
+	It("never lets anyone end another person's session", func() {
+		owner := h.SignIn(idp, person("owner"), true, "mine")
+		family := sessions(owner.AccessToken)[0]["family"].(string)
+		stranger := h.SignIn(idp, person("stranger"), false, "")
+		Expect(h.As(stranger.AccessToken).Delete("/api/v1/auth/sessions/" + family)).To(HaveError(404, "not_found"))
+		Expect(h.As(stranger.AccessToken).Post("/api/v1/auth/logout",
+			map[string]any{"refresh_token": owner.RefreshToken})).To(HaveStatus(204))
+		Expect(sessions(owner.AccessToken)).To(HaveLen(1))
+		Expect(refresh(h, owner.RefreshToken)).To(HaveStatus(200))
+	})
+
+	It("refuses bad paging and family input", func() {
+		tok := h.SignIn(idp, person("badpage"), true, "")
+		c := tok.Client(h)
+		Expect(c.Get("/api/v1/auth/sessions?limit=0")).To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/auth/sessions?limit=abc")).To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/auth/sessions?offset=-1")).To(HaveError(422, "invalid_request"))
+		Expect(c.Delete("/api/v1/auth/sessions/" + strings.Repeat("f", 65))).To(HaveError(422, "invalid_request"))
+		Expect(sessions(tok.AccessToken)).To(HaveLen(1))
+	})
+
+	It("refuses the session routes without a token", func() {
+		Expect(h.Anon().Get("/api/v1/auth/sessions")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().Delete("/api/v1/auth/sessions/x")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().Post("/api/v1/auth/logout", nil)).To(HaveError(401, "unauthenticated"))
+	})
+
+	Describe("logout", func() {
+		It("ends one session by its refresh token", func() {
+			claims := person("logout-one")
+			a := h.SignIn(idp, claims, true, "a")
+			b := h.SignIn(idp, claims, true, "b")
+			res := a.Client(h).Post("/api/v1/auth/logout", map[string]any{"refresh_token": a.RefreshToken})
+			Expect(res).To(HaveStatus(204))
+			Expect(refresh(h, a.RefreshToken)).To(HaveError(401, "unauthenticated"))
+			Expect(refresh(h, b.RefreshToken)).To(HaveStatus(200))
+			// The access token is not revocable early: it works until it expires.
+			Expect(a.Client(h).Get("/api/v1/auth/me")).To(HaveStatus(200))
+		})
+
+		It("ends every session with everywhere", func() {
+			claims := person("logout-all")
+			a := h.SignIn(idp, claims, true, "a")
+			b := h.SignIn(idp, claims, true, "b")
+			Expect(a.Client(h).Post("/api/v1/auth/logout", map[string]any{"everywhere": true})).To(HaveStatus(204))
+			Expect(refresh(h, a.RefreshToken)).To(HaveError(401, "unauthenticated"))
+			Expect(refresh(h, b.RefreshToken)).To(HaveError(401, "unauthenticated"))
+			Expect(sessions(a.AccessToken)).To(BeEmpty())
+		})
+
+		It("clears the media cookie, with or without a body", func() {
+			tok := h.SignIn(idp, person("logout-cookie"), false, "")
+			res := tok.Client(h).Post("/api/v1/auth/logout", nil)
+			Expect(res).To(HaveStatus(204))
+			Expect(res.Header.Get("Set-Cookie")).To(And(HavePrefix("rounds_media=;"), ContainSubstring("Max-Age=0")))
+		})
+
+		It("refuses bad input and ends nothing", func() {
+			tok := h.SignIn(idp, person("logout-bad"), true, "keep")
+			c := tok.Client(h)
+			Expect(c.Post("/api/v1/auth/logout", map[string]any{"everywhere": "yes"})).To(HaveError(422, "invalid_request"))
+			Expect(c.Post("/api/v1/auth/logout", map[string]any{"all": true})).To(HaveError(422, "invalid_request"))
+			Expect(sessions(tok.AccessToken)).To(HaveLen(1))
+		})
+	})
+
+	It("limits refreshes per address per hour", func() {
+		tok := h.SignIn(idp, person("limited"), true, "")
+		addr := newAddress()
+		c := h.Anon().With("X-Forwarded-For", addr)
+		cur := tok.RefreshToken
+		for i := 0; i < refreshLimit; i++ {
+			res := c.Post("/api/v1/auth/refresh", map[string]any{"refresh_token": cur})
+			Expect(res).To(HaveStatus(200), strconv.Itoa(i))
+			var next Token
+			res.JSON(&next)
+			cur = next.RefreshToken
+		}
+		res := c.Post("/api/v1/auth/refresh", map[string]any{"refresh_token": cur})
+		Expect(res).To(HaveError(429, "rate_limited"))
+		Expect(res.Header.Get("Retry-After")).NotTo(BeEmpty())
+		// The refused request spent nothing: the token still works from another address.
+		Expect(refresh(h, cur)).To(HaveStatus(200))
+	})
+})

@@ -1,0 +1,76 @@
+package http
+
+import (
+	nethttp "net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/identity/internal/app"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// Handlers serve identity's routes.
+type Handlers struct {
+	svc *app.Service
+	// loginCookie binds a sign-in to the browser that started it.
+	loginCookie string
+	// mediaCookie authenticates /uploads for native tags.
+	mediaCookie string
+	// alwaysSecure is set when the public URL is https: cookies are Secure
+	// even behind a proxy that terminates TLS and does not say so.
+	alwaysSecure bool
+}
+
+// New makes the handlers. serviceName names the cookies; publicURL decides
+// whether they are always Secure.
+func New(svc *app.Service, serviceName, publicURL string) *Handlers {
+	return &Handlers{svc: svc, loginCookie: serviceName + "_sso",
+		mediaCookie:  httpapi.MediaCookieName(serviceName),
+		alwaysSecure: strings.HasPrefix(strings.ToLower(publicURL), "https://")}
+}
+
+// Register declares every identity operation.
+func (h *Handlers) Register(r *httpapi.Router) {
+	h.registerSSO(r)
+	h.registerTokens(r)
+	h.registerAccount(r)
+	h.registerPeople(r)
+	h.registerAccess(r)
+	h.registerClosed(r)
+}
+
+// Browser is what a handler learns of the browser beyond the declared
+// parameters: its cookies and whether it came over https. Resolved by huma
+// from the raw request, so the cookies stay out of the documented surface.
+type Browser struct {
+	cookies []*nethttp.Cookie
+	https   bool
+}
+
+// Resolve implements huma.Resolver.
+func (b *Browser) Resolve(ctx huma.Context) []error {
+	if c := ctx.Header("Cookie"); c != "" {
+		b.cookies, _ = nethttp.ParseCookie(c)
+	}
+	b.https = ctx.TLS() != nil || strings.EqualFold(ctx.Header("X-Forwarded-Proto"), "https")
+	return nil
+}
+
+func (b *Browser) cookie(name string) string {
+	for _, c := range b.cookies {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// cookie builds one of identity's cookies: HttpOnly, SameSite=Lax, Secure
+// over https. maxAge < 0 deletes it.
+func (h *Handlers) cookie(b *Browser, name, value, path string, maxAge int) nethttp.Cookie {
+	return nethttp.Cookie{Name: name, Value: value, Path: path, MaxAge: maxAge, HttpOnly: true,
+		SameSite: nethttp.SameSiteLaxMode, Secure: h.alwaysSecure || b.https}
+}
+
+func tags(t string) []string { return []string{t} }

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm/clause"
+)
+
+// SSOLogin is a sign-in in flight (identity.sso_logins).
+type SSOLogin struct {
+	StateHash   []byte `gorm:"primaryKey"`
+	BrowserHash []byte
+	Nonce       string
+	Verifier    string
+	ExpiresAt   time.Time
+}
+
+// TableName places the row in the module's schema.
+func (SSOLogin) TableName() string { return "identity.sso_logins" }
+
+// SSOCode is a one-time code (identity.sso_codes).
+type SSOCode struct {
+	CodeHash  []byte `gorm:"primaryKey"`
+	UserID    int64
+	ExpiresAt time.Time
+}
+
+// TableName places the row in the module's schema.
+func (SSOCode) TableName() string { return "identity.sso_codes" }
+
+// CreateLogin stores a sign-in in flight and forgets abandoned ones.
+func (s *Store) CreateLogin(ctx context.Context, l *SSOLogin) error {
+	conn := s.db.Conn(ctx)
+	if err := conn.Where("expires_at < now()").Delete(&SSOLogin{}).Error; err != nil {
+		return err
+	}
+	return conn.Create(l).Error
+}
+
+// TakeLogin deletes and returns the sign-in with this state hash: a state
+// is good for one callback. db.IsNotFound when there is none.
+func (s *Store) TakeLogin(ctx context.Context, stateHash []byte) (*SSOLogin, error) {
+	var rows []SSOLogin
+	err := s.db.Conn(ctx).Clauses(clause.Returning{}).
+		Where("state_hash = ?", stateHash).Delete(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errNotFound
+	}
+	return &rows[0], nil
+}
+
+// CreateCode stores a one-time code and forgets expired ones.
+func (s *Store) CreateCode(ctx context.Context, c *SSOCode) error {
+	conn := s.db.Conn(ctx)
+	if err := conn.Where("expires_at < now()").Delete(&SSOCode{}).Error; err != nil {
+		return err
+	}
+	return conn.Create(c).Error
+}
+
+// TakeCode deletes and returns the code with this hash: consumed on read.
+// db.IsNotFound when there is none.
+func (s *Store) TakeCode(ctx context.Context, codeHash []byte) (*SSOCode, error) {
+	var rows []SSOCode
+	err := s.db.Conn(ctx).Clauses(clause.Returning{}).
+		Where("code_hash = ?", codeHash).Delete(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errNotFound
+	}
+	return &rows[0], nil
+}
