@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/buildinfo"
 	"github.com/roundsedu/rounds/platform/httpapi"
@@ -12,12 +13,13 @@ import (
 // Modules are the built bounded contexts.
 type Modules struct {
 	Identity *identity.Module
+	Search   *search.Module
 }
 
 // buildModules constructs each module with the platform pieces and config
 // section it owns, wires facades into the ports that need them, and
 // registers routes, subscribers, jobs and schedules.
-func buildModules(_ context.Context, p *Platform) (*Modules, error) {
+func buildModules(ctx context.Context, p *Platform) (*Modules, error) {
 	m := &Modules{}
 	// The media cookie carries its own token (issuer <name>_media): it opens
 	// /uploads only and is refused as a bearer token everywhere else.
@@ -33,5 +35,16 @@ func buildModules(_ context.Context, p *Platform) (*Modules, error) {
 		MediaCookie: httpapi.MediaCookieName(p.Config.Service.Name), MediaVerifier: mediaVerifier})
 	httpapi.RegisterHealth(p.HTTP.Router(), p.DB.Ping, buildinfo.String())
 	m.Identity.Routes(p.HTTP.Router())
+
+	// search is built before bank: bank ranks through its facade.
+	var err error
+	m.Search, err = search.New(ctx, search.Deps{DB: p.DB, Log: p.Log, Config: p.Config.Search, Queue: p.Queue})
+	if err != nil {
+		return nil, err
+	}
+	m.Search.Routes(p.HTTP.Router())
+	m.Search.Subscribe(p.Bus)
+	m.Search.Jobs(p.Runner)
+	m.Search.Schedule(p.Scheduler)
 	return m, nil
 }

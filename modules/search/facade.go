@@ -1,6 +1,9 @@
 package search
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Kind is what an index row describes.
 type Kind string
@@ -14,23 +17,59 @@ const (
 	KindMedia    Kind = "media"
 )
 
+// Similarity thresholds the spec names for callers of Semantic.
+const (
+	// MinSimilarityQuestions: GET /questions/bank search_mode semantic, and
+	// the semantic part of hybrid.
+	MinSimilarityQuestions = 0.55
+	// MinSimilarityQuizzes: GET /quizzes/search.
+	MinSimilarityQuizzes = 0.30
+)
+
+// MaxLimit is the most hits Semantic and Keyword return; Hybrid returns at
+// most its 60-wide fused pool.
+const MaxLimit = 1000
+
+// ErrUnavailable is returned by Semantic when the query cannot be embedded
+// now (the embeddings endpoint is failing). Keyword and Hybrid keep
+// answering (Hybrid from the keyword ranker alone).
+var ErrUnavailable = errors.New("search: semantic search unavailable: the query could not be embedded")
+
 // Hit is one ranked item.
 type Hit struct {
 	ID int64
-	// Score is the cosine similarity (0..1) for Semantic, the fused (or
-	// reranked) score for Hybrid; higher is better.
+	// Score is the cosine similarity (0..1) for Semantic, the ts_rank for
+	// Keyword, the fused (or reranked) score for Hybrid; higher is better.
 	Score float64
+	// Similarity is the cosine similarity when the vector ranker found the
+	// item (0 otherwise). Hybrid callers that list "semantic matches first"
+	// split on it.
+	Similarity float64
+	// Keyword reports that the keyword ranker matched the item.
+	Keyword bool
 }
 
 // Facade is what other modules may ask search. It never imports them: they
 // rank through it and then load their own rows.
 type Facade interface {
 	// Semantic returns live items of kind whose embedding similarity to q is
-	// at least minSimilarity, best first, at most limit.
+	// at least minSimilarity, best first, at most limit (capped at MaxLimit).
 	Semantic(ctx context.Context, kind Kind, q string, minSimilarity float64, limit int) ([]Hit, error)
+	// Keyword returns live items of kind matching q by full text (all the
+	// words, else any of them), best first, at most limit (capped at
+	// MaxLimit). Never reranked.
+	Keyword(ctx context.Context, kind Kind, q string, limit int) ([]Hit, error)
 	// Hybrid fuses the keyword and vector rankers (reciprocal rank fusion,
 	// k = 60, a 60-wide pool) and, when rerank is true and a rerank model is
 	// configured, reranks at most 50 candidates; any rerank failure keeps the
 	// fused order. Best first, at most limit.
 	Hybrid(ctx context.Context, kind Kind, q string, limit int, rerank bool) ([]Hit, error)
+}
+
+// SettingsReader reads the site settings (GET/PUT /admin/settings) that
+// the search module stores for every module.
+type SettingsReader interface {
+	// Setting decodes the value of a declared key into dst (its default
+	// while never written).
+	Setting(ctx context.Context, key string, dst any) error
 }

@@ -1,0 +1,173 @@
+// Package search_test drives the search module end to end: the real app on
+// a real Postgres with pgvector, questions fed through the bank's event
+// topic, and a stand-in model proxy (OpenAI embeddings and Cohere-style
+// rerank wire protocols) for the remote embedder and the reranker.
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/search/standin"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+func TestSearch(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Search")
+}
+
+var (
+	// local runs the built-in embedder, with the stand-in as rerank endpoint.
+	local *harness.Harness
+	// remote embeds through the stand-in, retries every 300ms in small batches.
+	remote *harness.Harness
+	proxy  *standin.Server
+)
+
+var _ = BeforeSuite(func() {
+	proxy = standin.New(384)
+	proxy.SetSlowDelay(3 * time.Second)
+	var err error
+	local, err = harness.Start(harness.WithConfig(func(c *config.Config) {
+		c.Search.RerankURL = proxy.URL
+		c.Search.RerankTimeout = 500 * time.Millisecond
+	}))
+	Expect(err).NotTo(HaveOccurred())
+	remote, err = harness.Start(harness.WithConfig(func(c *config.Config) {
+		c.Search.EmbeddingURL = proxy.URL
+		c.Search.EmbeddingModel = "standin-embedding"
+		c.Search.EmbeddingTimeout = 500 * time.Millisecond
+		c.Search.EmbeddingBatch = 2
+		c.Search.RetryInterval = 300 * time.Millisecond
+		c.Search.RerankURL = proxy.URL
+		c.Search.RerankTimeout = 500 * time.Millisecond
+	}))
+	Expect(err).NotTo(HaveOccurred())
+})
+
+var _ = AfterSuite(func() {
+	for _, h := range []*harness.Harness{local, remote} {
+		if h != nil {
+			Expect(h.Stop()).To(Succeed())
+		}
+	}
+	if proxy != nil {
+		proxy.Close()
+	}
+})
+
+// nextID hands out question ids no other test uses.
+var lastID atomic.Int64
+
+func nextID() int64 { return 100_000 + lastID.Add(1) }
+
+// publish sends a bank event the way the bank does: inside a transaction.
+func publish(h *harness.Harness, e bank.QuestionChanged) {
+	if e.At.IsZero() {
+		e.At = time.Now().UTC()
+	}
+	ctx := context.Background()
+	Expect(h.App.DB.Tx(ctx, func(ctx context.Context) error {
+		return h.App.Bus.Publish(ctx, bank.TopicQuestionChanged, e)
+	})).To(Succeed())
+}
+
+// question publishes a created question and returns its id.
+func question(h *harness.Harness, text string, options ...string) int64 {
+	id := nextID()
+	publish(h, bank.QuestionChanged{ID: id, Change: bank.QuestionCreated, Live: true, Text: text,
+		Options: options, Version: 1})
+	return id
+}
+
+// version reads the version the index holds for a question (-1 if none):
+// the tests' way to wait until an event was handled.
+func version(h *harness.Harness, id int64) int64 {
+	var v []int64
+	Expect(h.App.DB.Conn(context.Background()).
+		Raw(`SELECT version FROM search.documents WHERE kind = 'question' AND id = ?`, id).Scan(&v).Error).To(Succeed())
+	if len(v) == 0 {
+		return -1
+	}
+	return v[0]
+}
+
+func waitIndexed(h *harness.Harness, id, v int64) {
+	Eventually(func() int64 { return version(h, id) }, "10s", "20ms").Should(Equal(v))
+}
+
+// purged reports whether the index holds a tombstone for the question.
+func purged(h *harness.Harness, id int64) bool {
+	var p []bool
+	Expect(h.App.DB.Conn(context.Background()).
+		Raw(`SELECT purged FROM search.documents WHERE kind = 'question' AND id = ?`, id).Scan(&p).Error).To(Succeed())
+	return len(p) == 1 && p[0]
+}
+
+type hit struct {
+	ID         int64   `json:"id"`
+	Score      float64 `json:"score"`
+	Similarity float64 `json:"similarity"`
+	Keyword    bool    `json:"keyword"`
+	Title      string  `json:"title"`
+	Snippet    string  `json:"snippet"`
+}
+
+type section struct {
+	Kind     string `json:"kind"`
+	Reranked bool   `json:"reranked"`
+	Hits     []hit  `json:"hits"`
+}
+
+type globalResult struct {
+	Query    string    `json:"query"`
+	Semantic bool      `json:"semantic"`
+	Results  []section `json:"results"`
+}
+
+// searchQuestions runs GET /search for questions and returns the section.
+func searchQuestions(h *harness.Harness, u *harness.User, q string, perKind int) section {
+	res := u.Client(h).Get(fmt.Sprintf("/api/v1/search?q=%s&kinds=question&per_kind=%d", url.QueryEscape(q), perKind))
+	Expect(res).To(harness.HaveStatus(200))
+	var out globalResult
+	res.JSON(&out)
+	Expect(out.Results).To(HaveLen(1))
+	return out.Results[0]
+}
+
+func ids(s section) []int64 {
+	out := make([]int64, len(s.Hits))
+	for i, h := range s.Hits {
+		out[i] = h.ID
+	}
+	return out
+}
+
+func newUser(h *harness.Harness, r auth.Role) *harness.User { return h.NewUser(r) }
+
+// HaveStatusOK is HaveStatus(200).
+func HaveStatusOK() OmegaMatcher { return harness.HaveStatus(200) }
+
+// bankUpdate is an "updated" event for a live question.
+func bankUpdate(id, v int64, text string) bank.QuestionChanged {
+	return bank.QuestionChanged{ID: id, Change: bank.QuestionUpdated, Live: true, Text: text, Version: int(v)}
+}
+
+// HaveStatus201 and HaveStatus204 name the other statuses the bank answers.
+func HaveStatus201() OmegaMatcher { return harness.HaveStatus(201) }
+
+// HaveStatus204 is HaveStatus(204).
+func HaveStatus204() OmegaMatcher { return harness.HaveStatus(204) }
+
+func itoa(id int64) string { return fmt.Sprint(id) }

@@ -1,0 +1,94 @@
+package search_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/search/standin"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// setRerankModel writes the setting and restores blank after the test.
+func setRerankModel(h *harness.Harness, model string) {
+	admin := newUser(h, auth.RoleAdmin)
+	Expect(admin.Client(h).Put("/api/v1/admin/settings", map[string]any{"rerank_model": model})).To(HaveStatusOK())
+	DeferCleanup(func() {
+		Expect(admin.Client(h).Put("/api/v1/admin/settings", map[string]any{"rerank_model": ""})).To(HaveStatusOK())
+		proxy.SetRerank(standin.OK)
+		proxy.SetEmbeddings(standin.OK)
+		proxy.SetDelay(0)
+		proxy.Prefer("")
+	})
+}
+
+var _ = Describe("Admin settings", func() {
+	It("shows the embedding model in use and a blank rerank model by default", func() {
+		admin := newUser(local, auth.RoleAdmin)
+		res := admin.Client(local).Get("/api/v1/admin/settings")
+		Expect(res).To(HaveStatusOK())
+		Expect(res.Map()).To(HaveKeyWithValue("embedding_model", "local-lexical-v1"))
+		Expect(res.Map()).To(HaveKeyWithValue("rerank_model", ""))
+
+		res = newUser(remote, auth.RoleAdmin).Client(remote).Get("/api/v1/admin/settings")
+		Expect(res).To(HaveStatusOK())
+		Expect(res.Map()).To(HaveKeyWithValue("embedding_model", "standin-embedding"))
+	})
+
+	It("stores the rerank model as written, blank and spaces included", func() {
+		admin := newUser(local, auth.RoleAdmin)
+		c := admin.Client(local)
+		setRerankModel(local, "  cohere/rerank-v3.5 ")
+		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", "  cohere/rerank-v3.5 "))
+		res := c.Put("/api/v1/admin/settings", map[string]any{"rerank_model": "   "})
+		Expect(res).To(HaveStatusOK())
+		Expect(res.Map()).To(HaveKeyWithValue("rerank_model", "   "))
+		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", "   "))
+	})
+
+	It("refuses to change the embedding model, and accepts it sent back unchanged", func() {
+		admin := newUser(local, auth.RoleAdmin)
+		c := admin.Client(local)
+		res := c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": "text-embedding-3-large"})
+		Expect(res).To(harness.HaveError(400, "bad_request"))
+		Expect(string(res.Body)).To(ContainSubstring("embedding_model cannot be changed"))
+		// Nothing of a refused request is written.
+		res = c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": "other", "rerank_model": "x"})
+		Expect(res).To(harness.HaveError(400, "bad_request"))
+		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", ""))
+		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("embedding_model", "local-lexical-v1"))
+
+		// A client that round-trips GET into PUT is not refused.
+		all := c.Get("/api/v1/admin/settings").Map()
+		Expect(c.Put("/api/v1/admin/settings", all)).To(HaveStatusOK())
+	})
+
+	It("refuses unknown keys and values of the wrong type with 422 naming the field", func() {
+		admin := newUser(local, auth.RoleAdmin)
+		c := admin.Client(local)
+		res := c.Put("/api/v1/admin/settings", map[string]any{"colour": "blue"})
+		Expect(res).To(harness.HaveError(422, "invalid_request"))
+		Expect(string(res.Body)).To(ContainSubstring("body.colour"))
+		res = c.Put("/api/v1/admin/settings", map[string]any{"rerank_model": 42})
+		Expect(res).To(harness.HaveError(422, "invalid_request"))
+		Expect(string(res.Body)).To(ContainSubstring("body.rerank_model"))
+		long := make([]byte, 201)
+		for i := range long {
+			long[i] = 'm'
+		}
+		Expect(c.Put("/api/v1/admin/settings", map[string]any{"rerank_model": string(long)})).
+			To(harness.HaveError(422, "invalid_request"))
+		Expect(c.Put("/api/v1/admin/settings", map[string]any{"rerank_model": nil})).
+			To(harness.HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", ""))
+	})
+
+	It("is for admins only", func() {
+		for _, role := range []auth.Role{auth.RoleUser, auth.RoleModerator} {
+			c := newUser(local, role).Client(local)
+			Expect(c.Get("/api/v1/admin/settings")).To(harness.HaveError(403, "forbidden"))
+			Expect(c.Put("/api/v1/admin/settings", map[string]any{"rerank_model": "x"})).To(harness.HaveError(403, "forbidden"))
+		}
+		Expect(local.Anon().Get("/api/v1/admin/settings")).To(harness.HaveError(401, "unauthenticated"))
+	})
+})

@@ -1,0 +1,236 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/roundsedu/rounds/modules/search/internal/embed"
+	"github.com/roundsedu/rounds/modules/search/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/jobs"
+)
+
+// Names of the background work.
+const (
+	JobRegenerate = "regenerate_embeddings"
+	TaskRetry     = "retry_missing_embeddings"
+)
+
+// embedBatch embeds a batch and stores what it could. A transient failure
+// (endpoint down, slow, rate-limited) is recorded on the whole batch and
+// returned, so the caller stops hammering; any other failure is narrowed
+// down item by item, so one refused text does not block its neighbours.
+// It returns how many items got a vector (or were found to have nothing to
+// embed) and how many failed.
+func (s *Service) embedBatch(ctx context.Context, items []store.Pending) (ok, failed int, err error) {
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = embedText(it.Title)
+	}
+	vecs, err := s.embedder.Embed(ctx, texts)
+	if err == nil {
+		return len(items), 0, s.store.SaveEmbeddings(ctx, items, vecs, s.embedder.Model())
+	}
+	if embed.IsTransient(err) || len(items) == 1 {
+		if rerr := s.store.RecordFailures(ctx, items, err.Error()); rerr != nil {
+			return 0, 0, rerr
+		}
+		if embed.IsTransient(err) {
+			return 0, len(items), err
+		}
+		return 0, 1, nil
+	}
+	for i := range items {
+		o, f, err := s.embedBatch(ctx, items[i:i+1])
+		ok, failed = ok+o, failed+f
+		if err != nil {
+			return ok, failed, err
+		}
+	}
+	return ok, failed, nil
+}
+
+// RetryMissing is retry_missing_embeddings: it embeds items whose vector is
+// missing or older than their text, at most RetryMaxPerRun per run, and
+// stops early while the endpoint is failing.
+func (s *Service) RetryMissing(ctx context.Context) error {
+	after := store.Key{}
+	var done, failed int
+	for done+failed < s.tuning.RetryMaxPerRun {
+		items, err := s.store.Missing(ctx, after, min(s.tuning.BatchSize, s.tuning.RetryMaxPerRun-done-failed))
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 {
+			break
+		}
+		after = items[len(items)-1].Key
+		o, f, err := s.embedBatch(ctx, items)
+		done, failed = done+o, failed+f
+		if err != nil {
+			s.log.Warn("search: retry_missing_embeddings stopped: endpoint failing", "embedded", done, "error", err)
+			return nil
+		}
+	}
+	if done+failed > 0 {
+		s.log.Info("search: retry_missing_embeddings", "embedded", done, "failed", failed)
+	}
+	return nil
+}
+
+// RegeneratePayload is the job's input.
+type RegeneratePayload struct {
+	// RequestedAt: vectors made at or after it by the current model are
+	// already regenerated (a job taken up again skips them).
+	RequestedAt time.Time `json:"requested_at"`
+}
+
+// RegenerateResult is the job's stored result.
+type RegenerateResult struct {
+	Model    string `json:"model"`
+	Total    int    `json:"total"`
+	Embedded int    `json:"embedded"`
+	Failed   int    `json:"failed"`
+}
+
+// stepEvery spaces progress steps: clients poll them, they need not see
+// every batch.
+const stepEvery = 2 * time.Second
+
+// Regenerate is the regenerate_embeddings job: it re-embeds every indexed
+// item with the current model in batches, each stored as it completes. Old
+// vectors keep answering searches until their replacement lands, so search
+// stays usable throughout. Safe to run again: finished items are skipped.
+func (s *Service) Regenerate(ctx context.Context, run *jobs.Run) (any, error) {
+	var p RegeneratePayload
+	if err := run.Decode(&p); err != nil {
+		return nil, err
+	}
+	model := s.embedder.Model()
+	total, err := s.store.CountIndexed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := run.Step(ctx, "started", fmt.Sprintf("re-embedding %d items with %s", total, model)); err != nil {
+		return nil, err
+	}
+	res := RegenerateResult{Model: model, Total: total}
+	after := store.Key{}
+	last := time.Now()
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		items, err := s.store.NotEmbeddedSince(ctx, after, model, p.RequestedAt, s.tuning.BatchSize)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			break
+		}
+		after = items[len(items)-1].Key
+		o, f, err := s.embedBatch(ctx, items)
+		res.Embedded, res.Failed = res.Embedded+o, res.Failed+f
+		if err != nil {
+			return nil, fmt.Errorf("embeddings endpoint failing after %d of %d items: %w", res.Embedded, total, err)
+		}
+		if time.Since(last) >= stepEvery {
+			last = time.Now()
+			if err := run.Step(ctx, "embedding", fmt.Sprintf("%d of %d", res.Embedded+res.Failed, total)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := run.Step(ctx, "completed", fmt.Sprintf("%d embedded, %d failed", res.Embedded, res.Failed)); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// RegenerationStarted is the answer to a regeneration request.
+type RegenerationStarted struct {
+	JobID  uuid.UUID
+	Status jobs.Status
+}
+
+// StartRegeneration queues regenerate_embeddings unless one is already
+// pending or running (409). The check and the enqueue share one transaction
+// under a row lock, so two admins asking together start one job.
+func (s *Service) StartRegeneration(ctx context.Context, by int64) (RegenerationStarted, error) {
+	var out RegenerationStarted
+	err := s.store.DB().Tx(ctx, func(ctx context.Context) error {
+		prev, err := s.store.LockRegeneration(ctx)
+		if err != nil {
+			return err
+		}
+		if prev.JobID != nil {
+			rec, err := s.queue.Get(ctx, *prev.JobID)
+			if err != nil && !errors.Is(err, jobs.ErrNotFound) {
+				return err
+			}
+			if err == nil && !rec.Status.Terminal() {
+				return apperr.Conflictf("a regeneration is already %s (job %s)", rec.Status, rec.ID)
+			}
+		}
+		now := time.Now().UTC()
+		id, err := s.queue.Enqueue(ctx, JobRegenerate, &by, RegeneratePayload{RequestedAt: now})
+		if errors.Is(err, jobs.ErrQueueFull) {
+			return apperr.New(apperr.Unavailable, "the job queue cannot accept a regeneration now; try again later")
+		}
+		if err != nil {
+			return err
+		}
+		out = RegenerationStarted{JobID: id, Status: jobs.Pending}
+		return s.store.SetRegeneration(ctx, id, now)
+	})
+	return out, err
+}
+
+// Health is the embedding coverage report.
+type Health struct {
+	Provider     string
+	Model        string
+	Dims         int
+	Totals       store.KindHealth
+	Kinds        []store.KindHealth
+	LastError    string
+	LastErrorAt  *time.Time
+	Regeneration *jobs.Record
+}
+
+// Health reports how much of the index has a vector of the current model.
+func (s *Service) Health(ctx context.Context) (Health, error) {
+	h := Health{Provider: s.embedder.Provider(), Model: s.embedder.Model(), Dims: s.embedder.Dims()}
+	kinds, err := s.store.Health(ctx, h.Model)
+	if err != nil {
+		return h, err
+	}
+	h.Kinds = kinds
+	for _, k := range kinds {
+		h.Totals.Live += k.Live
+		h.Totals.Current += k.Current
+		h.Totals.Missing += k.Missing
+		h.Totals.Failed += k.Failed
+		h.Totals.OtherModel += k.OtherModel
+		h.Totals.Empty += k.Empty
+	}
+	if h.LastError, h.LastErrorAt, err = s.store.LastFailure(ctx); err != nil {
+		return h, err
+	}
+	reg, err := s.store.LatestRegeneration(ctx)
+	if err != nil {
+		return h, err
+	}
+	if reg.JobID != nil {
+		rec, err := s.queue.Get(ctx, *reg.JobID)
+		if err != nil && !errors.Is(err, jobs.ErrNotFound) {
+			return h, err
+		}
+		h.Regeneration = rec
+	}
+	return h, nil
+}

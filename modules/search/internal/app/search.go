@@ -1,0 +1,192 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/roundsedu/rounds/modules/search/internal/rank"
+	"github.com/roundsedu/rounds/modules/search/internal/rerank"
+	"github.com/roundsedu/rounds/modules/search/internal/store"
+)
+
+// MaxLimit bounds Semantic and Keyword lists.
+const MaxLimit = 1000
+
+// ErrUnavailable: the query could not be embedded (the embeddings endpoint
+// failed), so a semantic ranking cannot be made now.
+var ErrUnavailable = errors.New("search: semantic search unavailable: the query could not be embedded")
+
+// Hit is one ranked item.
+type Hit struct {
+	ID         int64
+	Score      float64
+	Similarity float64
+	Keyword    bool
+}
+
+func clampLimit(limit int) int {
+	if limit <= 0 {
+		return 50
+	}
+	return min(limit, MaxLimit)
+}
+
+// queryVector embeds the query; nil (no error) when it has nothing to embed.
+func (s *Service) queryVector(ctx context.Context, q string) ([]float32, error) {
+	vecs, err := s.embedder.Embed(ctx, []string{q})
+	if err != nil {
+		return nil, err
+	}
+	return vecs[0], nil
+}
+
+// Semantic ranks live items of kind by cosine similarity to q, keeping those
+// at or above minSimilarity, best first.
+func (s *Service) Semantic(ctx context.Context, kind, q string, minSimilarity float64, limit int) ([]Hit, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, nil
+	}
+	vec, err := s.queryVector(ctx, q)
+	if err != nil {
+		s.log.Warn("search: query embedding failed", "error", err)
+		return nil, ErrUnavailable
+	}
+	if vec == nil {
+		return nil, nil
+	}
+	scored, err := s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: vec, Model: s.embedder.Model(),
+		Limit: clampLimit(limit), EfSearch: s.tuning.EfSearch, MinSimilarity: minSimilarity})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Hit, len(scored))
+	for i, h := range scored {
+		out[i] = Hit{ID: h.ID, Score: h.Score, Similarity: h.Score}
+	}
+	return out, nil
+}
+
+// Keyword ranks live items of kind by full-text match, best first.
+func (s *Service) Keyword(ctx context.Context, kind, q string, limit int) ([]Hit, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, nil
+	}
+	scored, err := s.store.Keyword(ctx, kind, q, clampLimit(limit))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Hit, len(scored))
+	for i, h := range scored {
+		out[i] = Hit{ID: h.ID, Score: h.Score, Keyword: true}
+	}
+	return out, nil
+}
+
+// Hybrid fuses the keyword and vector rankers and, when rerank is asked and
+// a rerank model is set, reranks the head of the fused pool. When the query
+// cannot be embedded it answers from the keyword ranker alone.
+func (s *Service) Hybrid(ctx context.Context, kind, q string, limit int, rerank bool) ([]Hit, error) {
+	res, err := s.hybrid(ctx, kind, q, rerank)
+	if err != nil {
+		return nil, err
+	}
+	return res.hits(limit), nil
+}
+
+// fused is one hybrid ranking.
+type fused struct {
+	cands    []rank.Candidate
+	semantic bool // the vector ranker took part
+	reranked bool
+}
+
+func (f fused) hits(limit int) []Hit {
+	n := len(f.cands)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	out := make([]Hit, n)
+	for i, c := range f.cands[:n] {
+		out[i] = Hit{ID: c.ID, Score: c.Score, Similarity: c.Similarity, Keyword: c.KeywordRank > 0}
+	}
+	return out
+}
+
+func (s *Service) hybrid(ctx context.Context, kind, q string, doRerank bool) (fused, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return fused{}, nil
+	}
+	vec, embErr := s.queryVector(ctx, q)
+	if embErr != nil {
+		s.log.Warn("search: query embedding failed; answering from keywords only", "error", embErr)
+	}
+	return s.hybridWith(ctx, kind, q, vec, embErr == nil, doRerank)
+}
+
+// hybridWith runs both rankers (concurrently, on two connections) with an
+// already embedded query.
+func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32, embedded, doRerank bool) (fused, error) {
+	var (
+		kw, vc       []rank.Scored
+		kwErr, vcErr error
+		wg           sync.WaitGroup
+	)
+	if vec != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vc, vcErr = s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: vec, Model: s.embedder.Model(),
+				Limit: rank.PoolSize, EfSearch: s.tuning.EfSearch, MinSimilarity: s.tuning.HybridMinSimilarity})
+		}()
+	}
+	kw, kwErr = s.store.Keyword(ctx, kind, q, rank.PoolSize)
+	wg.Wait()
+	if err := errors.Join(kwErr, vcErr); err != nil {
+		return fused{}, err
+	}
+	res := fused{cands: rank.Fuse(kw, vc), semantic: embedded}
+	if doRerank && len(res.cands) > 1 {
+		res.cands, res.reranked = s.rerank(ctx, kind, q, res.cands)
+	}
+	return res, nil
+}
+
+// rerank reorders the head of the pool through the rerank model. Every
+// failure (unset, down, slow, rate-limited, a reply that does not match)
+// keeps the fused order; the caller never sees an error.
+func (s *Service) rerank(ctx context.Context, kind, q string, cands []rank.Candidate) ([]rank.Candidate, bool) {
+	model, err := s.rerankModel(ctx)
+	if err != nil {
+		s.log.Warn("search: reading the rerank model failed; keeping fusion order", "error", err)
+		return cands, false
+	}
+	if strings.TrimSpace(model) == "" || !s.reranker.Configured() {
+		return cands, false // unset: fusion order by design
+	}
+	out, err := rank.Rerank(cands, rerank.MaxCandidates, func(head []rank.Candidate) ([]float64, error) {
+		ids := make([]int64, len(head))
+		for i, c := range head {
+			ids[i] = c.ID
+		}
+		texts, err := s.store.Texts(ctx, kind, ids)
+		if err != nil {
+			return nil, err
+		}
+		docs := make([]string, len(head))
+		for i, c := range head {
+			t := texts[c.ID]
+			docs[i] = strings.TrimSpace(t.Title + "\n" + t.Body) // the cross-encoder reads options too
+		}
+		return s.reranker.Scores(ctx, model, q, docs)
+	})
+	if err != nil {
+		s.log.Warn("search: rerank failed; keeping fusion order", "kind", kind, "model", model, "error", err)
+		return cands, false
+	}
+	return out, true
+}

@@ -1,0 +1,372 @@
+// Command bench measures the search index at scale: it boots the real app on
+// a fresh database, loads N synthetic questions (vectors from the local
+// embedder), rebuilds the indexes as the migration defines them, then
+// reports latency percentiles of hybrid search (through the facade and
+// through GET /search), of typeahead, and the recall@10 of the HNSW index
+// against an exact scan.
+//
+//	go run ./modules/search/internal/bench -n 100000 -queries 300
+//
+// It needs the local Postgres (`go tool task db:start`) and drops its
+// database when done.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/modules/search/internal/embed"
+	"github.com/roundsedu/rounds/modules/search/internal/store"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+func main() {
+	n := flag.Int("n", 100_000, "questions to load")
+	queries := flag.Int("queries", 300, "measured queries per scenario")
+	concurrency := flag.Int("concurrency", 4, "clients in the concurrent scenario")
+	flag.Parse()
+	if err := run(*n, *queries, *concurrency); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(n, queries, concurrency int) error {
+	ctx := context.Background()
+	h, err := harness.Start(harness.WithConfig(func(c *config.Config) {
+		c.Database.MaxOpenConns = 20
+	}))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := h.Stop(); err != nil {
+			log.Print(err)
+		}
+	}()
+	cfg := h.Config.Search
+	fmt.Printf("search benchmark: %d questions, %d dims, local embedder, hnsw ef_search %d, %d CPUs\n",
+		n, cfg.EmbeddingDims, cfg.HNSWEfSearch, runtime.NumCPU())
+
+	start := time.Now()
+	if err := load(ctx, h, n, cfg.EmbeddingDims); err != nil {
+		return err
+	}
+	fmt.Printf("loaded and indexed in %s\n\n", time.Since(start).Round(time.Second))
+
+	r := rand.New(rand.NewPCG(7, 11))
+	qs := make([]string, queries)
+	for i := range qs {
+		qs[i] = query(r)
+	}
+	facade := h.App.Modules.Search
+	u := h.NewUser(auth.RoleUser)
+	client := u.Client(h)
+
+	hybrid := func(q string) error {
+		_, err := facade.Hybrid(ctx, search.KindQuestion, q, 20, true)
+		return err
+	}
+	global := func(q string) error {
+		res := client.Get("/api/v1/search?kinds=question&per_kind=20&q=" + url.QueryEscape(q))
+		if res.Status != 200 {
+			return fmt.Errorf("GET /search: %d %s", res.Status, res.Body)
+		}
+		return nil
+	}
+	suggest := func(q string) error {
+		typed := q[:max(2, len(q)*2/3)]
+		res := client.Get("/api/v1/search/suggest?kinds=question&q=" + url.QueryEscape(typed))
+		if res.Status != 200 {
+			return fmt.Errorf("GET /search/suggest: %d %s", res.Status, res.Body)
+		}
+		return nil
+	}
+	st := store.New(h.App.DB)
+	local := embed.NewLocal(cfg.EmbeddingDims)
+	keywordOnly := func(q string) error {
+		_, err := st.Keyword(ctx, "question", q, 60)
+		return err
+	}
+	vectorOnly := func(q string) error {
+		_, err := st.Vector(ctx, store.VectorQuery{Kind: "question", Vector: local.Vector(q), Model: embed.LocalModel,
+			Limit: 60, EfSearch: cfg.HNSWEfSearch, MinSimilarity: cfg.HybridMinSimilarity})
+		return err
+	}
+	for _, sc := range []struct {
+		name    string
+		fn      func(string) error
+		clients int
+	}{
+		{"keyword ranker alone (60)", keywordOnly, 1},
+		{"vector ranker alone (60)", vectorOnly, 1},
+		{"hybrid (facade, rerank unset)", hybrid, 1},
+		{"GET /search?kinds=question", global, 1},
+		{"GET /search/suggest", suggest, 1},
+		{fmt.Sprintf("hybrid (facade), %d clients", concurrency), hybrid, concurrency},
+	} {
+		lat, err := measure(qs, sc.clients, sc.fn)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-36s p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms  max %6.1f ms\n", sc.name,
+			pct(lat, 50), pct(lat, 95), pct(lat, 99), pct(lat, 100))
+	}
+
+	if os.Getenv("BENCH_EXPLAIN") != "" {
+		type timed struct {
+			q string
+			d time.Duration
+		}
+		var all []timed
+		for _, q := range qs {
+			t := time.Now()
+			_ = keywordOnly(q)
+			all = append(all, timed{q, time.Since(t)})
+		}
+		sort.Slice(all, func(i, j int) bool { return all[i].d > all[j].d })
+		for _, t := range all[:3] {
+			fmt.Printf("slow keyword query %q (%s):\n", t.q, t.d)
+			explainSlowest(ctx, h, `WITH typed AS (SELECT to_tsquery('english', $1) AS q)
+				SELECT m.id, ts_rank(m.tsv, typed.q) AS r FROM typed, LATERAL (SELECT id, tsv FROM search.documents
+				WHERE kind = 'question' AND live AND tsv @@ typed.q LIMIT 1000) m ORDER BY r DESC, m.id LIMIT 60`, strings.Join(strings.Fields(t.q), " | "))
+		}
+	}
+	fmt.Println()
+	_, err = recallAt10(ctx, h, qs, cfg)
+	return err
+}
+
+// load inserts n questions with their vectors in batches, with the index's
+// own HNSW and GIN indexes dropped during the load and rebuilt afterwards
+// from their stored definitions (a bulk load is how a large bank arrives).
+func load(ctx context.Context, h *harness.Harness, n, dims int) error {
+	sqlDB := h.App.DB.SQL()
+	var defs []string
+	rows, err := sqlDB.QueryContext(ctx, `SELECT indexname, indexdef FROM pg_indexes
+		WHERE schemaname = 'search' AND tablename = 'documents' AND indexname LIKE 'documents_question_%'`)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			return err
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	rows.Close()
+	for _, name := range names {
+		if _, err := sqlDB.ExecContext(ctx, `DROP INDEX search.`+name); err != nil {
+			return err
+		}
+	}
+
+	local := embed.NewLocal(dims)
+	const batch = 1000
+	type chunk struct {
+		ids           []int64
+		titles, bodys []string
+		vecs          []*string
+	}
+	work := make(chan int)
+	out := make(chan chunk)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for from := range work {
+				r := rand.New(rand.NewPCG(uint64(from), 3))
+				var c chunk
+				for id := from; id < min(from+batch, n); id++ {
+					t := stem(r)
+					v := local.Vector(t)
+					var s *string
+					if v != nil {
+						str := pgvector.NewVector(v).String()
+						s = &str
+					}
+					c.ids = append(c.ids, int64(id+1))
+					c.titles = append(c.titles, t)
+					c.bodys = append(c.bodys, options(r))
+					c.vecs = append(c.vecs, s)
+				}
+				out <- c
+			}
+		}()
+	}
+	go func() {
+		for from := 0; from < n; from += batch {
+			work <- from
+		}
+		close(work)
+		wg.Wait()
+		close(out)
+	}()
+	for c := range out {
+		_, err := sqlDB.ExecContext(ctx, `INSERT INTO search.documents (kind, id, version, live, title, body,
+				content_hash, embedding, embedding_model, embedded_hash, embedded_at)
+			SELECT 'question', id, 1, true, title, body, 'bench', emb::vector, $5, 'bench', now()
+			FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, title, body, emb)`,
+			c.ids, c.titles, c.bodys, c.vecs, embed.LocalModel)
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(os.Stderr, "rows loaded; building %d indexes\n", len(defs))
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for _, stmt := range []string{`SET maintenance_work_mem = '2GB'`, `SET max_parallel_maintenance_workers = 1`} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	for _, def := range defs {
+		t := time.Now()
+		if _, err := conn.ExecContext(ctx, def); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "  %s (%s)\n", strings.SplitN(def, " ON ", 2)[0], time.Since(t).Round(time.Second))
+	}
+	_, err = conn.ExecContext(ctx, `ANALYZE search.documents`)
+	return err
+}
+
+// measure runs every query once as warm-up, then again timed, spread over
+// the given number of clients.
+func measure(qs []string, clients int, fn func(string) error) ([]time.Duration, error) {
+	for _, q := range qs[:min(30, len(qs))] {
+		if err := fn(q); err != nil {
+			return nil, err
+		}
+	}
+	var mu sync.Mutex
+	var lat []time.Duration
+	var firstErr error
+	var wg sync.WaitGroup
+	next := make(chan string)
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for q := range next {
+				t := time.Now()
+				err := fn(q)
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, q := range qs {
+		next <- q
+	}
+	close(next)
+	wg.Wait()
+	return lat, firstErr
+}
+
+func pct(lat []time.Duration, p float64) float64 {
+	s := append([]time.Duration(nil), lat...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(float64(len(s)-1) * p / 100)
+	return float64(s[i].Microseconds()) / 1000
+}
+
+// recallAt10 compares the index's top 10 with the exact top 10 per query,
+// at the configured ef_search and a few others. Strict recall counts ids;
+// tie-aware recall also accepts an item exactly as close as the exact 10th
+// (templated texts produce many equal distances, and which of the tied
+// items is "the" 10th is arbitrary).
+func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg config.Search) (float64, error) {
+	st := store.New(h.App.DB)
+	local := embed.NewLocal(cfg.EmbeddingDims)
+	var configured float64
+	efs := []int{cfg.HNSWEfSearch}
+	for _, ef := range []int{100, 200, 400} {
+		if ef != cfg.HNSWEfSearch {
+			efs = append(efs, ef)
+		}
+	}
+	for _, ef := range efs {
+		var strict, tied float64
+		var counted int
+		for _, q := range qs {
+			v := local.Vector(q)
+			if v == nil {
+				continue
+			}
+			vq := store.VectorQuery{Kind: "question", Vector: v, Model: embed.LocalModel, Limit: 10,
+				EfSearch: ef, MinSimilarity: -1}
+			approx, err := st.Vector(ctx, vq)
+			if err != nil {
+				return 0, err
+			}
+			exact, err := st.ExactVector(ctx, vq)
+			if err != nil {
+				return 0, err
+			}
+			want := map[int64]bool{}
+			for _, e := range exact {
+				want[e.ID] = true
+			}
+			tenth := exact[len(exact)-1].Score
+			var s, t int
+			for _, a := range approx {
+				if want[a.ID] {
+					s++
+				}
+				if want[a.ID] || a.Score >= tenth-1e-6 {
+					t++
+				}
+			}
+			strict += float64(s) / float64(len(exact))
+			tied += float64(min(t, len(exact))) / float64(len(exact))
+			counted++
+		}
+		fmt.Printf("recall@10, ef_search %4d: strict %.4f, tie-aware %.4f (%d queries)\n",
+			ef, strict/float64(counted), tied/float64(counted), counted)
+		if ef == cfg.HNSWEfSearch {
+			configured = strict / float64(counted)
+		}
+	}
+	return configured, nil
+}
+
+// explainSlowest prints the plan of the slowest queries of fn's scenario.
+func explainSlowest(ctx context.Context, h *harness.Harness, sql string, args ...any) {
+	rows, err := h.App.DB.SQL().QueryContext(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+	if err != nil {
+		fmt.Println("explain:", err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var line string
+		_ = rows.Scan(&line)
+		fmt.Println("   ", line)
+	}
+}

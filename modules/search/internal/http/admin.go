@@ -1,0 +1,205 @@
+package searchhttp
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/search/internal/store"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
+)
+
+func registerAdmin(r *httpapi.Router, h *handlers) {
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: http.MethodGet, Path: "/admin/embedding/health", Tags: []string{"admin"},
+		Summary: "Embedding coverage: how much of the index has a vector of the current model",
+	}, h.health)
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: http.MethodPost, Path: "/admin/embedding/test", Tags: []string{"admin"},
+		Summary: "Embed probe texts with the embedder in use and check that related texts land closer",
+		Errors:  []int{http.StatusBadGateway},
+	}, h.testEmbedding)
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: http.MethodPost, Path: "/admin/embedding/regenerate", Tags: []string{"admin"},
+		Summary:       "Re-embed everything as a background job (regenerate_embeddings); search stays usable",
+		DefaultStatus: http.StatusAccepted,
+		Errors:        []int{http.StatusConflict, http.StatusServiceUnavailable},
+	}, h.regenerate)
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: http.MethodPost, Path: "/admin/rerank/test", Tags: []string{"admin"},
+		Summary: "Check that the rerank model ranks a relevant document above an irrelevant one",
+		Errors:  []int{http.StatusBadRequest, http.StatusBadGateway},
+	}, h.testRerank)
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: http.MethodGet, Path: "/admin/settings", Tags: []string{"admin"},
+		Summary: "Site settings: embedding model (read-only), rerank model, and keys other modules declare",
+	}, h.getSettings)
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: http.MethodPut, Path: "/admin/settings", Tags: []string{"admin"},
+		Summary: "Write some settings (keys left out keep their values); changing embedding_model is refused",
+		Errors:  []int{http.StatusBadRequest},
+	}, h.putSettings)
+}
+
+// EmbeddingCoverageBody counts one kind's (or all) live items.
+type EmbeddingCoverageBody struct {
+	Kind       string  `json:"kind,omitempty"`
+	Live       int     `json:"live" doc:"Searchable items"`
+	Embedded   int     `json:"embedded" doc:"With a vector of the current model for their current text"`
+	Missing    int     `json:"missing" doc:"Text without a vector for it yet (new, or the embedding failed)"`
+	Failed     int     `json:"failed" doc:"Of missing: the last attempt failed; retry_missing_embeddings will try again"`
+	OtherModel int     `json:"other_model" doc:"Vector made by another model, awaiting regeneration"`
+	Empty      int     `json:"empty" doc:"Text with nothing to embed"`
+	Coverage   float64 `json:"coverage" doc:"embedded / (live - empty); 1 when there is nothing to embed"`
+}
+
+func coverage(k store.KindHealth) EmbeddingCoverageBody {
+	c := EmbeddingCoverageBody{Kind: k.Kind, Live: k.Live, Embedded: k.Current, Missing: k.Missing, Failed: k.Failed,
+		OtherModel: k.OtherModel, Empty: k.Empty, Coverage: 1}
+	if n := k.Live - k.Empty; n > 0 {
+		c.Coverage = float64(k.Current) / float64(n)
+	}
+	return c
+}
+
+// EmbeddingJobBody is a job's state.
+type EmbeddingJobBody struct {
+	JobID      string      `json:"job_id"`
+	Status     string      `json:"status"`
+	Steps      []jobs.Step `json:"steps"`
+	Error      string      `json:"error,omitempty"`
+	CreatedAt  time.Time   `json:"created_at"`
+	FinishedAt *time.Time  `json:"finished_at"`
+}
+
+// EmbeddingHealthBody is the answer of GET /admin/embedding/health.
+type EmbeddingHealthBody struct {
+	Provider              string                  `json:"provider" doc:"local (built in) or remote (OpenAI-compatible endpoint)"`
+	Model                 string                  `json:"model"`
+	Dims                  int                     `json:"dims"`
+	EmbeddingCoverageBody                         // totals over every kind
+	Kinds                 []EmbeddingCoverageBody `json:"kinds"`
+	LastError             string                  `json:"last_error,omitempty" doc:"Most recent unresolved embedding failure"`
+	LastErrorAt           *time.Time              `json:"last_error_at"`
+	Regeneration          *EmbeddingJobBody       `json:"regeneration" doc:"The latest regeneration job, if any"`
+}
+
+func (h *handlers) health(ctx context.Context, _ *struct{}) (*struct{ Body EmbeddingHealthBody }, error) {
+	res, err := h.svc.Health(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := EmbeddingHealthBody{Provider: res.Provider, Model: res.Model, Dims: res.Dims, EmbeddingCoverageBody: coverage(res.Totals),
+		Kinds: make([]EmbeddingCoverageBody, len(res.Kinds)), LastError: res.LastError, LastErrorAt: res.LastErrorAt}
+	for i, k := range res.Kinds {
+		out.Kinds[i] = coverage(k)
+	}
+	if r := res.Regeneration; r != nil {
+		out.Regeneration = &EmbeddingJobBody{JobID: r.ID.String(), Status: string(r.Status), Steps: r.Steps, Error: r.Error,
+			CreatedAt: r.CreatedAt, FinishedAt: r.FinishedAt}
+		if out.Regeneration.Steps == nil {
+			out.Regeneration.Steps = []jobs.Step{}
+		}
+	}
+	return &struct{ Body EmbeddingHealthBody }{out}, nil
+}
+
+type testEmbeddingInput struct {
+	Body *struct {
+		Text string `json:"text,omitempty" required:"false" maxLength:"8000" doc:"Also embed this text and show the start of its vector"`
+	}
+}
+
+// EmbeddingTestBody is the answer of POST /admin/embedding/test.
+type EmbeddingTestBody struct {
+	OK                   bool      `json:"ok"`
+	Provider             string    `json:"provider"`
+	Model                string    `json:"model"`
+	Dims                 int       `json:"dims"`
+	LatencyMS            int64     `json:"latency_ms"`
+	RelevantSimilarity   float64   `json:"relevant_similarity"`
+	IrrelevantSimilarity float64   `json:"irrelevant_similarity"`
+	Preview              []float32 `json:"preview,omitempty"`
+	Message              string    `json:"message"`
+}
+
+func (h *handlers) testEmbedding(ctx context.Context, in *testEmbeddingInput) (*struct{ Body EmbeddingTestBody }, error) {
+	var text string
+	if in.Body != nil {
+		text = in.Body.Text
+	}
+	res, err := h.svc.TestEmbedding(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	return &struct{ Body EmbeddingTestBody }{EmbeddingTestBody{OK: res.OK, Provider: res.Provider, Model: res.Model,
+		Dims: res.Dims, LatencyMS: res.LatencyMS, RelevantSimilarity: res.RelevantSimilarity,
+		IrrelevantSimilarity: res.IrrelevantSimilarity, Preview: res.Preview, Message: res.Message}}, nil
+}
+
+// EmbeddingRegenerateBody is the answer of POST /admin/embedding/regenerate.
+type EmbeddingRegenerateBody struct {
+	JobID  string `json:"job_id"`
+	Status string `json:"status"`
+}
+
+func (h *handlers) regenerate(ctx context.Context, _ *struct{}) (*struct{ Body EmbeddingRegenerateBody }, error) {
+	res, err := h.svc.StartRegeneration(ctx, auth.MustFrom(ctx).UserID)
+	if err != nil {
+		return nil, err
+	}
+	return &struct{ Body EmbeddingRegenerateBody }{EmbeddingRegenerateBody{JobID: res.JobID.String(), Status: string(res.Status)}}, nil
+}
+
+type testRerankInput struct {
+	Body *struct {
+		Model *string `json:"model,omitempty" required:"false" maxLength:"200" doc:"Model to try; default the rerank_model setting"`
+	}
+}
+
+// RerankTestBody is the answer of POST /admin/rerank/test.
+type RerankTestBody struct {
+	OK              bool    `json:"ok"`
+	Model           string  `json:"model"`
+	RelevantScore   float64 `json:"relevant_score"`
+	IrrelevantScore float64 `json:"irrelevant_score"`
+	LatencyMS       int64   `json:"latency_ms"`
+	Message         string  `json:"message"`
+}
+
+func (h *handlers) testRerank(ctx context.Context, in *testRerankInput) (*struct{ Body RerankTestBody }, error) {
+	var model *string
+	if in.Body != nil {
+		model = in.Body.Model
+	}
+	res, err := h.svc.TestRerank(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	return &struct{ Body RerankTestBody }{RerankTestBody{OK: res.OK, Model: res.Model, RelevantScore: res.RelevantScore,
+		IrrelevantScore: res.IrrelevantScore, LatencyMS: res.LatencyMS, Message: res.Message}}, nil
+}
+
+func (h *handlers) getSettings(ctx context.Context, _ *struct{}) (*struct{ Body map[string]any }, error) {
+	all, err := h.svc.Settings.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &struct{ Body map[string]any }{all}, nil
+}
+
+type putSettingsInput struct {
+	Body map[string]any `doc:"Keys to write and their values; keys left out keep theirs"`
+}
+
+func (h *handlers) putSettings(ctx context.Context, in *putSettingsInput) (*struct{ Body map[string]any }, error) {
+	all, err := h.svc.Settings.Put(ctx, auth.MustFrom(ctx).UserID, in.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &struct{ Body map[string]any }{all}, nil
+}

@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// KindHealth is the embedding coverage of one kind's live items.
+type KindHealth struct {
+	Kind       string
+	Live       int // searchable items
+	Current    int // with a vector of the current model for their current text
+	Missing    int // text without a vector for it (not yet embedded, or failed)
+	Failed     int // of Missing: the last attempt failed
+	OtherModel int // vector made by another model (awaiting regeneration)
+	Empty      int // text with nothing to embed
+}
+
+// Health counts coverage per kind. A sequential pass over the index: an
+// admin page, not a hot path.
+func (s *Store) Health(ctx context.Context, model string) ([]KindHealth, error) {
+	rows, err := s.q(ctx).QueryContext(ctx, `SELECT kind,
+			count(*),
+			count(*) FILTER (WHERE embedding IS NOT NULL AND embedded_hash = content_hash AND embedding_model = $1),
+			count(*) FILTER (WHERE embedded_hash IS DISTINCT FROM content_hash),
+			count(*) FILTER (WHERE embedded_hash IS DISTINCT FROM content_hash AND embed_error IS NOT NULL),
+			count(*) FILTER (WHERE embedded_hash = content_hash AND embedding IS NOT NULL AND embedding_model IS DISTINCT FROM $1),
+			count(*) FILTER (WHERE embedded_hash = content_hash AND embedding IS NULL)
+		FROM search.documents WHERE live GROUP BY kind ORDER BY kind`, model)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []KindHealth
+	for rows.Next() {
+		var h KindHealth
+		if err := rows.Scan(&h.Kind, &h.Live, &h.Current, &h.Missing, &h.Failed, &h.OtherModel, &h.Empty); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// LastFailure is the most recent embedding failure still unresolved.
+func (s *Store) LastFailure(ctx context.Context) (msg string, at *time.Time, err error) {
+	var t time.Time
+	err = s.q(ctx).QueryRowContext(ctx, `SELECT embed_error, embed_failed_at FROM search.documents
+		WHERE NOT purged AND embed_error IS NOT NULL AND embedded_hash IS DISTINCT FROM content_hash
+		ORDER BY embed_failed_at DESC LIMIT 1`).Scan(&msg, &t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	return msg, &t, nil
+}
+
+// Settings reads every stored setting.
+func (s *Store) Settings(ctx context.Context) (map[string]json.RawMessage, error) {
+	rows, err := s.q(ctx).QueryContext(ctx, `SELECT key, value FROM search.settings`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]json.RawMessage{}
+	for rows.Next() {
+		var k string
+		var v []byte
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// Setting reads one stored setting; ok is false when it was never written.
+func (s *Store) Setting(ctx context.Context, key string) (json.RawMessage, bool, error) {
+	var v []byte
+	err := s.q(ctx).QueryRowContext(ctx, `SELECT value FROM search.settings WHERE key = $1`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	return v, err == nil, err
+}
+
+// PutSetting writes one setting.
+func (s *Store) PutSetting(ctx context.Context, key string, value json.RawMessage, by int64) error {
+	_, err := s.q(ctx).ExecContext(ctx, `INSERT INTO search.settings (key, value, updated_by, updated_at)
+		VALUES ($1, $2::jsonb, $3, now())
+		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()`,
+		key, string(value), by)
+	return err
+}
+
+// Regeneration is the latest regeneration request.
+type Regeneration struct {
+	JobID       *uuid.UUID
+	RequestedAt *time.Time
+}
+
+// LockRegeneration reads the latest regeneration under a row lock, so two
+// admins asking at once do not start two jobs. Call inside a transaction.
+func (s *Store) LockRegeneration(ctx context.Context) (Regeneration, error) {
+	var r Regeneration
+	var id uuid.NullUUID
+	var at sql.NullTime
+	err := s.q(ctx).QueryRowContext(ctx,
+		`SELECT regeneration_job, regeneration_requested FROM search.state FOR UPDATE`).Scan(&id, &at)
+	if err != nil {
+		return r, err
+	}
+	if id.Valid {
+		r.JobID = &id.UUID
+	}
+	if at.Valid {
+		r.RequestedAt = &at.Time
+	}
+	return r, nil
+}
+
+// LatestRegeneration reads the latest regeneration without a lock.
+func (s *Store) LatestRegeneration(ctx context.Context) (Regeneration, error) {
+	var r Regeneration
+	var id uuid.NullUUID
+	err := s.q(ctx).QueryRowContext(ctx, `SELECT regeneration_job FROM search.state`).Scan(&id)
+	if id.Valid {
+		r.JobID = &id.UUID
+	}
+	return r, err
+}
+
+// SetRegeneration records a new regeneration job.
+func (s *Store) SetRegeneration(ctx context.Context, id uuid.UUID, at time.Time) error {
+	_, err := s.q(ctx).ExecContext(ctx,
+		`UPDATE search.state SET regeneration_job = $1, regeneration_requested = $2`, id, at)
+	return err
+}
+
+// VectorDims is the dimension of the embedding column.
+func (s *Store) VectorDims(ctx context.Context) (int, error) {
+	var n int
+	err := s.q(ctx).QueryRowContext(ctx, `SELECT atttypmod FROM pg_attribute
+		WHERE attrelid = 'search.documents'::regclass AND attname = 'embedding'`).Scan(&n)
+	return n, err
+}
+
+// resizeLock serialises the resize between replicas starting together.
+const resizeLock = 7_470_201
+
+// ResizeVectors makes the embedding column hold dims floats. Stored vectors
+// of the old size cannot be compared with new ones, so they are dropped
+// (their rows become "missing" for the retry job and regeneration); the
+// HNSW indexes are rebuilt by the type change. It reports how many vectors
+// were dropped.
+func (s *Store) ResizeVectors(ctx context.Context, dims int) (int64, error) {
+	var dropped int64
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		q := s.q(ctx)
+		if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, resizeLock); err != nil {
+			return err
+		}
+		cur, err := s.VectorDims(ctx)
+		if err != nil || cur == dims {
+			return err
+		}
+		res, err := q.ExecContext(ctx, `UPDATE search.documents SET embedding = NULL, embedding_model = NULL,
+			embedded_hash = NULL, embedded_at = NULL WHERE embedding IS NOT NULL`)
+		if err != nil {
+			return err
+		}
+		dropped, _ = res.RowsAffected()
+		_, err = q.ExecContext(ctx, fmt.Sprintf(`ALTER TABLE search.documents ALTER COLUMN embedding TYPE vector(%d)`, dims))
+		return err
+	})
+	return dropped, err
+}

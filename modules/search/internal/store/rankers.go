@@ -1,0 +1,211 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/roundsedu/rounds/modules/search/internal/rank"
+)
+
+// KeywordScan bounds how many matching items the keyword ranker scores.
+// Scoring reads every match's tsvector, so a query of common words over a
+// large bank would cost tens of milliseconds; past this many matches the
+// ranker scores the first KeywordScan found (the vector ranker still brings
+// the closest ones). Queries with fewer matches are ranked exactly.
+const KeywordScan = 1000
+
+// Keyword ranks live items of kind by full-text match: all the words first
+// (websearch syntax: "quoted phrases", -excluded, or); when nothing has
+// them all, any of the words.
+func (s *Store) Keyword(ctx context.Context, kind, text string, limit int) ([]rank.Scored, error) {
+	scan := max(KeywordScan, limit)
+	hits, err := s.scored(ctx, keywordSQL("websearch_to_tsquery", kind, scan), text, limit)
+	if err != nil || len(hits) > 0 {
+		return hits, err
+	}
+	any := anyWords(text)
+	if any == "" {
+		return nil, nil
+	}
+	return s.scored(ctx, keywordSQL("to_tsquery", kind, scan), any, limit)
+}
+
+// keywordSQL ranks at most scan matches of the query parsed by parse.
+func keywordSQL(parse, kind string, scan int) string {
+	return fmt.Sprintf(`WITH typed AS (SELECT %s('english', $1) AS q)
+		SELECT m.id, ts_rank(m.tsv, typed.q) AS r
+		FROM typed, LATERAL (SELECT id, tsv FROM search.documents
+			WHERE kind = %s AND live AND tsv @@ typed.q LIMIT %d) m
+		ORDER BY r DESC, m.id LIMIT $2`, parse, kindSQL(kind), scan)
+}
+
+// plainWords keeps the letters and digits of text as lower-case words, safe
+// to splice into tsquery syntax.
+func plainWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// anyWords is the tsquery "w1 | w2 | ...".
+func anyWords(text string) string {
+	ws := plainWords(text)
+	if len(ws) < 2 {
+		return "" // one word: the first query already tried it
+	}
+	return strings.Join(ws, " | ")
+}
+
+// VectorQuery tunes one nearest-neighbour search.
+type VectorQuery struct {
+	Kind   string
+	Vector []float32
+	Model  string // only vectors of this model are comparable
+	Limit  int
+	// EfSearch is the HNSW candidate list size (recall against speed).
+	EfSearch int
+	// MinSimilarity drops hits below this cosine similarity.
+	MinSimilarity float64
+}
+
+// Vector ranks live items of kind by cosine similarity through the HNSW
+// index. The iterative scan keeps reading the graph when the model filter
+// or the limit needs more than one candidate list.
+func (s *Store) Vector(ctx context.Context, vq VectorQuery) ([]rank.Scored, error) {
+	ef := max(vq.EfSearch, vq.Limit)
+	ef = min(ef, 1000) // pgvector's ceiling
+	var out []rank.Scored
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		q := s.q(ctx)
+		if _, err := q.ExecContext(ctx, fmt.Sprintf(`SET LOCAL hnsw.ef_search = %d`, ef)); err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order`); err != nil {
+			return err
+		}
+		var err error
+		out, err = s.scored(ctx, fmt.Sprintf(`WITH nn AS MATERIALIZED (
+				SELECT id, embedding <=> $1::vector AS dist FROM search.documents
+				WHERE kind = %s AND live AND embedding_model = $2
+				ORDER BY embedding <=> $1::vector LIMIT $3)
+			SELECT id, 1 - dist FROM nn WHERE 1 - dist >= $4 ORDER BY dist, id`, kindSQL(vq.Kind)),
+			pgvector.NewVector(vq.Vector), vq.Model, vq.Limit, vq.MinSimilarity)
+		return err
+	})
+	return out, err
+}
+
+// ExactVector is Vector without the index (a sequential scan): the ground
+// truth the benchmark measures the index's recall against.
+func (s *Store) ExactVector(ctx context.Context, vq VectorQuery) ([]rank.Scored, error) {
+	var out []rank.Scored
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		if _, err := s.q(ctx).ExecContext(ctx, `SET LOCAL enable_indexscan = off`); err != nil {
+			return err
+		}
+		var err error
+		out, err = s.scored(ctx, fmt.Sprintf(`SELECT id, 1 - (embedding <=> $1::vector) FROM search.documents
+			WHERE kind = %s AND live AND embedding_model = $2
+			ORDER BY embedding <=> $1::vector, id LIMIT $3`, kindSQL(vq.Kind)),
+			pgvector.NewVector(vq.Vector), vq.Model, vq.Limit)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) scored(ctx context.Context, query string, args ...any) ([]rank.Scored, error) {
+	rows, err := s.q(ctx).QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []rank.Scored
+	for rows.Next() {
+		var h rank.Scored
+		if err := rows.Scan(&h.ID, &h.Score); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// Text is an item's stored text.
+type Text struct {
+	ID    int64
+	Title string
+	Body  string
+}
+
+// Texts reads the text of the given items of kind (missing ids are left out).
+func (s *Store) Texts(ctx context.Context, kind string, ids []int64) (map[int64]Text, error) {
+	out := make(map[int64]Text, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, title, body FROM search.documents
+		WHERE kind = $1 AND id = ANY($2::bigint[])`, kind, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t Text
+		if err := rows.Scan(&t.ID, &t.Title, &t.Body); err != nil {
+			return nil, err
+		}
+		out[t.ID] = t
+	}
+	return out, rows.Err()
+}
+
+// Suggestion is one typeahead match.
+type Suggestion struct {
+	Kind  string
+	ID    int64
+	Title string
+}
+
+// suggestScan bounds how many matches of a short prefix are ranked: typeahead
+// must stay fast when "a" matches half the bank.
+const suggestScan = 500
+
+// Suggest finds live items of the kinds whose words start with what was
+// typed: every word but the last whole, the last as a prefix. Ranked by
+// text match, shorter titles first on ties; never reranked.
+func (s *Store) Suggest(ctx context.Context, kinds []string, typed string, limit int) ([]Suggestion, error) {
+	ws := plainWords(typed)
+	if len(ws) == 0 || len(kinds) == 0 {
+		return nil, nil
+	}
+	head := strings.Join(ws[:len(ws)-1], " & ")
+	last := ws[len(ws)-1]
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf(`(SELECT kind, id, title, tsv FROM search.documents
+			WHERE kind = %s AND live AND tsv @@ (SELECT q FROM typed) LIMIT %d)`, kindSQL(k), suggestScan)
+	}
+	query := `WITH typed AS (SELECT
+			CASE WHEN $1 = '' THEN ''::tsquery ELSE to_tsquery('english', $1) END &&
+			(to_tsquery('simple', $2 || ':*') || to_tsquery('english', $2 || ':*')) AS q)
+		SELECT kind, id, title FROM (` + strings.Join(parts, " UNION ALL ") + `) m
+		ORDER BY ts_rank(tsv, (SELECT q FROM typed)) DESC, length(title), id LIMIT $3`
+	rows, err := s.q(ctx).QueryContext(ctx, query, head, last, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Suggestion
+	for rows.Next() {
+		var sg Suggestion
+		if err := rows.Scan(&sg.Kind, &sg.ID, &sg.Title); err != nil {
+			return nil, err
+		}
+		out = append(out, sg)
+	}
+	return out, rows.Err()
+}
