@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -13,6 +14,7 @@ import (
 // Modules are the built bounded contexts.
 type Modules struct {
 	Identity *identity.Module
+	Bank     *bank.Module
 	Search   *search.Module
 }
 
@@ -46,5 +48,15 @@ func buildModules(ctx context.Context, p *Platform) (*Modules, error) {
 	m.Search.Subscribe(p.Bus)
 	m.Search.Jobs(p.Runner)
 	m.Search.Schedule(p.Scheduler)
+
+	// bank: grants from identity, ranking through search; attempts plugs
+	// its AttemptAccess in with m.Bank.SetAttempts (below).
+	m.Bank = bank.New(bank.Deps{DB: p.DB, Bus: p.Bus, Log: p.Log, Config: p.Config.Bank,
+		Grants: m.Identity, Search: m.Search})
+	m.Bank.Routes(p.HTTP.Router())
+	m.Bank.Subscribe(p.Bus)
+	if err := m.Bank.Start(ctx); err != nil {
+		return nil, err
+	}
 	return m, nil
 }

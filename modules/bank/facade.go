@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -85,6 +86,18 @@ type Facade interface {
 	CategoryExists(ctx context.Context, id int64) (bool, error)
 	// CountQuizzes counts the quizzes p can see (dashboard).
 	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
+	// CanEditQuestion reports whether p may edit a live question
+	// (moderator, or a grant covering it). ErrNotFound for a missing or
+	// trashed question.
+	CanEditQuestion(ctx context.Context, p auth.Principal, questionID int64) (bool, error)
+	// GrantCovers answers "does grant g cover question q": a category grant
+	// covers its branch of the tree, a quiz grant every question linked to
+	// that live quiz, other kinds no question. ErrNotFound for a missing
+	// question.
+	GrantCovers(ctx context.Context, g identity.Grant, questionID int64) (bool, error)
+	// CategoryWithin reports whether question category id is root or lies
+	// below it (for other grants evaluated against the tree).
+	CategoryWithin(ctx context.Context, id, root int64) (bool, error)
 }
 
 // AttemptAccess is the port bank needs from attempts (wired by app/): the

@@ -1,0 +1,57 @@
+package search_test
+
+import (
+	"net/url"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+var _ = Describe("Questions written through the bank", func() {
+	It("are found by meaning once the bank's event is handled", func() {
+		mod := newUser(local, auth.RoleModerator)
+		res := mod.Client(local).Post("/api/v1/questions/create", map[string]any{
+			"question_text":  "Which antibiotic is first-line for a kidney infection in pregnancy?",
+			"question_type":  "mcq",
+			"options":        []string{"Cefalexin", "Trimethoprim", "Doxycycline"},
+			"correct_answer": "Cefalexin",
+		})
+		Expect(res).To(HaveStatus201())
+		id := int64(res.Map()["id"].(float64))
+		Eventually(func() int64 { return version(local, id) }, "10s", "20ms").Should(BeNumerically(">=", 1))
+
+		// GET /search finds it from words it does not contain.
+		u := newUser(local, auth.RoleUser)
+		Expect(ids(searchQuestions(local, u, "pyelonephritis antimicrobial pregnant", 5))).To(ContainElement(id))
+
+		// And so does the bank's own listing in semantic mode, through the facade.
+		list := mod.Client(local).Get("/api/v1/questions/bank?search_mode=semantic&q=" +
+			url.QueryEscape("pyelonephritis antimicrobial pregnant"))
+		Expect(list).To(HaveStatusOK())
+		var body struct {
+			Questions []struct {
+				ID int64 `json:"id"`
+			} `json:"questions"`
+		}
+		list.JSON(&body)
+		var found []int64
+		for _, q := range body.Questions {
+			found = append(found, q.ID)
+		}
+		Expect(found).To(ContainElement(id))
+
+		// An edit through the bank re-embeds it; a trash hides it.
+		Expect(mod.Client(local).Patch("/api/v1/questions/"+itoa(id), map[string]any{
+			"question_text": "Which anticonvulsant is safest in pregnancy?",
+		})).To(HaveStatusOK())
+		Eventually(func() []int64 {
+			return ids(searchQuestions(local, u, "epilepsy drug pregnant", 5))
+		}, "10s", "50ms").Should(ContainElement(id))
+		Expect(mod.Client(local).Delete("/api/v1/questions/" + itoa(id))).To(HaveStatus204())
+		Eventually(func() []int64 {
+			return ids(searchQuestions(local, u, "epilepsy drug pregnant", 5))
+		}, "10s", "50ms").ShouldNot(ContainElement(id))
+	})
+})

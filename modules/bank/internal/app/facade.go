@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// QuizForSitting returns a quiz p may sit (published, or p moderates) with
+// every live question and its answer side, in order. 404 otherwise.
+func (s *Service) QuizForSitting(ctx context.Context, p auth.Principal, id int64) (*QuizDetail, error) {
+	z, err := s.liveQuiz(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !z.IsPublished && !p.IsModerator() {
+		return nil, apperr.NotFoundf("quiz not found")
+	}
+	return s.detail(ctx, z, true)
+}
+
+// Filing is where a question is filed.
+type Filing struct {
+	CategoryID   *int64
+	CategoryName string
+}
+
+// QuestionFilings tells where each live question among ids is filed.
+func (s *Service) QuestionFilings(ctx context.Context, ids []int64) (map[int64]Filing, error) {
+	rows, err := s.store.LiveQuestions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]Filing, len(rows))
+	for _, r := range rows {
+		f := Filing{CategoryID: r.QuestionCategoryID}
+		if r.QuestionCategoryName != nil {
+			f.CategoryName = *r.QuestionCategoryName
+		}
+		out[r.ID] = f
+	}
+	return out, nil
+}
+
+// CreateQuestions files questions for another module (accepted drafts) in
+// the transaction on ctx; field errors name questions[i].
+func (s *Service) CreateQuestions(ctx context.Context, by int64, qs []NewQuestion) ([]int64, error) {
+	return s.createQuestions(ctx, by, qs, "questions")
+}
+
+// CategoryExists reports whether a question category exists.
+func (s *Service) CategoryExists(ctx context.Context, id int64) (bool, error) {
+	_, err := s.store.Category(ctx, id, false)
+	if db.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,101 @@
+// Package app is the bank's service layer: every rule about questions,
+// quizzes, categories, tags, favourites, versions and the trash, each write
+// in one transaction that also publishes the question's change.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/bank/internal/store"
+	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// Grants is the port to identity: the editorial grants a user holds.
+type Grants interface {
+	Grants(ctx context.Context, userID int64) ([]identity.Grant, error)
+}
+
+// AttemptAccess is the port to attempts (the same method set as
+// bank.AttemptAccess).
+type AttemptAccess interface {
+	AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error)
+	HasCompletedAttempt(ctx context.Context, userID, quizID int64) (bool, error)
+}
+
+// Change is what happened to a question, for the event the module
+// publishes inside the write transaction.
+type Change struct {
+	Kind        string // created, updated, deleted, restored, purged
+	ID          int64
+	Live        bool
+	Text        string
+	Options     []string
+	Explanation string
+	CategoryID  *int64
+	Version     int
+	At          time.Time
+}
+
+// The kinds of change.
+const (
+	ChangeCreated  = "created"
+	ChangeUpdated  = "updated"
+	ChangeDeleted  = "deleted"
+	ChangeRestored = "restored"
+	ChangePurged   = "purged"
+)
+
+// Changes publishes question changes inside the transaction on ctx.
+type Changes interface {
+	QuestionChanged(ctx context.Context, c Change) error
+}
+
+// Deps is what the service is built from.
+type Deps struct {
+	DB      *db.DB
+	Log     *slog.Logger
+	Changes Changes
+}
+
+// Service holds the bank's rules.
+type Service struct {
+	db       *db.DB
+	store    *store.Store
+	log      *slog.Logger
+	changes  Changes
+	grants   Grants
+	search   search.Facade
+	attempts AttemptAccess
+}
+
+// New builds the service. Ports start empty: no grants, keyword search
+// only, no authorised attempts.
+func New(d Deps) *Service {
+	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, changes: d.Changes}
+}
+
+// SetGrants wires identity's grants (nil: nobody holds one).
+func (s *Service) SetGrants(g Grants) { s.grants = g }
+
+// SetSearch wires the search module (nil: semantic and hybrid fall back to
+// keyword).
+func (s *Service) SetSearch(f search.Facade) { s.search = f }
+
+// SetAttempts wires attempts (nil: no attempt authorises the answer side).
+func (s *Service) SetAttempts(a AttemptAccess) { s.attempts = a }
+
+// publish emits a change for q.
+func (s *Service) publish(ctx context.Context, kind string, q *store.Question) error {
+	c := Change{Kind: kind, ID: q.ID, Live: q.DeletedAt == nil && kind != ChangePurged, Version: q.Version,
+		At: time.Now().UTC()}
+	if kind != ChangePurged {
+		c.Text, c.Options, c.Explanation, c.CategoryID = q.QuestionText, q.Options, q.Explanation, q.QuestionCategoryID
+	} else {
+		c.Version++
+	}
+	return s.changes.QuestionChanged(ctx, c)
+}

@@ -1,0 +1,180 @@
+package http
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// BankFilterInput is the filters the listing and its ids share.
+type BankFilterInput struct {
+	Q             string     `query:"q" maxLength:"500" doc:"search text"`
+	QuizID        OptionalID `query:"quiz_id" doc:"questions of this quiz"`
+	CategoryID    OptionalID `query:"category_id" doc:"this category and everything below it"`
+	CategoryIDs   []int64    `query:"category_ids" maxItems:"200" doc:"comma-separated; any of these categories (each with its branch)"`
+	Uncategorized bool       `query:"uncategorized" default:"false" doc:"questions filed nowhere (OR with the categories)"`
+	FavoritesOnly bool       `query:"favorites_only" default:"false"`
+	TagIDs        []int64    `query:"tag_ids" maxItems:"50" doc:"comma-separated; every one of these tags"`
+}
+
+func (in *BankFilterInput) filter() app.BankFilter {
+	f := app.BankFilter{Text: in.Q, QuizID: in.QuizID.Ptr(), CategoryIDs: in.CategoryIDs,
+		Uncategorized: in.Uncategorized, FavoritesOnly: in.FavoritesOnly, TagIDs: in.TagIDs}
+	if c := in.CategoryID.Ptr(); c != nil {
+		f.CategoryIDs = append([]int64{*c}, f.CategoryIDs...)
+	}
+	return f
+}
+
+type bankInput struct {
+	BankFilterInput
+	SearchMode string `query:"search_mode" enum:"keyword,semantic,hybrid" default:"hybrid"`
+	Limit      int    `query:"limit" default:"50" minimum:"1" maximum:"200"`
+	Offset     int    `query:"offset" default:"0" minimum:"0"`
+}
+
+// BankQuestionBody is one listed question; correct_answer and explanation
+// are null where the caller may not edit it.
+type BankQuestionBody struct {
+	ID                   int64    `json:"id"`
+	QuizID               *int64   `json:"quiz_id"`
+	QuizTitle            *string  `json:"quiz_title"`
+	QuestionCategoryID   *int64   `json:"question_category_id"`
+	QuestionCategoryName *string  `json:"question_category_name"`
+	QuestionText         string   `json:"question_text"`
+	QuestionType         string   `json:"question_type"`
+	Options              []string `json:"options"`
+	CorrectAnswer        *string  `json:"correct_answer"`
+	Explanation          *string  `json:"explanation"`
+	ImagePath            *string  `json:"image_path"`
+	CanEdit              bool     `json:"can_edit"`
+}
+
+type bankOutput struct {
+	Body struct {
+		Total     int64              `json:"total"`
+		Questions []BankQuestionBody `json:"questions"`
+		// SearchMode is the matcher that ran (null without q): semantic and
+		// hybrid fall back to keyword when search is unavailable.
+		SearchMode *string `json:"search_mode"`
+	}
+}
+
+type bankIDsOutput struct{ Body []int64 }
+
+type fileInput struct {
+	ID         int64      `path:"id" minimum:"1"`
+	CategoryID OptionalID `query:"category_id" doc:"absent: uncategorised"`
+}
+
+type fileOutput struct {
+	Body struct {
+		QuestionID         int64  `json:"question_id"`
+		QuestionCategoryID *int64 `json:"question_category_id"`
+	}
+}
+
+type bulkFileInput struct {
+	Body struct {
+		QuestionIDs []int64 `json:"question_ids" minItems:"1" maxItems:"1000"`
+		CategoryID  *int64  `json:"category_id" required:"false" nullable:"true" doc:"null: uncategorised"`
+	}
+}
+
+type bulkFileOutput struct {
+	Body struct {
+		Updated            int    `json:"updated" doc:"questions that moved"`
+		QuestionCategoryID *int64 `json:"question_category_id"`
+	}
+}
+
+type fromBankInput struct {
+	Body struct {
+		Title            string  `json:"title" minLength:"1" maxLength:"200"`
+		QuestionIDs      []int64 `json:"question_ids" minItems:"1" maxItems:"500"`
+		Mode             string  `json:"mode,omitempty" required:"false" enum:"timed,learning" default:"timed"`
+		TimeLimitMinutes *int    `json:"time_limit_minutes" required:"false" nullable:"true" minimum:"1" maximum:"1440"`
+		CategoryID       *int64  `json:"category_id" required:"false" nullable:"true" doc:"a quiz category"`
+	}
+}
+
+type quizCreatedOutput struct{ Body QuizCreatedBody }
+
+func registerBank(r *httpapi.Router, s *app.Service) {
+	tags := []string{"questions"}
+	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/bank", Tags: tags,
+		Summary: "List the bank: moderators see all; others what their grants cover and their favourites"},
+		func(ctx context.Context, in *bankInput) (*bankOutput, error) {
+			f := in.filter()
+			f.Mode, f.Limit, f.Offset = in.SearchMode, in.Limit, in.Offset
+			page, err := s.Bank(ctx, auth.MustFrom(ctx), f)
+			if err != nil {
+				return nil, err
+			}
+			out := &bankOutput{}
+			out.Body.Total, out.Body.SearchMode = page.Total, nullIfEmpty(page.Mode)
+			out.Body.Questions = make([]BankQuestionBody, 0, len(page.Items))
+			for _, it := range page.Items {
+				b := BankQuestionBody{ID: it.ID, QuizID: it.QuizID, QuizTitle: it.QuizTitle,
+					QuestionCategoryID: it.CategoryID, QuestionCategoryName: it.CategoryName,
+					QuestionText: it.Text, QuestionType: it.Type, Options: nonNil(it.Options),
+					ImagePath: nullIfEmpty(it.ImagePath), CanEdit: it.CanEdit}
+				if it.CanEdit {
+					b.CorrectAnswer, b.Explanation = ptr(it.CorrectAnswer), ptr(it.Explanation)
+				}
+				out.Body.Questions = append(out.Body.Questions, b)
+			}
+			return out, nil
+		})
+
+	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/bank/ids", Tags: tags,
+		Summary: "Every id the bank listing would show for these filters (keyword text matching)"},
+		func(ctx context.Context, in *BankFilterInput) (*bankIDsOutput, error) {
+			ids, err := s.BankIDs(ctx, auth.MustFrom(ctx), in.filter())
+			if err != nil {
+				return nil, err
+			}
+			return &bankIDsOutput{Body: ids}, nil
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}/category", Tags: tags,
+		Summary: "File a question under a question category, or none (moderators)"},
+		func(ctx context.Context, in *fileInput) (*fileOutput, error) {
+			cat := in.CategoryID.Ptr()
+			if err := s.FileQuestion(ctx, auth.MustFrom(ctx), in.ID, cat); err != nil {
+				return nil, err
+			}
+			out := &fileOutput{}
+			out.Body.QuestionID, out.Body.QuestionCategoryID = in.ID, cat
+			return out, nil
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/bulk-category", Tags: tags,
+		Summary: "File many questions at once (moderators)"},
+		func(ctx context.Context, in *bulkFileInput) (*bulkFileOutput, error) {
+			n, err := s.FileQuestions(ctx, auth.MustFrom(ctx), in.Body.QuestionIDs, in.Body.CategoryID)
+			if err != nil {
+				return nil, err
+			}
+			out := &bulkFileOutput{}
+			out.Body.Updated, out.Body.QuestionCategoryID = n, in.Body.CategoryID
+			return out, nil
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/from-bank", Tags: tags,
+		DefaultStatus: http.StatusCreated, Summary: "Make a quiz from bank questions (moderators; starts unpublished)"},
+		func(ctx context.Context, in *fromBankInput) (*quizCreatedOutput, error) {
+			b := in.Body
+			z, err := s.CreateQuiz(ctx, auth.MustFrom(ctx), app.NewQuiz{Title: b.Title, Mode: b.Mode,
+				TimeLimitMinutes: b.TimeLimitMinutes, QuestionIDs: b.QuestionIDs, CategoryID: b.CategoryID})
+			if err != nil {
+				return nil, err
+			}
+			return &quizCreatedOutput{Body: QuizCreatedBody{ID: z.ID, Title: z.Title, QuestionsCount: z.QuestionsCount}}, nil
+		})
+}

@@ -1,0 +1,274 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// Gin needs one wildcard name per path position, so /questions/{id} also
+// names the question {id} in /questions/{id}/category and
+// /questions/detail/{id}/versions (the spec writes question_id there).
+
+type questionIDInput struct {
+	ID int64 `path:"id" minimum:"1"`
+}
+
+type questionOutput struct{ Body QuestionBody }
+
+type createQuestionInput struct {
+	Body struct {
+		QuestionText         string       `json:"question_text" minLength:"1" maxLength:"10000"`
+		QuestionType         string       `json:"question_type" enum:"mcq,fill_in"`
+		Options              []string     `json:"options" required:"false" maxItems:"20"`
+		CorrectAnswer        string       `json:"correct_answer" maxLength:"2000" doc:"for mcq one of the options; for fill_in, accepted answers separated by |"`
+		Explanation          string       `json:"explanation" required:"false" maxLength:"20000"`
+		OptionExplanations   []string     `json:"option_explanations" required:"false" maxItems:"20"`
+		KeyPoints            []string     `json:"key_points" required:"false" maxItems:"50"`
+		AttendingTip         string       `json:"attending_tip" required:"false" maxLength:"5000"`
+		ExplanationImagePath *string      `json:"explanation_image_path" required:"false" nullable:"true" maxLength:"500"`
+		ImagePath            *string      `json:"image_path" required:"false" nullable:"true" maxLength:"500"`
+		Figures              []FigureBody `json:"figures" required:"false" maxItems:"20"`
+		QuestionCategoryID   *int64       `json:"question_category_id" required:"false" nullable:"true"`
+	}
+}
+
+type patchQuestionInput struct {
+	ID   int64 `path:"id" minimum:"1"`
+	Body struct {
+		QuestionText         *string          `json:"question_text,omitempty" required:"false" minLength:"1" maxLength:"10000"`
+		QuestionType         *string          `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
+		Options              []string         `json:"options,omitempty" required:"false" maxItems:"20"`
+		CorrectAnswer        *string          `json:"correct_answer,omitempty" required:"false" maxLength:"2000"`
+		Explanation          *string          `json:"explanation,omitempty" required:"false" maxLength:"20000"`
+		OptionExplanations   []string         `json:"option_explanations,omitempty" required:"false" maxItems:"20"`
+		KeyPoints            []string         `json:"key_points,omitempty" required:"false" maxItems:"50"`
+		AttendingTip         *string          `json:"attending_tip,omitempty" required:"false" maxLength:"5000"`
+		ExplanationImagePath Nullable[string] `json:"explanation_image_path,omitempty" required:"false" maxLength:"500"`
+		ImagePath            Nullable[string] `json:"image_path,omitempty" required:"false" maxLength:"500"`
+		Figures              []FigureBody     `json:"figures,omitempty" required:"false" maxItems:"20"`
+	}
+}
+
+type detailInput struct {
+	ID        int64      `path:"id" minimum:"1"`
+	AttemptID OptionalID `query:"attempt_id" minimum:"1" doc:"ask for the answer side inside your own attempt"`
+}
+
+type versionsInput struct {
+	ID     int64 `path:"id" minimum:"1"`
+	Limit  int   `query:"limit" default:"50" minimum:"1" maximum:"200"`
+	Offset int   `query:"offset" default:"0" minimum:"0"`
+}
+
+// VersionBody is one snapshot: the versioned fields as they were before an
+// edit, who made that edit and when.
+type VersionBody struct {
+	ID         int64        `json:"id"`
+	QuestionID int64        `json:"question_id"`
+	EditedBy   int64        `json:"edited_by"`
+	CreatedAt  time.Time    `json:"created_at"`
+	Snapshot   SnapshotBody `json:"snapshot"`
+}
+
+// SnapshotBody is the versioned content of a question.
+type SnapshotBody struct {
+	QuestionText         string       `json:"question_text"`
+	QuestionType         string       `json:"question_type"`
+	Options              []string     `json:"options"`
+	CorrectAnswer        string       `json:"correct_answer"`
+	Explanation          string       `json:"explanation"`
+	OptionExplanations   []string     `json:"option_explanations"`
+	KeyPoints            []string     `json:"key_points"`
+	AttendingTip         string       `json:"attending_tip"`
+	ExplanationImagePath *string      `json:"explanation_image_path"`
+	ImagePath            *string      `json:"image_path"`
+	Figures              []FigureBody `json:"figures"`
+}
+
+type versionsOutput struct{ Body []VersionBody }
+
+type restoreVersionInput struct {
+	QuestionID int64 `path:"question_id" minimum:"1"`
+	VersionID  int64 `path:"version_id" minimum:"1"`
+}
+
+type pageInput struct {
+	Limit  int `query:"limit" default:"50" minimum:"1" maximum:"200"`
+	Offset int `query:"offset" default:"0" minimum:"0"`
+}
+
+type trashOutput struct {
+	Body struct {
+		Total     int64          `json:"total"`
+		Questions []QuestionBody `json:"questions"`
+	}
+}
+
+func figures(in []FigureBody) []app.Figure {
+	out := make([]app.Figure, 0, len(in))
+	for _, f := range in {
+		out = append(out, app.Figure(f))
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func registerQuestions(r *httpapi.Router, s *app.Service) {
+	tags := []string{"questions"}
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/create", Tags: tags,
+		DefaultStatus: http.StatusCreated, Summary: "Create a bank question (moderators)"},
+		func(ctx context.Context, in *createQuestionInput) (*questionOutput, error) {
+			b := in.Body
+			q, err := s.CreateQuestion(ctx, auth.MustFrom(ctx), app.NewQuestion{CategoryID: b.QuestionCategoryID,
+				Content: app.Content{Type: b.QuestionType, Text: b.QuestionText, Options: b.Options,
+					CorrectAnswer: b.CorrectAnswer, Explanation: b.Explanation, OptionExplanations: b.OptionExplanations,
+					KeyPoints: b.KeyPoints, AttendingTip: b.AttendingTip,
+					ExplanationImagePath: deref(b.ExplanationImagePath), ImagePath: deref(b.ImagePath),
+					Figures: figures(b.Figures)}})
+			if err != nil {
+				return nil, err
+			}
+			return &questionOutput{Body: toQuestionBody(q)}, nil
+		})
+
+	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/detail/{id}", Tags: tags,
+		Summary: "A question: stem for anyone, answer side for editors or inside an authorised attempt"},
+		func(ctx context.Context, in *detailInput) (*questionOutput, error) {
+			q, err := s.Detail(ctx, auth.MustFrom(ctx), in.ID, in.AttemptID.Ptr())
+			if err != nil {
+				return nil, err
+			}
+			return &questionOutput{Body: toQuestionBody(q)}, nil
+		})
+
+	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}", Tags: tags,
+		Summary: "Edit a question (moderators or a covering grant); the prior state is snapshotted first"},
+		func(ctx context.Context, in *patchQuestionInput) (*questionOutput, error) {
+			q, err := s.UpdateQuestion(ctx, auth.MustFrom(ctx), in.ID, toPatch(in))
+			if err != nil {
+				return nil, err
+			}
+			return &questionOutput{Body: toQuestionBody(q)}, nil
+		})
+
+	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/detail/{id}/versions",
+		Tags: tags, Summary: "A question's versions, newest first (those who may edit it)"},
+		func(ctx context.Context, in *versionsInput) (*versionsOutput, error) {
+			vs, err := s.Versions(ctx, auth.MustFrom(ctx), in.ID, in.Limit, in.Offset)
+			if err != nil {
+				return nil, err
+			}
+			out := &versionsOutput{Body: make([]VersionBody, 0, len(vs))}
+			for _, v := range vs {
+				out.Body = append(out.Body, toVersionBody(v))
+			}
+			return out, nil
+		})
+
+	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost,
+		Path: "/questions/detail/{question_id}/versions/{version_id}/restore", Tags: tags,
+		Summary: "Put a version back (those who may edit it); the current state is snapshotted first"},
+		func(ctx context.Context, in *restoreVersionInput) (*questionOutput, error) {
+			q, err := s.RestoreVersion(ctx, auth.MustFrom(ctx), in.QuestionID, in.VersionID)
+			if err != nil {
+				return nil, err
+			}
+			return &questionOutput{Body: toQuestionBody(q)}, nil
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/questions/{id}", Tags: tags,
+		DefaultStatus: http.StatusNoContent, Summary: "Move a question to the trash (moderators)"},
+		func(ctx context.Context, in *questionIDInput) (*struct{}, error) {
+			return nil, s.TrashQuestion(ctx, auth.MustFrom(ctx), in.ID)
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodGet, Path: "/questions/trash", Tags: tags,
+		Summary: "Trashed questions, most recently trashed first (moderators)"},
+		func(ctx context.Context, in *pageInput) (*trashOutput, error) {
+			qs, total, err := s.TrashPage(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+			if err != nil {
+				return nil, err
+			}
+			out := &trashOutput{}
+			out.Body.Total, out.Body.Questions = total, toQuestionBodies(qs)
+			return out, nil
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}/restore", Tags: tags,
+		Summary: "Bring a question back from the trash (moderators)"},
+		func(ctx context.Context, in *questionIDInput) (*questionOutput, error) {
+			q, err := s.RestoreQuestion(ctx, auth.MustFrom(ctx), in.ID)
+			if err != nil {
+				return nil, err
+			}
+			return &questionOutput{Body: toQuestionBody(q)}, nil
+		})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/questions/{id}/permanent", Tags: tags,
+		DefaultStatus: http.StatusNoContent, Summary: "Remove a trashed question for good (moderators)"},
+		func(ctx context.Context, in *questionIDInput) (*struct{}, error) {
+			return nil, s.PurgeQuestion(ctx, auth.MustFrom(ctx), in.ID)
+		})
+}
+
+func toPatch(in *patchQuestionInput) app.Patch {
+	b := in.Body
+	pt := app.Patch{Type: b.QuestionType, Text: b.QuestionText, CorrectAnswer: b.CorrectAnswer,
+		Explanation: b.Explanation, AttendingTip: b.AttendingTip}
+	if b.Options != nil {
+		pt.Options = &b.Options
+	}
+	if b.OptionExplanations != nil {
+		pt.OptionExplanations = &b.OptionExplanations
+	}
+	if b.KeyPoints != nil {
+		pt.KeyPoints = &b.KeyPoints
+	}
+	if b.Figures != nil {
+		f := figures(b.Figures)
+		pt.Figures = &f
+	}
+	pt.ExplanationImagePath = clearable(b.ExplanationImagePath)
+	pt.ImagePath = clearable(b.ImagePath)
+	return pt
+}
+
+// clearable maps a nullable path: left out stays, null or "" clears.
+func clearable(n Nullable[string]) *string {
+	if !n.Sent {
+		return nil
+	}
+	if n.Null {
+		empty := ""
+		return &empty
+	}
+	return &n.Value
+}
+
+func toVersionBody(v app.Version) VersionBody {
+	c := v.Content
+	b := VersionBody{ID: v.ID, QuestionID: v.QuestionID, EditedBy: v.EditedBy,
+		CreatedAt: v.CreatedAt,
+		Snapshot: SnapshotBody{QuestionText: c.Text, QuestionType: c.Type, Options: nonNil(c.Options),
+			CorrectAnswer: c.CorrectAnswer, Explanation: c.Explanation,
+			OptionExplanations: nonNil(c.OptionExplanations), KeyPoints: nonNil(c.KeyPoints),
+			AttendingTip: c.AttendingTip, ExplanationImagePath: nullIfEmpty(c.ExplanationImagePath),
+			ImagePath: nullIfEmpty(c.ImagePath), Figures: []FigureBody{}}}
+	for _, f := range c.Figures {
+		b.Snapshot.Figures = append(b.Snapshot.Figures, FigureBody(f))
+	}
+	return b
+}

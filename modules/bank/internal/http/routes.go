@@ -1,0 +1,16 @@
+package http
+
+import (
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// Register declares every bank operation.
+func Register(r *httpapi.Router, s *app.Service) {
+	registerQuestions(r, s)
+	registerBank(r, s)
+	registerQuizzes(r, s)
+	registerCategories(r, s)
+	registerTags(r, s)
+	registerFavorites(r, s)
+}

@@ -1,0 +1,252 @@
+// Package store is the bank's persistence: gorm rows of schema "bank" and
+// the queries the service runs. Nothing here decides who may do what.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// Store reads and writes bank rows.
+type Store struct{ db *db.DB }
+
+// New makes the store.
+func New(d *db.DB) *Store { return &Store{db: d} }
+
+// Strings is a JSON array of strings in a jsonb column; nil is stored as [].
+type Strings []string
+
+// Value encodes the array.
+func (s Strings) Value() (driver.Value, error) {
+	if s == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal([]string(s))
+	return string(b), err
+}
+
+// Scan decodes the array.
+func (s *Strings) Scan(src any) error { return scanJSON(src, s) }
+
+// Int64s is a JSON array of integers in a jsonb value.
+type Int64s []int64
+
+// Scan decodes the array.
+func (s *Int64s) Scan(src any) error { return scanJSON(src, s) }
+
+// Value encodes the array.
+func (s Int64s) Value() (driver.Value, error) {
+	if s == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal([]int64(s))
+	return string(b), err
+}
+
+// Figure is an image hung on a question with the role it plays.
+type Figure struct {
+	Path    string `json:"path"`
+	Role    string `json:"role"`
+	Caption string `json:"caption,omitempty"`
+}
+
+// Figures is a JSON array of figures in a jsonb column.
+type Figures []Figure
+
+// Value encodes the array.
+func (f Figures) Value() (driver.Value, error) {
+	if f == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal([]Figure(f))
+	return string(b), err
+}
+
+// Scan decodes the array.
+func (f *Figures) Scan(src any) error { return scanJSON(src, f) }
+
+func scanJSON(src, dst any) error {
+	switch v := src.(type) {
+	case nil:
+		return nil
+	case []byte:
+		return json.Unmarshal(v, dst)
+	case string:
+		return json.Unmarshal([]byte(v), dst)
+	}
+	return fmt.Errorf("store: cannot scan %T as JSON", src)
+}
+
+// Question is a row of bank.questions (without its search document).
+type Question struct {
+	ID                   int64 `gorm:"primaryKey"`
+	QuestionType         string
+	QuestionText         string
+	Options              Strings
+	CorrectAnswer        string
+	Explanation          string
+	OptionExplanations   Strings
+	KeyPoints            Strings
+	AttendingTip         string
+	ExplanationImagePath string
+	ImagePath            string
+	Figures              Figures
+	QuestionCategoryID   *int64
+	CreatedBy            *int64
+	Version              int
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	DeletedAt            *time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Question) TableName() string { return "bank.questions" }
+
+// questionCols lists the columns of Question (never the search document).
+const questionCols = `id, question_type, question_text, options, correct_answer, explanation,
+	option_explanations, key_points, attending_tip, explanation_image_path, image_path, figures,
+	question_category_id, created_by, version, created_at, updated_at, deleted_at`
+
+// prefixed returns questionCols qualified with a table alias.
+func prefixed(alias string) string {
+	cols := strings.Split(questionCols, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// QuestionWithFiling is a question with its category name.
+type QuestionWithFiling struct {
+	Question
+	QuestionCategoryName *string
+}
+
+// Version is a row of bank.question_versions.
+type Version struct {
+	ID         int64 `gorm:"primaryKey"`
+	QuestionID int64
+	Snapshot   []byte
+	EditedBy   int64
+	CreatedAt  time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Version) TableName() string { return "bank.question_versions" }
+
+// Quiz is a row of bank.quizzes.
+type Quiz struct {
+	ID               int64 `gorm:"primaryKey"`
+	SectionID        *int64
+	UserID           int64
+	Title            string
+	Mode             string
+	TimeLimitMinutes *int
+	IsPublished      bool
+	CategoryID       *int64
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	DeletedAt        *time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Quiz) TableName() string { return "bank.quizzes" }
+
+// QuizSummary is a quiz with its live question count and category name.
+type QuizSummary struct {
+	Quiz
+	QuestionsCount int
+	CategoryName   *string
+}
+
+// Category is a row of bank.question_categories.
+type Category struct {
+	ID          int64 `gorm:"primaryKey"`
+	Name        string
+	Description *string
+	ParentID    *int64
+	SystemID    *int64
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Category) TableName() string { return "bank.question_categories" }
+
+// QuizCategory is a row of bank.quiz_categories.
+type QuizCategory struct {
+	ID        int64 `gorm:"primaryKey"`
+	Name      string
+	CreatedAt time.Time
+}
+
+// TableName places the row in the module's schema.
+func (QuizCategory) TableName() string { return "bank.quiz_categories" }
+
+// Tag is a row of bank.tags.
+type Tag struct {
+	ID        int64 `gorm:"primaryKey"`
+	Type      string
+	Name      string
+	CreatedAt time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Tag) TableName() string { return "bank.tags" }
+
+// Favorite is a row of bank.favorites.
+type Favorite struct {
+	ID         int64 `gorm:"primaryKey"`
+	UserID     int64
+	QuestionID int64
+	CreatedAt  time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Favorite) TableName() string { return "bank.favorites" }
+
+// IDArray renders ids as a Postgres array literal, bound as one parameter
+// (`= ANY(?::bigint[])`), so a list of any length is one placeholder.
+func IDArray(ids []int64) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// row is one RETURNING row whose errors are translated like gorm's own
+// (a unique violation becomes gorm.ErrDuplicatedKey for db.IsUniqueViolation).
+type row struct {
+	r    *sql.Row
+	conn *gorm.DB
+}
+
+func (s *Store) row(ctx context.Context, query string, args ...any) row {
+	conn := s.db.Conn(ctx)
+	return row{r: conn.Raw(query, args...).Row(), conn: conn}
+}
+
+// Scan reads the row.
+func (r row) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if t, ok := r.conn.Dialector.(gorm.ErrorTranslator); ok && err != nil {
+		return t.Translate(err)
+	}
+	return err
+}

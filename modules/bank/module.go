@@ -1,0 +1,111 @@
+// Package bank is the question bank: questions with their answer side,
+// versions and trash; quizzes over them; the question-category tree, quiz
+// categories, tags and favourites. Other modules reach it through Facade
+// and learn about question changes from TopicQuestionChanged.
+package bank
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	bankhttp "github.com/roundsedu/rounds/modules/bank/internal/http"
+	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// GrantSource is the port bank needs from identity: the editorial grants a
+// user holds (identity.Facade satisfies it).
+type GrantSource interface {
+	Grants(ctx context.Context, userID int64) ([]identity.Grant, error)
+}
+
+// Deps is what the module is built from. Grants and Search may be nil
+// (nobody holds a grant; semantic and hybrid listing fall back to keyword).
+type Deps struct {
+	DB     *db.DB
+	Bus    events.Publisher
+	Log    *slog.Logger
+	Config config.Bank
+	Grants GrantSource
+	Search search.Facade
+}
+
+// Module is the bank bounded context.
+type Module struct {
+	svc *app.Service
+	cfg config.Bank
+	log *slog.Logger
+}
+
+// New builds the module.
+func New(d Deps) *Module {
+	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Changes: publisher{bus: d.Bus}})
+	if d.Grants != nil {
+		svc.SetGrants(d.Grants)
+	}
+	if d.Search != nil {
+		svc.SetSearch(d.Search)
+	}
+	return &Module{svc: svc, cfg: d.Config, log: d.Log}
+}
+
+// Routes registers the bank's HTTP operations.
+func (m *Module) Routes(r *httpapi.Router) { bankhttp.Register(r, m.svc) }
+
+// SetGrants wires identity's grants after construction. Pass a nil
+// interface (not a typed nil) for none.
+func (m *Module) SetGrants(g GrantSource) { m.svc.SetGrants(g) }
+
+// SetSearch wires the search module (nil: keyword only).
+func (m *Module) SetSearch(f search.Facade) { m.svc.SetSearch(f) }
+
+// SetAttempts wires attempts (nil: no attempt authorises the answer side,
+// and only moderators open quiz reviews).
+func (m *Module) SetAttempts(a AttemptAccess) {
+	if a == nil {
+		m.svc.SetAttempts(nil)
+		return
+	}
+	m.svc.SetAttempts(a)
+}
+
+// Subscribe removes a deleted account's favourites (the bank's only owned
+// things; questions and quizzes have no owners and stay).
+func (m *Module) Subscribe(b *events.Bus) {
+	events.Subscribe(b, "bank.forget_user", identity.TopicUserDeleted,
+		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
+			return m.svc.ForgetUser(ctx, e.UserID)
+		})
+}
+
+// Start loads the demo bank when bank.seed_demo is on and the bank is empty.
+func (m *Module) Start(ctx context.Context) error {
+	if !m.cfg.SeedDemo {
+		return nil
+	}
+	_, err := m.SeedDemo(ctx)
+	return err
+}
+
+// SeedDemo loads the demo bank if the bank is empty (no questions, quizzes
+// or categories) and reports whether it did; safe to call from several
+// replicas at once.
+func (m *Module) SeedDemo(ctx context.Context) (bool, error) { return m.svc.SeedDemo(ctx) }
+
+// publisher turns the service's changes into the public event, in the
+// caller's transaction.
+type publisher struct{ bus events.Publisher }
+
+func (p publisher) QuestionChanged(ctx context.Context, c app.Change) error {
+	return p.bus.Publish(ctx, TopicQuestionChanged, toEvent(c))
+}
+
+func toEvent(c app.Change) QuestionChanged {
+	return QuestionChanged{ID: c.ID, Change: Change(c.Kind), Live: c.Live, Text: c.Text, Options: c.Options,
+		Explanation: c.Explanation, CategoryID: c.CategoryID, Version: c.Version, At: c.At}
+}
