@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -16,6 +17,7 @@ type Modules struct {
 	Identity *identity.Module
 	Bank     *bank.Module
 	Search   *search.Module
+	Drafts   *drafts.Module
 }
 
 // buildModules constructs each module with the platform pieces and config
@@ -58,5 +60,11 @@ func buildModules(ctx context.Context, p *Platform) (*Modules, error) {
 	if err := m.Bank.Start(ctx); err != nil {
 		return nil, err
 	}
+
+	// drafts files accepted drafts into the bank through its facade.
+	m.Drafts = drafts.New(drafts.Deps{DB: p.DB, Storage: p.Storage, Queue: p.Queue, Bank: m.Bank,
+		Config: p.Config.Drafts, Log: p.Log})
+	m.Drafts.Routes(p.HTTP.Router())
+	m.Drafts.Jobs(p.Runner)
 	return m, nil
 }

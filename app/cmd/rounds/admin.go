@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundsedu/rounds/app"
+	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
@@ -14,7 +15,7 @@ import (
 
 // adminCommands are the operator commands modules offer (run once, exit).
 func adminCommands(load func() (*config.Config, error)) []*cobra.Command {
-	return []*cobra.Command{usersCommand(load)}
+	return []*cobra.Command{usersCommand(load), repairStuckDocumentsCommand(load)}
 }
 
 // usersCommand is `rounds users ...`: what an operator needs for the first
@@ -83,4 +84,33 @@ func withIdentity(ctx context.Context, load func() (*config.Config, error), fn f
 	defer d.Close()
 	return fn(ctx, identity.New(identity.Deps{DB: d, Log: log, OIDC: cfg.OIDC, Config: cfg.Identity,
 		ServiceName: cfg.Service.Name, PublicURL: cfg.Service.PublicURL}))
+}
+
+// repairStuckDocumentsCommand is `rounds repair-stuck-documents`: documents
+// still processing after drafts.stuck_after (30 minutes) are moved to ready
+// so a moderator can reprocess them.
+func repairStuckDocumentsCommand(load func() (*config.Config, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   "repair-stuck-documents",
+		Short: "Move documents stuck in processing (older than drafts.stuck_after) to ready so they can be reprocessed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := load()
+			if err != nil {
+				return err
+			}
+			log := app.NewLogger(cfg.Log)
+			d, err := db.Open(cmd.Context(), cfg.Database, log)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			ids, err := drafts.New(drafts.Deps{DB: d, Config: cfg.Drafts, Log: log}).RepairStuckDocuments(cmd.Context())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "repaired %d stuck documents %v (older than %s)\n", len(ids), ids, cfg.Drafts.StuckAfter)
+			return nil
+		},
+	}
 }

@@ -1,0 +1,205 @@
+package drafts_test
+
+// Measurements (not run by `go test` without -bench):
+//
+//	go test ./e2e/drafts/ -run '^$' -bench . -benchtime 3x
+//
+// BenchmarkPipeline100Pages drives a 100-page, 800-question paper through
+// the real app over HTTP (upload, process_pdf, a section over every page,
+// the built-in extraction) and reports each phase's time and the process's
+// peak heap. BenchmarkUpload40MiB uploads a 40 MiB PDF to show the upload
+// streams to disk instead of holding the file in memory.
+
+import (
+	"bytes"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/roundsedu/rounds/app"
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+// heapPeak samples the heap in use until stopped and returns the peak.
+func heapPeak() (stop func() uint64) {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
+}
+
+func benchHarness(b *testing.B, opts ...harness.Option) *harness.Harness {
+	opts = append(opts, harness.WithConfig(func(c *config.Config) { c.Drafts.MaxUploadSize = 64 << 20 }))
+	hh, err := harness.Start(opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = hh.Stop() })
+	return hh
+}
+
+func must(b *testing.B, r *harness.Response, status int) map[string]any {
+	if r.Status != status {
+		b.Fatalf("%s %s: %d %s", r.Method, r.Path, r.Status, r.Body)
+	}
+	return r.Map()
+}
+
+func poll(b *testing.B, fn func() bool) {
+	deadline := time.Now().Add(5 * time.Minute)
+	for !fn() {
+		if time.Now().After(deadline) {
+			b.Fatal("timed out")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func BenchmarkPipeline100Pages(b *testing.B) {
+	hh := benchHarness(b)
+	mod := hh.NewUser(auth.RoleModerator)
+	paper := pdffixtures.LargePaper(100)
+	var processing, extracting time.Duration
+	var peak uint64
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		stop := heapPeak()
+		start := time.Now()
+		body, ct := uploadBody(paper)
+		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
+		id := int64(doc["id"].(float64))
+		poll(b, func() bool {
+			st := must(b, mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)), 200)
+			return st["status"] == "ready"
+		})
+		processing += time.Since(start)
+
+		start = time.Now()
+		sec := must(b, mod.Client(hh).Post(fmt.Sprintf("/api/v1/documents/%d/sections", id),
+			map[string]any{"name": "All", "start_page": 1, "end_page": 100}), 201)
+		job := must(b, mod.Client(hh).Post("/api/v1/drafts/extract", map[string]any{"section_id": sec["id"]}), 202)
+		var drafts float64
+		poll(b, func() bool {
+			j := must(b, mod.Client(hh).Get("/api/v1/quizzes/job/"+job["job_id"].(string)), 200)
+			if j["status"] == "failed" {
+				b.Fatalf("extraction failed: %v", j["error"])
+			}
+			drafts, _ = j["drafts"].(float64)
+			return j["status"] == "completed"
+		})
+		extracting += time.Since(start)
+		if drafts != 800 {
+			b.Fatalf("extracted %v drafts, want 800", drafts)
+		}
+		if p := stop(); p > peak {
+			peak = p
+		}
+	}
+	b.ReportMetric(float64(processing.Milliseconds())/float64(b.N), "ms-upload+process/op")
+	b.ReportMetric(float64(extracting.Milliseconds())/float64(b.N), "ms-extract/op")
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
+	b.ReportMetric(float64(len(paper))/1024, "KiB-pdf")
+}
+
+// BenchmarkUpload40MiB uploads a 40 MiB PDF that is mostly padding (the
+// file's bytes are streamed and stored; the parser reads little of it).
+func BenchmarkUpload40MiB(b *testing.B) { benchUpload(b, pdffixtures.Sized(40<<20)) }
+
+// BenchmarkUpload40MiBDense uploads a 40 MiB PDF of 100 pages whose content
+// streams fill the file, so validation parses every object.
+func BenchmarkUpload40MiBDense(b *testing.B) { benchUpload(b, pdffixtures.Dense(100, 40<<20)) }
+
+// benchUpload measures the upload request alone: the app serves HTTP but
+// runs no worker, so process_pdf does not overlap the measurement.
+func benchUpload(b *testing.B, file []byte) {
+	hh := benchHarness(b, harness.WithRole(app.RoleServe))
+	mod := hh.NewUser(auth.RoleModerator)
+	body, ct := uploadBody(file)
+	size := len(file)
+	file = nil
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	var peak uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		stop := heapPeak()
+		req, _ := http.NewRequest(http.MethodPost, hh.BaseURL+"/api/v1/documents/upload", bytes.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Authorization", "Bearer "+mod.Token)
+		res, err := hh.HTTP.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 201 {
+			b.Fatalf("upload: %d", res.StatusCode)
+		}
+		if p := stop(); p > peak {
+			peak = p
+		}
+	}
+	// The client holds the request body (the file) itself; what the server
+	// adds on top is peak minus the heap before.
+	b.ReportMetric(float64(size)/(1<<20), "MiB-file")
+	b.ReportMetric(float64(base.HeapInuse)/(1<<20), "MiB-heap-before")
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
+}
+
+func uploadBody(file []byte) ([]byte, string) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	fw, _ := w.CreateFormFile("file", "paper.pdf")
+	_, _ = fw.Write(file)
+	_ = w.Close()
+	return buf.Bytes(), w.FormDataContentType()
+}
+
+// BenchmarkProcess40MiBDense measures process_pdf on the dense 40 MiB file:
+// every page's content stream is interpreted glyph by glyph.
+func BenchmarkProcess40MiBDense(b *testing.B) {
+	hh := benchHarness(b)
+	mod := hh.NewUser(auth.RoleModerator)
+	body, ct := uploadBody(pdffixtures.Dense(100, 40<<20))
+	runtime.GC()
+	var peak uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		stop := heapPeak()
+		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
+		id := int64(doc["id"].(float64))
+		poll(b, func() bool {
+			st := must(b, mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)), 200)
+			return st["status"] == "ready"
+		})
+		if p := stop(); p > peak {
+			peak = p
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
+}

@@ -1,0 +1,233 @@
+package drafts_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+var _ = Describe("Uploading a document", func() {
+	var mod *harness.User
+	BeforeEach(func() { mod = moderator(h) })
+
+	It("stores the PDF, answers processing, and process_pdf records every page", func() {
+		res := upload(h, mod, "cardiology.pdf", pdffixtures.QuestionPaper())
+		Expect(res).To(HaveStatus(201))
+		doc := res.Map()
+		Expect(doc["status"]).To(Equal("processing"))
+		Expect(doc["original_filename"]).To(Equal("cardiology.pdf"))
+		Expect(doc["filename"]).To(HaveSuffix(".pdf"))
+		Expect(doc["filename"]).NotTo(Equal("cardiology.pdf"))
+		Expect(doc["user_id"]).To(BeNumerically("==", mod.ID))
+		Expect(doc["error_message"]).To(BeNil())
+		id := idOf(doc)
+
+		st := waitDocument(h, mod, id)
+		Expect(st).To(Equal(map[string]any{"id": float64(id), "status": "ready",
+			"total_pages": float64(len(pdffixtures.PaperPages)), "error_message": nil}))
+		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, id)).
+			To(Equal(len(pdffixtures.PaperPages)))
+		var page2 string
+		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT text FROM drafts.document_pages
+			WHERE document_id = ? AND page_number = 2`, id).Scan(&page2).Error).To(Succeed())
+		Expect(page2).To(Equal(strings.Join(pdffixtures.PaperPages[1], "\n")))
+
+		steps := mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/processing-steps", id))
+		Expect(steps).To(HaveStatus(200))
+		var names []string
+		for _, s := range steps.Map()["steps"].([]any) {
+			names = append(names, s.(map[string]any)["name"].(string))
+		}
+		Expect(names).To(Equal([]string{"uploaded", "queued", "reading pages", "text extracted", "ready"}))
+
+		detail := mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", id))
+		Expect(detail).To(HaveStatus(200))
+		Expect(detail.Map()["sections"]).To(BeEmpty())
+		Expect(detail.Map()["total_pages"]).To(BeNumerically("==", 4))
+	})
+
+	DescribeTable("refuses a file that is not a readable PDF, by its bytes, creating nothing",
+		func(name string, file func() []byte, message string) {
+			before := count(h, `SELECT count(*) FROM drafts.documents`)
+			res := upload(h, mod, name, file())
+			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(res.Map()["error"].(map[string]any)["message"]).To(ContainSubstring(message))
+			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
+			Expect(storedFiles()).To(Equal(count(h, `SELECT count(*) FROM drafts.documents`)))
+		},
+		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "not a PDF"),
+		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "damaged"),
+		Entry("an encrypted PDF", "locked.pdf", func() []byte {
+			b, err := pdffixtures.Encrypted()
+			Expect(err).NotTo(HaveOccurred())
+			return b
+		}, "password-protected"),
+		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "no pages"),
+		Entry("a PDF of a version the reader cannot take", "new.pdf", func() []byte {
+			return bytes.Replace(pdffixtures.QuestionPaper(), []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1)
+		}, "version or layout cannot be read"),
+		Entry("an empty file", "nothing.pdf", func() []byte { return nil }, "empty"),
+		Entry("a file one byte over MAX_UPLOAD_SIZE", "big.pdf", func() []byte { return pdffixtures.Sized(uploadLimit + 1) },
+			"larger than the upload limit"),
+	)
+
+	It("answers 400 to a file far over the limit without reading all of it", func() {
+		res := upload(h, mod, "huge.pdf", pdffixtures.Sized(uploadLimit*40))
+		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(message(res)).To(ContainSubstring("larger than the upload limit of 256.0 KiB"))
+		body, ct := multipartBody("file", "paper.pdf", pdffixtures.QuestionPaper(),
+			map[string]string{"padding": strings.Repeat("x", uploadLimit+(2<<20))})
+		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).To(HaveError(400, "bad_request"))
+	})
+
+	It("accepts a PDF of exactly MAX_UPLOAD_SIZE", func() {
+		res := upload(h, mod, "edge.pdf", pdffixtures.Sized(uploadLimit))
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()["size_bytes"]).To(BeNumerically("==", uploadLimit))
+		Expect(waitDocument(h, mod, idOf(res.Map()))["status"]).To(Equal("ready"))
+	})
+
+	It("does not trust the file name: a real PDF named .txt is accepted", func() {
+		res := upload(h, mod, "paper.txt", pdffixtures.QuestionPaper())
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()["original_filename"]).To(Equal("paper.txt"))
+	})
+
+	It("refuses a body that is not multipart, or has no file field (422)", func() {
+		Expect(mod.Client(h).Post("/api/v1/documents/upload", map[string]any{"file": "x"})).
+			To(HaveError(422, "invalid_request"))
+		body, ct := multipartBody("", "", nil, map[string]string{"title": "no file here"})
+		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
+			To(HaveError(422, "invalid_request"))
+		body, ct = multipartBody("document", "paper.pdf", pdffixtures.QuestionPaper(), nil)
+		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
+			To(HaveError(422, "invalid_request"))
+	})
+
+	It("ignores other form fields beside the file", func() {
+		body, ct := multipartBody("file", "paper.pdf", pdffixtures.QuestionPaper(), map[string]string{"note": "hello"})
+		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).To(HaveStatus(201))
+	})
+
+	It("is for moderators only", func() {
+		learner := h.NewUser(auth.RoleUser)
+		Expect(upload(h, learner, "paper.pdf", pdffixtures.QuestionPaper())).To(HaveError(403, "forbidden"))
+		body, ct := multipartBody("file", "paper.pdf", pdffixtures.QuestionPaper(), nil)
+		Expect(h.Anon().With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
+			To(HaveError(401, "unauthenticated"))
+		admin := h.NewUser(auth.RoleAdmin)
+		Expect(upload(h, admin, "paper.pdf", pdffixtures.QuestionPaper())).To(HaveStatus(201))
+	})
+})
+
+// storedFiles counts the files under the suite's documents folder.
+func storedFiles() int {
+	dir := strings.TrimPrefix(h.Config.Storage.URL, "file://")
+	matches, err := filepath.Glob(filepath.Join(dir, "documents", "*.pdf"))
+	Expect(err).NotTo(HaveOccurred())
+	return len(matches)
+}
+
+var _ = Describe("Reading documents", func() {
+	It("shows moderators every document and anyone else only their own", func() {
+		mod := moderator(h)
+		mine := uploadReady(h, mod)
+		other := uploadReady(h, moderator(h))
+
+		// A moderator demoted to learner keeps seeing what they uploaded.
+		Expect(h.App.DB.Conn(context.Background()).Exec(`UPDATE identity.users SET role = 'user' WHERE id = ?`,
+			mod.ID).Error).To(Succeed())
+		list := mod.Client(h).Get("/api/v1/documents/")
+		Expect(list).To(HaveStatus(200))
+		Expect(ids(asMaps(list.List()))).To(Equal([]int64{mine}))
+		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", mine))).To(HaveStatus(200))
+		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", other))).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/status", mine))).To(HaveError(403, "forbidden"))
+		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/processing-steps", mine))).To(HaveError(403, "forbidden"))
+
+		all := moderator(h).Client(h).Get("/api/v1/documents/?limit=200")
+		Expect(ids(asMaps(all.List()))).To(ContainElements(mine, other))
+	})
+
+	It("pages the listing newest first", func() {
+		mod := moderator(h)
+		a, b := uploadReady(h, mod), uploadReady(h, mod)
+		first := mod.Client(h).Get("/api/v1/documents/?limit=1")
+		Expect(ids(asMaps(first.List()))).To(HaveLen(1))
+		two := ids(asMaps(mod.Client(h).Get("/api/v1/documents/?limit=2").List()))
+		Expect(two).To(Equal([]int64{b, a}))
+		Expect(ids(asMaps(mod.Client(h).Get("/api/v1/documents/?limit=1&offset=1").List()))).To(Equal([]int64{a}))
+		Expect(mod.Client(h).Get("/api/v1/documents/?limit=500")).To(HaveError(422, "invalid_request"))
+	})
+
+	It("answers 404 for a document that does not exist", func() {
+		mod := moderator(h)
+		for _, p := range []string{"", "/status", "/processing-steps"} {
+			Expect(mod.Client(h).Get("/api/v1/documents/999999" + p)).To(HaveError(404, "not_found"))
+		}
+		Expect(mod.Client(h).Delete("/api/v1/documents/999999")).To(HaveError(404, "not_found"))
+	})
+
+	It("counts documents for dashboards through the facade", func() {
+		before, err := h.App.Modules.Drafts.CountDocuments(context.Background())
+		Expect(err).NotTo(HaveOccurred())
+		uploadReady(h, moderator(h))
+		after, err := h.App.Modules.Drafts.CountDocuments(context.Background())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(after).To(Equal(before + 1))
+	})
+})
+
+var _ = Describe("Deleting a document", func() {
+	It("removes the file, pages and sections, and leaves extracted drafts for review", func() {
+		mod := moderator(h)
+		doc := uploadReady(h, mod)
+		sec := section(h, mod, doc, "All questions", 1, 3)
+		job := waitJob(h, mod, extract(h, mod, map[string]any{"section_id": sec}))
+		batch := int64(job["batch_id"].(float64))
+		var key string
+		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT storage_key FROM drafts.documents WHERE id = ?`, doc).
+			Scan(&key).Error).To(Succeed())
+		exists, err := h.App.Storage.Exists(context.Background(), key)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(exists).To(BeTrue())
+
+		Expect(mod.Client(h).Delete(fmt.Sprintf("/api/v1/documents/%d", doc))).To(HaveStatus(204))
+		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", doc))).To(HaveError(404, "not_found"))
+		exists, err = h.App.Storage.Exists(context.Background(), key)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(exists).To(BeFalse())
+		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, doc)).To(BeZero())
+		Expect(count(h, `SELECT count(*) FROM drafts.sections WHERE document_id = ?`, doc)).To(BeZero())
+
+		b := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/batches/%d", batch))
+		Expect(b).To(HaveStatus(200))
+		Expect(b.Map()["source"]).To(ContainSubstring("cardiology.pdf, All questions (pages 1-3)"))
+		Expect(draftsOf(mod, batch, "all")).To(HaveLen(pdffixtures.PaperQuestions))
+		Expect(mod.Client(h).Delete(fmt.Sprintf("/api/v1/documents/%d", doc))).To(HaveError(404, "not_found"))
+	})
+
+	It("is for moderators only", func() {
+		doc := uploadReady(h, moderator(h))
+		Expect(h.NewUser(auth.RoleUser).Client(h).Delete(fmt.Sprintf("/api/v1/documents/%d", doc))).
+			To(HaveError(403, "forbidden"))
+	})
+})
+
+func asMaps(list []any) []map[string]any {
+	out := make([]map[string]any, len(list))
+	for i, x := range list {
+		out[i] = x.(map[string]any)
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+// Package drafts_test drives the drafts module through the HTTP API on the
+// real app: PDF upload and processing, sections, extraction jobs with the
+// built-in extractor, batches and the review of drafts into the bank.
+package drafts_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/app"
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/drafts/extraction"
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+func TestDrafts(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Drafts")
+}
+
+// uploadLimit is the suite's MAX_UPLOAD_SIZE: small, so the edge of the
+// limit is tested with files of a few hundred KiB.
+const uploadLimit = 256 << 10
+
+var h *harness.Harness
+
+var _ = BeforeSuite(func() {
+	var err error
+	h, err = harness.Start(
+		harness.WithConfig(func(c *config.Config) { c.Drafts.MaxUploadSize = uploadLimit }),
+		harness.BeforeStart(func(a *app.App) { a.Modules.Drafts.SetModels(stubModels{}) }))
+	Expect(err).NotTo(HaveOccurred())
+})
+
+var _ = AfterSuite(func() {
+	if h != nil {
+		Expect(h.Stop()).To(Succeed())
+	}
+})
+
+// stubModels stands in for the AI module's model extractors, the one
+// external piece (a paid model) the pipeline talks to: "slow-model" reads
+// until its job is cancelled, "broken-model" fails like an unreachable
+// model. No default model is configured, so the built-in extractor serves
+// requests that name none.
+type stubModels struct{}
+
+func (stubModels) Extractor(_ context.Context, model, _ string) (extraction.Extractor, error) {
+	switch model {
+	case "slow-model":
+		return slowModel{}, nil
+	case "broken-model":
+		return brokenModel{}, nil
+	}
+	return nil, extraction.ErrNoModel
+}
+
+type slowModel struct{}
+
+func (slowModel) Name() string { return "slow-model" }
+
+// Extract reports progress until the job is cancelled (Progress fails or
+// the context ends), recording that it saw the cancellation.
+func (slowModel) Extract(ctx context.Context, in extraction.Input) ([]extraction.Question, error) {
+	for {
+		if err := in.Progress(ctx, "reading with slow-model", "still reading"); err != nil {
+			slowStopped.record(in.FirstPage)
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			slowStopped.record(in.FirstPage)
+			return nil, ctx.Err()
+		case <-after(200):
+		}
+	}
+}
+
+type brokenModel struct{}
+
+func (brokenModel) Name() string { return "broken-model" }
+
+func (brokenModel) Extract(context.Context, extraction.Input) ([]extraction.Question, error) {
+	return nil, errors.New("the extraction model did not answer (upstream 502)")
+}
+
+// stopLog records which slow extractions noticed their cancellation.
+type stopLog struct {
+	mu    sync.Mutex
+	pages map[int]int
+}
+
+var slowStopped = &stopLog{pages: map[int]int{}}
+
+func (s *stopLog) record(page int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[page]++
+}
+
+func (s *stopLog) count(page int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pages[page]
+}

@@ -1,0 +1,87 @@
+// Package app is the drafts module's service logic: uploading and
+// processing documents, sections, extraction jobs, batches and the review of
+// drafts up to their acceptance into the bank. Every write is one
+// transaction; failures the caller can act on are *apperr.Error.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+
+	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/drafts/extraction"
+	"github.com/roundsedu/rounds/modules/drafts/internal/builtin"
+	"github.com/roundsedu/rounds/modules/drafts/internal/store"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/storage"
+)
+
+// Job kinds this module runs.
+const (
+	KindProcessPDF  = "process_pdf"
+	KindExtractQuiz = "extract_quiz"
+)
+
+// Bank is the port drafts needs from the question bank: accepted drafts
+// become questions inside the caller's transaction.
+type Bank interface {
+	CreateQuestions(ctx context.Context, by int64, qs []bank.NewQuestion) ([]int64, error)
+	CategoryExists(ctx context.Context, id int64) (bool, error)
+}
+
+// Deps is what the service is built from.
+type Deps struct {
+	DB      *db.DB
+	Storage *storage.Store
+	Queue   *jobs.Queue
+	Bank    Bank
+	Config  config.Drafts
+	Log     *slog.Logger
+}
+
+// Service holds the module's use cases.
+type Service struct {
+	db      *db.DB
+	store   *store.Store
+	storage *storage.Store
+	queue   *jobs.Queue
+	bank    Bank
+	cfg     config.Drafts
+	log     *slog.Logger
+	builtin extraction.Extractor
+	models  atomic.Pointer[modelsBox]
+}
+
+type modelsBox struct{ m extraction.Models }
+
+// New builds the service.
+func New(d Deps) *Service {
+	return &Service{db: d.DB, store: store.New(d.DB), storage: d.Storage, queue: d.Queue,
+		bank: d.Bank, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}}
+}
+
+// SetModels plugs in model-backed extractors (the AI module); nil removes
+// them and leaves the built-in extractor alone.
+func (s *Service) SetModels(m extraction.Models) {
+	if m == nil {
+		s.models.Store(nil)
+		return
+	}
+	s.models.Store(&modelsBox{m: m})
+}
+
+func (s *Service) modelPort() extraction.Models {
+	if b := s.models.Load(); b != nil {
+		return b.m
+	}
+	return nil
+}
+
+// Register adds the module's job handlers to the runner.
+func (s *Service) Register(r *jobs.Runner) {
+	r.Handle(KindProcessPDF, s.handleProcessPDF)
+	r.Handle(KindExtractQuiz, s.handleExtractQuiz)
+}

@@ -1,0 +1,154 @@
+package pdfdoc
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+)
+
+func TestInspectAcceptsTheQuestionPaper(t *testing.T) {
+	pages, err := Inspect(bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
+	if err != nil || pages != len(pdffixtures.PaperPages) {
+		t.Fatalf("pages=%d err=%v, want %d pages", pages, err, len(pdffixtures.PaperPages))
+	}
+}
+
+func TestInspectRefusesBrokenFiles(t *testing.T) {
+	enc, err := pdffixtures.Encrypted()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper := pdffixtures.QuestionPaper()
+	cases := map[string]struct {
+		file []byte
+		want error
+	}{
+		"not a pdf":  {pdffixtures.NotAPDF(), ErrNotPDF},
+		"empty":      {nil, ErrNotPDF},
+		"malformed":  {pdffixtures.Malformed(), ErrMalformed},
+		"truncated":  {paper[:len(paper)/2], ErrMalformed},
+		"encrypted":  {enc, ErrEncrypted},
+		"zero pages": {pdffixtures.ZeroPages(), ErrNoPages},
+		"pdf 2.0":    {bytes.Replace(paper, []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1), ErrUnsupported},
+		"junk first": {append([]byte("garbage\n"), paper...), ErrUnsupported},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Inspect(bytes.NewReader(c.file), int64(len(c.file)))
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestInspectRefusesAnOwnerOnlyEncryptedPDF(t *testing.T) {
+	// Opens without a password (RC4, empty user password) but is still
+	// encrypted.
+	var out bytes.Buffer
+	conf := model.NewRC4Configuration("", "owner-secret", 128)
+	if err := api.Encrypt(bytes.NewReader(pdffixtures.QuestionPaper()), &out, conf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Inspect(bytes.NewReader(out.Bytes()), int64(out.Len())); !errors.Is(err, ErrEncrypted) {
+		t.Fatalf("err = %v, want ErrEncrypted", err)
+	}
+}
+
+func TestHeaderMayFollowJunkWithinTheWindow(t *testing.T) {
+	if !HasHeader(append(bytes.Repeat([]byte{' '}, 500), "%PDF-1.4"...)) {
+		t.Fatal("header at byte 500 should be found")
+	}
+	if HasHeader(append(bytes.Repeat([]byte{' '}, HeaderWindow), "%PDF-1.4"...)) {
+		t.Fatal("header past the window should not be found")
+	}
+}
+
+func TestPageTextKeepsLines(t *testing.T) {
+	file := pdffixtures.QuestionPaper()
+	r, err := Open(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.NumPages() != len(pdffixtures.PaperPages) {
+		t.Fatalf("NumPages = %d", r.NumPages())
+	}
+	for i, want := range pdffixtures.PaperPages {
+		got, err := r.PageText(i + 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != strings.Join(want, "\n") {
+			t.Fatalf("page %d:\n%s\nwant:\n%s", i+1, got, strings.Join(want, "\n"))
+		}
+	}
+	if _, err := r.PageText(len(pdffixtures.PaperPages) + 1); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("page past the end: err = %v", err)
+	}
+}
+
+func TestSizedIsExact(t *testing.T) {
+	for _, size := range []int{4096, 65536, 65537, 262144} {
+		f := pdffixtures.Sized(size)
+		if len(f) != size {
+			t.Fatalf("Sized(%d) is %d bytes", size, len(f))
+		}
+		if _, err := Inspect(bytes.NewReader(f), int64(len(f))); err != nil {
+			t.Fatalf("Sized(%d): %v", size, err)
+		}
+	}
+}
+
+func TestPageTextPlacesRunsByTheirPosition(t *testing.T) {
+	streams := []string{
+		// Word processors: a text matrix per line, kerned TJ arrays whose
+		// big negative numbers are word gaps, runs split mid-word.
+		"BT /F2 10 Tf 1 0 0 1 72 700 Tm [(1.)-250(Which)-300(drug?)] TJ " +
+			"1 0 0 1 72 686 Tm (A. Asp) Tj (irin) Tj ET",
+		// Leading with T*, ' and a flipped coordinate system (cm).
+		"q 1 0 0 -1 0 792 cm BT /F1 12 Tf 14 TL 50 60 Td (First line) Tj T* (Second) Tj ( line) Tj (Third line) ' ET Q",
+		// Two runs on one baseline with a wide gap between them.
+		"BT /F1 11 Tf 50 700 Td (Answer:) Tj 80 0 Td (B) Tj ET",
+	}
+	file := pdffixtures.BuildContent(streams, pdffixtures.Options{Compress: true})
+	r, err := Open(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"1. Which drug?\nA. Aspirin",
+		"First line\nSecond line\nThird line",
+		"Answer: B",
+	}
+	for i, w := range want {
+		got, err := r.PageText(i + 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != w {
+			t.Errorf("page %d: got %q, want %q", i+1, got, w)
+		}
+	}
+}
+
+func TestPageTextSurvivesBrokenContentStreams(t *testing.T) {
+	streams := []string{"BT /F1 10 Tf (unterminated Tj ET", "BT /F1 10 Tf (kept) Tj ] ET", "BT 1 2 Tm (short matrix) Tj ET"}
+	file := pdffixtures.BuildContent(streams, pdffixtures.Options{})
+	r, err := Open(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What can be read is kept; nothing panics.
+	for i, want := range []string{"", "kept", "short matrix"} {
+		text, err := r.PageText(i + 1)
+		if err != nil || text != want {
+			t.Fatalf("page %d: text=%q err=%v, want %q", i+1, text, err, want)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+// Package store is the drafts module's persistence: gorm rows for
+// documents, their pages and sections, extraction batches and drafts, and
+// the queries the services need.
+package store
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gorm.io/gorm/clause"
+
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// Store reads and writes the drafts schema.
+type Store struct{ db *db.DB }
+
+// New makes the store.
+func New(d *db.DB) *Store { return &Store{db: d} }
+
+// forUpdate locks the rows a query reads until the transaction ends.
+var forUpdate = clause.Locking{Strength: "UPDATE"}
+
+// StringList is a jsonb array of strings.
+type StringList []string
+
+// Value stores the list as JSON (never null).
+func (l StringList) Value() (driver.Value, error) {
+	if l == nil {
+		l = StringList{}
+	}
+	b, err := json.Marshal([]string(l))
+	return string(b), err
+}
+
+// Scan reads the JSON array back.
+func (l *StringList) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case nil:
+		*l = nil
+		return nil
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	default:
+		return fmt.Errorf("store: cannot scan %T into StringList", src)
+	}
+	return json.Unmarshal(b, (*[]string)(l))
+}
+
+// ErrNotFound is returned for a missing row.
+var ErrNotFound = errors.New("store: not found")
+
+func notFound(err error) error {
+	if db.IsNotFound(err) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// int64Array is a Postgres array literal: gorm would expand a Go slice
+// into a list, which unnest cannot take.
+func int64Array(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}

@@ -1,0 +1,79 @@
+// Package drafts turns uploaded PDFs into reviewed bank questions:
+// documents (upload, process_pdf, page text), sections (page ranges),
+// extraction jobs (extract_quiz, with the built-in extractor or a model
+// extractor plugged in through the extraction package), batches and drafts
+// (edit, accept, reject, reopen, delete). Nothing enters the bank until a
+// draft is accepted, through the bank facade, in the same transaction as the
+// drafts' status change.
+package drafts
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/drafts/extraction"
+	"github.com/roundsedu/rounds/modules/drafts/internal/app"
+	drafthttp "github.com/roundsedu/rounds/modules/drafts/internal/http"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/storage"
+)
+
+// Bank is the port drafts needs from the question bank (app/ hands it the
+// bank facade): accepted drafts become questions inside the caller's
+// transaction, and categories are checked before a batch or draft is filed.
+type Bank interface {
+	CreateQuestions(ctx context.Context, by int64, qs []bank.NewQuestion) ([]int64, error)
+	CategoryExists(ctx context.Context, id int64) (bool, error)
+}
+
+// Deps is what the module is built from.
+type Deps struct {
+	DB      *db.DB
+	Storage *storage.Store
+	Queue   *jobs.Queue
+	Bank    Bank
+	Config  config.Drafts
+	Log     *slog.Logger
+}
+
+// Module is the drafts bounded context.
+type Module struct {
+	svc *app.Service
+	cfg config.Drafts
+}
+
+var _ Facade = (*Module)(nil)
+
+// New builds the module.
+func New(d Deps) *Module {
+	var b app.Bank
+	if d.Bank != nil {
+		b = d.Bank
+	}
+	return &Module{cfg: d.Config, svc: app.New(app.Deps{DB: d.DB, Storage: d.Storage, Queue: d.Queue,
+		Bank: b, Config: d.Config, Log: d.Log})}
+}
+
+// Routes registers the documents, drafts and extraction-job operations.
+func (m *Module) Routes(r *httpapi.Router) { drafthttp.Register(r, m.svc, m.cfg.MaxUploadSize) }
+
+// Jobs registers process_pdf and extract_quiz.
+func (m *Module) Jobs(r *jobs.Runner) { m.svc.Register(r) }
+
+// SetModels plugs in model-backed extractors (the AI module). Until then,
+// and for the model choice "builtin", the built-in extractor serves.
+func (m *Module) SetModels(models extraction.Models) { m.svc.SetModels(models) }
+
+// RepairStuckDocuments moves documents processing for longer than
+// drafts.stuck_after to ready so they can be reprocessed, returning their
+// ids (the `rounds repair-stuck-documents` command).
+func (m *Module) RepairStuckDocuments(ctx context.Context) ([]int64, error) {
+	return m.svc.RepairStuckDocuments(ctx)
+}
+
+// CountDocuments counts every uploaded document.
+func (m *Module) CountDocuments(ctx context.Context) (int, error) { return m.svc.CountDocuments(ctx) }
