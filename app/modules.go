@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/roundsedu/rounds/modules/attempts"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/identity"
@@ -18,6 +19,7 @@ type Modules struct {
 	Bank     *bank.Module
 	Search   *search.Module
 	Drafts   *drafts.Module
+	Attempts *attempts.Module
 }
 
 // buildModules constructs each module with the platform pieces and config
@@ -66,5 +68,16 @@ func buildModules(ctx context.Context, p *Platform) (*Modules, error) {
 		Config: p.Config.Drafts, Log: p.Log})
 	m.Drafts.Routes(p.HTTP.Router())
 	m.Drafts.Jobs(p.Runner)
+
+	// attempts sits quizzes from the bank; the bank asks it whether an
+	// attempt opens a question's answer side (AttemptAccess). Its sweep is
+	// the fourth scheduled job (attempts_maintenance).
+	m.Attempts = attempts.New(attempts.Deps{DB: p.DB, Bus: p.Bus, Log: p.Log, Config: p.Config.Attempts,
+		Bank: m.Bank, Users: m.Identity})
+	m.Attempts.SetDocuments(m.Drafts)
+	m.Attempts.Routes(p.HTTP.Router())
+	m.Attempts.Subscribe(p.Bus)
+	m.Attempts.Schedule(p.Scheduler)
+	m.Bank.SetAttempts(m.Attempts)
 	return m, nil
 }

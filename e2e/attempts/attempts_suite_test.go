@@ -1,0 +1,51 @@
+// Package attempts_test drives attempts end to end: the real app on a real
+// Postgres, quizzes made through the bank's real routes by a moderator, and
+// learners sitting them as a client would. Time is moved by rewriting
+// timestamps in the database (a deadline or a last save in the past), never
+// by waiting.
+package attempts_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+func TestAttempts(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Attempts")
+}
+
+var (
+	h    *Harness
+	mod  *User
+	ctxb = context.Background()
+)
+
+var _ = BeforeSuite(func() {
+	var err error
+	// The sweep never runs in this app: expiry on read is tested here, and
+	// the sweep in its own app (sweep_test.go).
+	h, err = Start(WithConfig(func(c *config.Config) { c.Attempts.SweepInterval = 24 * time.Hour }))
+	Expect(err).NotTo(HaveOccurred())
+	mod = h.NewUser(auth.RoleModerator)
+})
+
+var _ = AfterSuite(func() {
+	if h != nil {
+		Expect(h.Stop()).To(Succeed())
+	}
+})
+
+// exec runs SQL on the app's database (moving time: a deadline or a last
+// save into the past).
+func exec(sql string, args ...any) {
+	ExpectWithOffset(1, h.App.DB.Conn(ctxb).Exec(sql, args...).Error).To(Succeed())
+}

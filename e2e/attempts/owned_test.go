@@ -1,0 +1,140 @@
+package attempts_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+)
+
+func idOf(res *Response) int64 { return int64(res.Map()["id"].(float64)) }
+
+var _ = Describe("Folders and collections", func() {
+	It("files collections of questions into folders", func() {
+		u := learner()
+		c := u.Client(h)
+		q1 := createQuestion(mcq("Keep 1?", "Yes", "Yes", "No"))
+		q2 := createQuestion(mcq("Keep 2?", "Yes", "Yes", "No"))
+
+		fres := c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"})
+		Expect(fres).To(HaveStatus(201))
+		folder := idOf(fres)
+		Expect(c.Post("/api/v1/folders", map[string]any{"name": "cardiology"})).To(HaveError(409, "conflict"))
+		Expect(c.Post("/api/v1/folders", map[string]any{"name": "   "})).To(HaveError(422, "invalid_request"))
+
+		cres := c.Post("/api/v1/collections", map[string]any{"name": "Hard ones", "description": "revisit",
+			"folder_id": folder})
+		Expect(cres).To(HaveStatus(201))
+		coll := idOf(cres)
+		Expect(cres.Map()["folder_id"]).To(BeNumerically("==", folder))
+		loose := idOf(c.Post("/api/v1/collections", map[string]any{"name": "Loose"}))
+
+		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q2), nil)).To(HaveStatus(204))
+		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveStatus(204))
+		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q2), nil)).To(HaveStatus(204), "again: no change")
+		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/999999", coll), nil)).To(HaveError(404, "not_found"))
+
+		one := c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))
+		Expect(one).To(HaveStatus(200))
+		Expect(one.Map()["question_ids"]).To(Equal([]any{float64(q2), float64(q1)}))
+		Expect(one.Map()["questions"]).To(BeNumerically("==", 2))
+
+		inFolder := c.Get(fmt.Sprintf("/api/v1/collections?folder_id=%d", folder)).List()
+		Expect(inFolder).To(HaveLen(1))
+		unfiled := c.Get("/api/v1/collections?unfiled=true").List()
+		Expect(unfiled).To(HaveLen(1))
+		Expect(unfiled[0].(map[string]any)["id"]).To(BeNumerically("==", loose))
+		Expect(c.Get("/api/v1/collections").List()).To(HaveLen(2))
+		folders := c.Get("/api/v1/folders").List()
+		Expect(folders).To(HaveLen(1))
+		Expect(folders[0].(map[string]any)["collections"]).To(BeNumerically("==", 1))
+
+		// Move, rename, unfile.
+		res := c.Patch(fmt.Sprintf("/api/v1/collections/%d", loose), map[string]any{"name": "Filed", "folder_id": folder})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["folder_id"]).To(BeNumerically("==", folder))
+		res = c.Patch(fmt.Sprintf("/api/v1/collections/%d", loose), map[string]any{"folder_id": nil})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["folder_id"]).To(BeNil())
+		Expect(res.Map()["name"]).To(Equal("Filed"))
+
+		Expect(c.Delete(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q2))).To(HaveStatus(204))
+		Expect(c.Delete(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q2))).To(HaveError(404, "not_found"))
+
+		Expect(c.Patch(fmt.Sprintf("/api/v1/folders/%d", folder), map[string]any{"name": "Cardio"})).To(HaveStatus(200))
+		// Deleting a folder keeps its collections, unfiled.
+		Expect(c.Delete(fmt.Sprintf("/api/v1/folders/%d", folder))).To(HaveStatus(204))
+		kept := c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))
+		Expect(kept).To(HaveStatus(200))
+		Expect(kept.Map()["folder_id"]).To(BeNil())
+		Expect(kept.Map()["question_ids"]).To(Equal([]any{float64(q1)}))
+
+		Expect(c.Delete(fmt.Sprintf("/api/v1/collections/%d", coll))).To(HaveStatus(204))
+		Expect(c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))).To(HaveError(404, "not_found"))
+	})
+
+	It("is the owner's only", func() {
+		owner, other := learner(), learner()
+		q1 := createQuestion(mcq("Mine?", "Yes", "Yes", "No"))
+		folder := idOf(owner.Client(h).Post("/api/v1/folders", map[string]any{"name": "Private"}))
+		coll := idOf(owner.Client(h).Post("/api/v1/collections", map[string]any{"name": "Private list"}))
+		Expect(owner.Client(h).Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveStatus(204))
+
+		c := other.Client(h)
+		Expect(c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))).To(HaveError(404, "not_found"))
+		Expect(c.Patch(fmt.Sprintf("/api/v1/collections/%d", coll), map[string]any{"name": "x"})).To(HaveError(404, "not_found"))
+		Expect(c.Delete(fmt.Sprintf("/api/v1/collections/%d", coll))).To(HaveError(404, "not_found"))
+		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveError(404, "not_found"))
+		Expect(c.Delete(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1))).To(HaveError(404, "not_found"))
+		Expect(c.Patch(fmt.Sprintf("/api/v1/folders/%d", folder), map[string]any{"name": "x"})).To(HaveError(404, "not_found"))
+		Expect(c.Delete(fmt.Sprintf("/api/v1/folders/%d", folder))).To(HaveError(404, "not_found"))
+		Expect(c.Get(fmt.Sprintf("/api/v1/collections?folder_id=%d", folder))).To(HaveError(404, "not_found"))
+		// Nor may they file their own collection into someone else's folder.
+		Expect(c.Post("/api/v1/collections", map[string]any{"name": "Sneaky", "folder_id": folder})).
+			To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/collections").List()).To(BeEmpty())
+		Expect(c.Get("/api/v1/folders").List()).To(BeEmpty())
+		// The owner's things are untouched.
+		Expect(owner.Client(h).Get(fmt.Sprintf("/api/v1/collections/%d", coll)).Map()["name"]).To(Equal("Private list"))
+		// The same folder name is fine for another learner.
+		Expect(c.Post("/api/v1/folders", map[string]any{"name": "Private"})).To(HaveStatus(201))
+	})
+})
+
+var _ = Describe("Notes", func() {
+	It("keeps one private note per question", func() {
+		u, other := learner(), learner()
+		q1 := createQuestion(mcq("Note me?", "Yes", "Yes", "No"))
+		q2 := createQuestion(mcq("Me too?", "Yes", "Yes", "No"))
+		c := u.Client(h)
+
+		res := c.Put(fmt.Sprintf("/api/v1/notes/%d", q1), map[string]any{"body": "Remember the snap."})
+		Expect(res).To(HaveStatus(200))
+		first := res.Map()
+		res = c.Put(fmt.Sprintf("/api/v1/notes/%d", q1), map[string]any{"body": "Opening snap = MS."})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["id"]).To(Equal(first["id"]), "one note per question, rewritten")
+		Expect(res.Map()["body"]).To(Equal("Opening snap = MS."))
+		Expect(c.Put(fmt.Sprintf("/api/v1/notes/%d", q2), map[string]any{"body": "Second."})).To(HaveStatus(200))
+
+		Expect(c.Get(fmt.Sprintf("/api/v1/notes/%d", q1)).Map()["body"]).To(Equal("Opening snap = MS."))
+		all := c.Get("/api/v1/notes").List()
+		Expect(all).To(HaveLen(2))
+		Expect(all[0].(map[string]any)["question_id"]).To(BeNumerically("==", q2), "most recently changed first")
+		Expect(c.Get(fmt.Sprintf("/api/v1/notes?question_ids=%d", q1)).List()).To(HaveLen(1))
+		Expect(c.Get("/api/v1/notes?question_ids=a,b")).To(HaveError(422, "invalid_request"))
+
+		Expect(c.Put("/api/v1/notes/999999", map[string]any{"body": "nothing there"})).To(HaveError(404, "not_found"))
+		Expect(c.Put(fmt.Sprintf("/api/v1/notes/%d", q1), map[string]any{"body": "  "})).To(HaveError(422, "invalid_request"))
+
+		o := other.Client(h)
+		Expect(o.Get(fmt.Sprintf("/api/v1/notes/%d", q1))).To(HaveError(404, "not_found"))
+		Expect(o.Delete(fmt.Sprintf("/api/v1/notes/%d", q1))).To(HaveError(404, "not_found"))
+		Expect(o.Get("/api/v1/notes").List()).To(BeEmpty())
+
+		Expect(c.Delete(fmt.Sprintf("/api/v1/notes/%d", q1))).To(HaveStatus(204))
+		Expect(c.Get(fmt.Sprintf("/api/v1/notes/%d", q1))).To(HaveError(404, "not_found"))
+	})
+})

@@ -1,0 +1,249 @@
+package attempts_test
+
+import (
+	"fmt"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+)
+
+// savedProgress is the JSON of GET /attempts/progress.
+type savedProgress struct {
+	QuizID     int64             `json:"quiz_id"`
+	AttemptID  int64             `json:"attempt_id"`
+	Answers    map[string]string `json:"answers"`
+	CurrentIdx int               `json:"current_idx"`
+	Mode       *string           `json:"mode"`
+	Voice      *string           `json:"voice"`
+	TimeLeft   *float64          `json:"time_left"`
+	StartedAt  *string           `json:"started_at"`
+	TotalTime  *float64          `json:"total_time"`
+	Revision   *int64            `json:"revision"`
+	Device     *string           `json:"device"`
+	ExpiresAt  string            `json:"expires_at"`
+}
+
+func readProgress(c *Client, quizID int64) *savedProgress {
+	res := c.Get(progressPath(quizID))
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	if bodyText(res) == "null" {
+		return nil
+	}
+	var p savedProgress
+	res.JSON(&p)
+	return &p
+}
+
+// ageLastSave moves the last save of a learner's progress into the past.
+func ageLastSave(u *User, quizID int64, seconds int) {
+	exec(`UPDATE attempts.saved_progress SET saved_at = saved_at - make_interval(secs => ?)
+		WHERE user_id = ? AND quiz_id = ?`, seconds, u.ID, quizID)
+}
+
+var _ = Describe("Saved progress", func() {
+	var (
+		quiz int64
+		ids  []int64
+		u    *User
+		a    attempt
+	)
+	BeforeEach(func() {
+		quiz, ids = cardioQuiz(quizOpts{limit: 45})
+		u = learner()
+		a = start(u, quiz, "")
+	})
+
+	It("stores every client field and returns it, or null when there is none", func() {
+		Expect(readProgress(u.Client(h), quiz)).To(BeNil())
+		body := save(quiz, a.ID, map[int64]string{ids[0]: "Nitrate", ids[1]: "MS"}, map[string]any{
+			"current_idx": 2, "mode": "timed", "voice": "tts-1:alloy", "time_left": 1234.5,
+			"started_at": "2025-01-02T03:04:05Z", "total_time": 2700})
+		res := u.Client(h).Post("/api/v1/attempts/progress", body)
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["saved"]).To(BeTrue())
+
+		p := readProgress(u.Client(h), quiz)
+		Expect(p).NotTo(BeNil())
+		Expect(p.AttemptID).To(Equal(a.ID))
+		Expect(p.Answers).To(Equal(map[string]string{fmt.Sprint(ids[0]): "Nitrate", fmt.Sprint(ids[1]): "MS"}))
+		Expect(p.CurrentIdx).To(Equal(2))
+		Expect(*p.Mode).To(Equal("timed"))
+		Expect(*p.Voice).To(Equal("tts-1:alloy"))
+		Expect(*p.TimeLeft).To(Equal(1234.5))
+		Expect(*p.StartedAt).To(Equal("2025-01-02T03:04:05Z"))
+		Expect(*p.TotalTime).To(Equal(2700.0))
+		Expect(p.Device).To(BeNil())
+
+		Expect(u.Client(h).Delete(fmt.Sprintf("/api/v1/attempts/progress/%d", a.ID))).To(HaveStatus(204))
+		Expect(readProgress(u.Client(h), quiz)).To(BeNil())
+		Expect(u.Client(h).Delete(fmt.Sprintf("/api/v1/attempts/progress/%d", a.ID))).To(HaveStatus(204))
+	})
+
+	It("answers 409 to another device while the lock is fresh, and lets it take over after", func() {
+		phone := u.Client(h).With("x-quiz-session", "phone")
+		laptop := u.Client(h).With("x-quiz-session", "laptop")
+		Expect(phone.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Nitrate"}, nil))).
+			To(HaveStatus(200))
+		Expect(*readProgress(phone, quiz).Device).To(Equal("phone"))
+
+		Expect(laptop.Get(progressPath(quiz))).To(HaveError(409, "conflict"))
+		res := laptop.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Warfarin"}, nil))
+		Expect(res).To(HaveError(409, "conflict"))
+		Expect(res.Header.Get("Retry-After")).NotTo(BeEmpty())
+		Expect(laptop.Delete(fmt.Sprintf("/api/v1/attempts/progress/%d", a.ID))).To(HaveError(409, "conflict"))
+		// A caller naming no device is another device too.
+		Expect(u.Client(h).Get(progressPath(quiz))).To(HaveError(409, "conflict"))
+		// The holder keeps saving.
+		Expect(phone.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Insulin"}, nil))).
+			To(HaveStatus(200))
+
+		ageLastSave(u, quiz, 31)
+		Expect(readProgress(laptop, quiz).Answers[fmt.Sprint(ids[0])]).To(Equal("Insulin"), "reads after the lock lapses")
+		Expect(laptop.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Warfarin"}, nil))).
+			To(HaveStatus(200))
+		// Now the laptop holds it and the phone waits.
+		Expect(phone.Get(progressPath(quiz))).To(HaveError(409, "conflict"))
+		Expect(*readProgress(laptop, quiz).Device).To(Equal("laptop"))
+	})
+
+	It("lets a named device take over at once from a save that named none", func() {
+		Expect(u.Client(h).Post("/api/v1/attempts/progress", save(quiz, a.ID, nil, nil))).To(HaveStatus(200))
+		tablet := u.Client(h).With("x-quiz-session", "tablet")
+		Expect(tablet.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[2]: "II"}, nil))).
+			To(HaveStatus(200))
+		Expect(*readProgress(tablet, quiz).Device).To(Equal("tablet"))
+	})
+
+	It("never loses the newest of racing saves from one device", func() {
+		phone := u.Client(h).With("x-quiz-session", "phone")
+		const n = 12
+		var wg sync.WaitGroup
+		results := make([]*Response, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = phone.Post("/api/v1/attempts/progress", save(quiz, a.ID,
+					map[int64]string{ids[0]: fmt.Sprintf("answer %d", i+1)},
+					map[string]any{"revision": i + 1, "current_idx": i + 1}))
+			}()
+		}
+		wg.Wait()
+		for _, res := range results {
+			Expect(res).To(HaveStatus(200))
+		}
+		p := readProgress(phone, quiz)
+		Expect(*p.Revision).To(Equal(int64(n)))
+		Expect(p.CurrentIdx).To(Equal(n))
+		Expect(p.Answers[fmt.Sprint(ids[0])]).To(Equal(fmt.Sprintf("answer %d", n)))
+
+		// An older save arriving late changes nothing and says so.
+		res := phone.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "late"},
+			map[string]any{"revision": 3}))
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["saved"]).To(BeFalse())
+		Expect(res.Map()["stale"]).To(BeTrue())
+		Expect(readProgress(phone, quiz).Answers[fmt.Sprint(ids[0])]).To(Equal(fmt.Sprintf("answer %d", n)))
+	})
+
+	It("never leaves progress behind a submission racing with saves", func() {
+		phone := u.Client(h).With("x-quiz-session", "phone")
+		var wg sync.WaitGroup
+		saves := make([]*Response, 10)
+		for i := range saves {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				saves[i] = phone.Post("/api/v1/attempts/progress", save(quiz, a.ID,
+					map[int64]string{ids[0]: "Nitrate"}, map[string]any{"revision": i}))
+			}()
+		}
+		var submitted *Response
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			submitted = u.Client(h).Post(fmt.Sprintf("/api/v1/attempts/%d/submit", a.ID), nil)
+		}()
+		wg.Wait()
+		Expect(submitted).To(HaveStatus(200))
+		for _, res := range saves {
+			Expect(res.Status).To(Or(Equal(200), Equal(409)), string(res.Body))
+		}
+		Expect(readProgress(phone, quiz)).To(BeNil())
+		Expect(getDetail(u, a.ID).CompletedAt).NotTo(BeNil())
+	})
+
+	It("expires progress 7 days after its last save", func() {
+		Expect(u.Client(h).Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Nitrate"}, nil))).
+			To(HaveStatus(200))
+		p := readProgress(u.Client(h), quiz)
+		Expect(p).NotTo(BeNil())
+		exec(`UPDATE attempts.saved_progress SET saved_at = saved_at - interval '6 days 23 hours',
+			expires_at = expires_at - interval '6 days 23 hours' WHERE user_id = ?`, u.ID)
+		Expect(readProgress(u.Client(h), quiz)).NotTo(BeNil(), "still there just under 7 days")
+		exec(`UPDATE attempts.saved_progress SET saved_at = saved_at - interval '2 hours',
+			expires_at = expires_at - interval '2 hours' WHERE user_id = ?`, u.ID)
+		Expect(readProgress(u.Client(h), quiz)).To(BeNil())
+		var n int
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM attempts.saved_progress WHERE user_id = ?`, u.ID).
+			Scan(&n).Error).To(Succeed())
+		Expect(n).To(BeZero(), "an expired row is removed when read")
+		// The attempt itself is untouched and can be resumed.
+		Expect(start(u, quiz, "").ID).To(Equal(a.ID))
+	})
+
+	It("keeps each attempt's progress apart: studying a quiz never overwrites a timed attempt's", func() {
+		c := u.Client(h)
+		Expect(c.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Nitrate"}, nil))).
+			To(HaveStatus(200))
+		study := start(u, quiz, "&mode=learning")
+		Expect(c.Post("/api/v1/attempts/progress", save(quiz, study.ID, map[int64]string{ids[0]: "Insulin"}, nil))).
+			To(HaveStatus(200))
+		// The quiz's latest progress is the study session's...
+		Expect(readProgress(c, quiz).AttemptID).To(Equal(study.ID))
+		// ...and the timed attempt's is still there, by attempt.
+		res := c.Get(fmt.Sprintf("%s&attempt_id=%d", progressPath(quiz), a.ID))
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["answers"]).To(HaveKeyWithValue(fmt.Sprint(ids[0]), "Nitrate"))
+		Expect(*submit(u, a.ID, nil).Score).To(Equal(1))
+		// An attempt of another quiz is refused.
+		other, _ := cardioQuiz(quizOpts{})
+		Expect(c.Get(fmt.Sprintf("%s&attempt_id=%d", progressPath(other), a.ID))).To(HaveError(422, "invalid_request"))
+	})
+
+	It("refuses saves that do not fit the attempt", func() {
+		c := u.Client(h)
+		other, _ := cardioQuiz(quizOpts{})
+		Expect(c.Post("/api/v1/attempts/progress", save(other, a.ID, nil, nil))).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{999999: "x"}, nil))).
+			To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
+			"answers": map[string]string{"q1": "x"}})).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz})).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
+			"unknown": true})).To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/attempts/progress")).To(HaveError(422, "invalid_request"))
+		Expect(readProgress(c, quiz)).To(BeNil())
+	})
+
+	It("refuses saves to a submitted attempt", func() {
+		submit(u, a.ID, nil)
+		Expect(u.Client(h).Post("/api/v1/attempts/progress", save(quiz, a.ID, nil, nil))).To(HaveError(409, "conflict"))
+	})
+
+	It("is the owner's only", func() {
+		other := learner()
+		c := other.Client(h)
+		Expect(c.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "x"}, nil))).
+			To(HaveError(404, "not_found"))
+		Expect(c.Delete(fmt.Sprintf("/api/v1/attempts/progress/%d", a.ID))).To(HaveError(404, "not_found"))
+		Expect(u.Client(h).Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "mine"}, nil))).
+			To(HaveStatus(200))
+		Expect(readProgress(c, quiz)).To(BeNil(), "another learner sees only their own progress")
+		Expect(c.Get(fmt.Sprintf("%s&attempt_id=%d", progressPath(quiz), a.ID))).To(HaveError(404, "not_found"))
+		Expect(readProgress(u.Client(h), quiz).Answers[fmt.Sprint(ids[0])]).To(Equal("mine"))
+	})
+})

@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+)
+
+// AuthorizesAnswers reports whether the user's own attempt contains the
+// question and has opened its answer side.
+func (s *Service) AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error) {
+	a, err := s.store.Attempt(ctx, userID, attemptID, store.NoLock)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil || !toAttempt(a).AnswersOpen() {
+		return false, err
+	}
+	n, err := s.store.CountInAttempt(ctx, attemptID, []int64{questionID})
+	return n == 1, err
+}
+
+// HasCompletedAttempt reports whether the user completed an attempt of the
+// quiz.
+func (s *Service) HasCompletedAttempt(ctx context.Context, userID, quizID int64) (bool, error) {
+	return s.store.HasCompleted(ctx, userID, quizID)
+}
+
+// AuthorizedQuestions lists the questions of the user's own attempt whose
+// answer side it has opened.
+func (s *Service) AuthorizedQuestions(ctx context.Context, userID, attemptID int64) ([]int64, error) {
+	a, err := s.store.Attempt(ctx, userID, attemptID, store.NoLock)
+	if errors.Is(err, store.ErrNotFound) {
+		return []int64{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !toAttempt(a).AnswersOpen() {
+		return []int64{}, nil
+	}
+	return s.store.AttemptQuestionIDs(ctx, attemptID)
+}
+
+// AuthorizesMedia reports whether the user's own open attempt sat a
+// question showing the storage key as its image or explanation image.
+func (s *Service) AuthorizesMedia(ctx context.Context, userID, attemptID int64, key string) (bool, error) {
+	if key == "" {
+		return false, nil
+	}
+	a, err := s.store.Attempt(ctx, userID, attemptID, store.NoLock)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil || !toAttempt(a).AnswersOpen() {
+		return false, err
+	}
+	return s.store.AttemptShowsMedia(ctx, attemptID, key)
+}

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// CreateFolder makes a folder; names are unique per learner (409).
+func (s *Service) CreateFolder(ctx context.Context, p auth.Principal, name string) (*Folder, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	f := &store.Folder{UserID: p.UserID, Name: name}
+	err = s.db.Tx(ctx, func(ctx context.Context) error { return s.store.InsertFolder(ctx, f) })
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil, apperr.Conflictf("you already have a folder named %q", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Folder{ID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}, nil
+}
+
+// Folders lists the caller's folders by name.
+func (s *Service) Folders(ctx context.Context, p auth.Principal, limit, offset int) ([]Folder, error) {
+	rows, err := s.store.Folders(ctx, p.UserID, limit, offset)
+	out := make([]Folder, len(rows))
+	for i, r := range rows {
+		out[i] = Folder{ID: r.ID, Name: r.Name, Collections: r.Collections, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	}
+	return out, err
+}
+
+// RenameFolder renames one of the caller's folders.
+func (s *Service) RenameFolder(ctx context.Context, p auth.Principal, id int64, name string) (*Folder, error) {
+	name, err := cleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	var f *store.Folder
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		if f, err = s.store.Folder(ctx, p.UserID, id, store.ForUpdate); err != nil {
+			return folderErr(err)
+		}
+		f.Name = name
+		return s.store.RenameFolder(ctx, f)
+	})
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil, apperr.Conflictf("you already have a folder named %q", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Folder{ID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}, nil
+}
+
+// DeleteFolder removes one of the caller's folders; its collections stay,
+// unfiled.
+func (s *Service) DeleteFolder(ctx context.Context, p auth.Principal, id int64) error {
+	return s.db.Tx(ctx, func(ctx context.Context) error {
+		ok, err := s.store.DeleteFolder(ctx, p.UserID, id)
+		if err == nil && !ok {
+			return apperr.NotFoundf("folder not found")
+		}
+		return err
+	})
+}
+
+func folderErr(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.NotFoundf("folder not found")
+	}
+	return err
+}
+
+// checkFolder makes sure a folder named for a collection is the caller's
+// (someone else's reads as missing).
+func (s *Service) checkFolder(ctx context.Context, userID int64, id *int64) error {
+	if id == nil {
+		return nil
+	}
+	_, err := s.store.Folder(ctx, userID, *id, store.ForKeyShare)
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.Invalidf("folder_id", "you have no folder %d", *id)
+	}
+	return err
+}

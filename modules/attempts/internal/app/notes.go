@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// PutNote writes the caller's note on a live bank question (one per
+// question), reporting whether it was created.
+func (s *Service) PutNote(ctx context.Context, p auth.Principal, questionID int64, body string) (*Note, bool, error) {
+	body = strings.TrimSpace(body)
+	if body == "" {
+		return nil, false, apperr.Invalidf("body", "the note is empty")
+	}
+	if err := s.checkQuestions(ctx, questionID); err != nil {
+		return nil, false, err
+	}
+	n := &store.Note{UserID: p.UserID, QuestionID: questionID, Body: body}
+	var created bool
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		var err error
+		created, err = s.store.PutNote(ctx, n)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return toNote(n), created, nil
+}
+
+func toNote(n *store.Note) *Note {
+	return &Note{ID: n.ID, QuestionID: n.QuestionID, Body: n.Body, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
+}
+
+// Note returns the caller's note on a question.
+func (s *Service) Note(ctx context.Context, p auth.Principal, questionID int64) (*Note, error) {
+	n, err := s.store.Note(ctx, p.UserID, questionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, apperr.NotFoundf("you have no note on question %d", questionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return toNote(n), nil
+}
+
+// Notes lists the caller's notes, most recently changed first (on the given
+// questions when any are named).
+func (s *Service) Notes(ctx context.Context, p auth.Principal, questionIDs []int64, limit, offset int) ([]Note, error) {
+	rows, err := s.store.Notes(ctx, p.UserID, questionIDs, limit, offset)
+	out := make([]Note, len(rows))
+	for i := range rows {
+		out[i] = *toNote(&rows[i])
+	}
+	return out, err
+}
+
+// DeleteNote removes the caller's note on a question.
+func (s *Service) DeleteNote(ctx context.Context, p auth.Principal, questionID int64) error {
+	return s.db.Tx(ctx, func(ctx context.Context) error {
+		ok, err := s.store.DeleteNote(ctx, p.UserID, questionID)
+		if err == nil && !ok {
+			return apperr.NotFoundf("you have no note on question %d", questionID)
+		}
+		return err
+	})
+}

@@ -1,0 +1,259 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// Limits of a saved answer set.
+const (
+	maxSavedAnswers = 1000
+	maxAnswerLength = 2000
+)
+
+// Progress is a learner's saved progress for one quiz: the client's own
+// fields, the device that last saved it and when it expires.
+type Progress struct {
+	QuizID     int64
+	AttemptID  int64
+	Answers    map[string]string
+	CurrentIdx int
+	Mode       *string
+	Voice      *string
+	TimeLeft   *float64
+	StartedAt  *time.Time
+	TotalTime  *float64
+	Revision   *int64
+	Device     string
+	SavedAt    time.Time
+	ExpiresAt  time.Time
+}
+
+// SaveInput is one autosave.
+type SaveInput struct {
+	QuizID     int64
+	AttemptID  int64
+	Answers    map[string]string // question id (decimal) -> answer
+	CurrentIdx int
+	Mode       *string
+	Voice      *string
+	TimeLeft   *float64
+	StartedAt  *time.Time
+	TotalTime  *float64
+	Revision   *int64 // optional, monotonic per device: an older save never overwrites a newer one
+}
+
+// Saved is the outcome of an autosave. Stale means a newer save from the
+// same device was already stored and this one changed nothing.
+type Saved struct {
+	Saved     bool
+	Stale     bool
+	SavedAt   time.Time
+	ExpiresAt time.Time
+}
+
+// SaveProgress stores the caller's progress on their incomplete attempt.
+// device is the x-quiz-session header ("" when absent). Another device gets
+// 409 while the holder's last save is younger than the device lock and
+// takes over after it. A timed attempt past its time is auto-submitted and
+// the save refused.
+func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device string, in SaveInput) (*Saved, error) {
+	ids, err := answerIDs(in.Answers)
+	if err != nil {
+		return nil, err
+	}
+	row := &store.Progress{UserID: p.UserID, QuizID: in.QuizID, AttemptID: in.AttemptID,
+		Answers: in.Answers, CurrentIdx: in.CurrentIdx, Mode: in.Mode, Voice: in.Voice, TimeLeft: in.TimeLeft,
+		StartedAt: in.StartedAt, TotalTime: in.TotalTime, Device: device, Revision: in.Revision}
+	// The common case in one statement; anything else takes the slow path,
+	// which applies the same rules step by step and says what went wrong.
+	applied, err := s.store.SaveIfFits(ctx, row, ids, s.policy.TimerGrace, s.policy.DeviceLock, s.policy.ProgressTTL)
+	if err != nil {
+		return nil, err
+	}
+	if applied {
+		return &Saved{Saved: true, SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
+	}
+	var out Saved
+	timeUp := false
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		// KEY SHARE: saves run side by side, a submit (FOR UPDATE) waits.
+		a, err := s.store.Attempt(ctx, p.UserID, in.AttemptID, store.ForKeyShare)
+		if err != nil {
+			return attemptErr(err)
+		}
+		if a.QuizID != in.QuizID {
+			return apperr.Invalidf("quiz_id", "attempt %d is an attempt of quiz %d, not %d", a.ID, a.QuizID, in.QuizID)
+		}
+		if a.CompletedAt != nil {
+			return apperr.Conflictf("this attempt has been submitted; its progress is no longer saved")
+		}
+		if s.expired(a) {
+			timeUp = true
+			return nil
+		}
+		if len(ids) > 0 {
+			n, err := s.store.CountInAttempt(ctx, a.ID, ids)
+			if err != nil {
+				return err
+			}
+			if n != len(ids) {
+				return apperr.Invalidf("answers", "answers name questions that are not in this attempt")
+			}
+		}
+		applied, err := s.store.SaveProgress(ctx, row, s.policy.DeviceLock, s.policy.ProgressTTL)
+		if err != nil {
+			return err
+		}
+		if applied {
+			out = Saved{Saved: true, SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}
+			return nil
+		}
+		// Refused: either another device holds the lock, or a newer save
+		// from this device is already stored.
+		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, in.AttemptID)
+		if errors.Is(err, store.ErrNotFound) {
+			return apperr.Conflictf("the saved progress changed meanwhile; save again")
+		}
+		if err != nil {
+			return err
+		}
+		if cur.Device != device {
+			return s.lockedError(cur)
+		}
+		out = Saved{Stale: true, SavedAt: cur.SavedAt, ExpiresAt: cur.ExpiresAt}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if timeUp {
+		if _, err := s.autoSubmit(ctx, in.AttemptID); err != nil {
+			return nil, err
+		}
+		return nil, apperr.Conflictf("time is up: the attempt was submitted with the answers saved in time")
+	}
+	return &out, nil
+}
+
+// answerIDs checks a saved answer set: keys are question ids, values are
+// bounded. It returns the ids.
+func answerIDs(answers map[string]string) ([]int64, error) {
+	if len(answers) > maxSavedAnswers {
+		return nil, apperr.Invalidf("answers", "at most %d answers", maxSavedAnswers)
+	}
+	ids := make([]int64, 0, len(answers))
+	for k, v := range answers {
+		id, err := strconv.ParseInt(k, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
+		}
+		if len(v) > maxAnswerLength {
+			return nil, apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerLength)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// lockedError is the 409 for progress held by another device; Retry-After
+// says when it may take over.
+func (s *Service) lockedError(cur *store.Progress) error {
+	e := apperr.Conflictf("this progress is in use on another device; it can take over %s after that device's last save",
+		s.policy.DeviceLock)
+	if wait := cur.SavedAt.Add(s.policy.DeviceLock).Sub(s.now()); wait > 0 {
+		e.RetryAfter = wait
+	}
+	return e
+}
+
+// lockedOut reports whether device must wait for the holder of cur: it is
+// another device, the holder named itself, and its last save is younger
+// than the lock.
+func (s *Service) lockedOut(cur *store.Progress, device string) bool {
+	return cur.Device != device && cur.Device != "" && s.now().Before(cur.SavedAt.Add(s.policy.DeviceLock))
+}
+
+// ProgressRead is what GET /attempts/progress finds: the saved progress (nil
+// when none), and the attempts of the quiz auto-submitted by this read.
+type ProgressRead struct {
+	Progress      *Progress
+	AutoSubmitted []int64
+}
+
+// Progress returns the caller's saved progress for a quiz: the most
+// recently saved one, or the given attempt's when attemptID is set (it must
+// be an attempt of the quiz). A timed attempt of the quiz whose time ran
+// out is auto-submitted first (and its progress cleared); expired progress
+// is removed and reads as none; another device gets 409 while the holder's
+// lock is fresh.
+func (s *Service) Progress(ctx context.Context, p auth.Principal, device string, quizID int64, attemptID *int64) (*ProgressRead, error) {
+	if attemptID != nil {
+		a, err := s.store.Attempt(ctx, p.UserID, *attemptID, store.NoLock)
+		if err != nil {
+			return nil, attemptErr(err)
+		}
+		if a.QuizID != quizID {
+			return nil, apperr.Invalidf("attempt_id", "attempt %d is an attempt of quiz %d, not %d", a.ID, a.QuizID, quizID)
+		}
+	}
+	done, err := s.settle(ctx, p.UserID, &quizID)
+	if err != nil {
+		return nil, err
+	}
+	out := &ProgressRead{AutoSubmitted: done}
+	var cur *store.Progress
+	if attemptID != nil {
+		cur, err = s.store.ProgressOfAttempt(ctx, p.UserID, *attemptID)
+	} else {
+		cur, err = s.store.LatestProgress(ctx, p.UserID, quizID)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !cur.ExpiresAt.After(s.now()) {
+		_, err := s.store.DeleteExpiredProgress(ctx, p.UserID, quizID)
+		return out, err
+	}
+	if s.lockedOut(cur, device) {
+		return nil, s.lockedError(cur)
+	}
+	out.Progress = toProgress(cur)
+	return out, nil
+}
+
+func toProgress(r *store.Progress) *Progress {
+	return &Progress{QuizID: r.QuizID, AttemptID: r.AttemptID, Answers: r.Answers, CurrentIdx: r.CurrentIdx,
+		Mode: r.Mode, Voice: r.Voice, TimeLeft: r.TimeLeft, StartedAt: r.StartedAt, TotalTime: r.TotalTime,
+		Revision: r.Revision, Device: r.Device, SavedAt: r.SavedAt, ExpiresAt: r.ExpiresAt}
+}
+
+// DeleteProgress drops the saved progress of the caller's attempt (204 when
+// there is none). Another device gets 409 while the holder's lock is fresh.
+func (s *Service) DeleteProgress(ctx context.Context, p auth.Principal, device string, attemptID int64) error {
+	return s.db.Tx(ctx, func(ctx context.Context) error {
+		if _, err := s.store.Attempt(ctx, p.UserID, attemptID, store.NoLock); err != nil {
+			return attemptErr(err)
+		}
+		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, attemptID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if s.lockedOut(cur, device) && cur.ExpiresAt.After(s.now()) {
+			return s.lockedError(cur)
+		}
+		return s.store.DeleteProgressOfAttempt(ctx, attemptID)
+	})
+}

@@ -1,0 +1,137 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// Detail returns one of the caller's attempts with its questions as sat.
+func (s *Service) Detail(ctx context.Context, p auth.Principal, id int64) (*Detail, error) {
+	a, err := s.store.Attempt(ctx, p.UserID, id, store.NoLock)
+	if err != nil {
+		return nil, attemptErr(err)
+	}
+	return s.detail(ctx, a)
+}
+
+func (s *Service) detail(ctx context.Context, a *store.Attempt) (*Detail, error) {
+	qs, err := s.store.AttemptQuestions(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return toDetail(a, qs), nil
+}
+
+// Attempts lists the caller's attempts newest first (of one quiz when
+// quizID is set), complete or not.
+func (s *Service) Attempts(ctx context.Context, p auth.Principal, quizID *int64, limit, offset int) ([]*Attempt, error) {
+	rows, err := s.store.Attempts(ctx, p.UserID, quizID, limit, offset)
+	return toAttempts(rows), err
+}
+
+// OpenAttempt is an incomplete attempt with what its saved progress says
+// (nil fields when nothing is saved).
+type OpenAttempt struct {
+	Attempt
+	Answered   *int
+	CurrentIdx *int
+	SavedAt    *time.Time
+}
+
+// InProgress lists the caller's incomplete attempts, most recent first. A
+// timed attempt whose time ran out is auto-submitted first, so it is not
+// listed.
+func (s *Service) InProgress(ctx context.Context, p auth.Principal, limit, offset int) ([]OpenAttempt, error) {
+	if _, err := s.settle(ctx, p.UserID, nil); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.OpenAttempts(ctx, p.UserID, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]OpenAttempt, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		out[i] = OpenAttempt{Attempt: *toAttempt(&r.Attempt), Answered: r.Answered, CurrentIdx: r.CurrentIdx,
+			SavedAt: r.SavedAt}
+	}
+	return out, nil
+}
+
+// OpenAttemptOf returns the caller's attempt when it is an incomplete
+// attempt of the quiz, and nil otherwise (completed, another quiz, or a
+// timed attempt whose time ran out, which is auto-submitted). Someone
+// else's attempt is 404.
+func (s *Service) OpenAttemptOf(ctx context.Context, p auth.Principal, id, quizID int64) (*Attempt, error) {
+	a, err := s.store.Attempt(ctx, p.UserID, id, store.NoLock)
+	if err != nil {
+		return nil, attemptErr(err)
+	}
+	if a.QuizID != quizID || a.CompletedAt != nil {
+		return nil, nil
+	}
+	if s.expired(a) {
+		_, err := s.autoSubmit(ctx, a.ID)
+		return nil, err
+	}
+	return toAttempt(a), nil
+}
+
+// Delete removes one of the caller's attempts with its answers, saved
+// progress and the reminder entries it last moved.
+func (s *Service) Delete(ctx context.Context, p auth.Principal, id int64) error {
+	return s.db.Tx(ctx, func(ctx context.Context) error {
+		ok, err := s.store.DeleteAttempt(ctx, p.UserID, id)
+		if err == nil && !ok {
+			return errAttemptNotFound()
+		}
+		return err
+	})
+}
+
+// QuizHistory is the caller's record on one quiz with its recent attempts.
+type QuizHistory struct {
+	QuizID            int64
+	QuizTitle         string
+	Attempts          int
+	Completed         int
+	BestPercentage    *float64
+	AveragePercentage *float64
+	LastStartedAt     time.Time
+	Recent            []*Attempt
+}
+
+// historyRecent is how many recent attempts each quiz of the history shows.
+const historyRecent = 10
+
+// History lists the caller's record per quiz, most recently sat first, each
+// with its latest attempts (two queries for the whole page).
+func (s *Service) History(ctx context.Context, p auth.Principal, limit, offset int) ([]QuizHistory, error) {
+	rows, err := s.store.History(ctx, p.UserID, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.QuizID
+	}
+	recent, err := s.store.RecentOfQuizzes(ctx, p.UserID, ids, historyRecent)
+	if err != nil {
+		return nil, err
+	}
+	byQuiz := map[int64][]*Attempt{}
+	for i := range recent {
+		byQuiz[recent[i].QuizID] = append(byQuiz[recent[i].QuizID], toAttempt(&recent[i]))
+	}
+	out := make([]QuizHistory, len(rows))
+	for i, r := range rows {
+		out[i] = QuizHistory{QuizID: r.QuizID, QuizTitle: r.QuizTitle, Attempts: r.Attempts,
+			Completed: r.Completed, BestPercentage: roundPtr(r.BestPercentage),
+			AveragePercentage: roundPtr(r.AveragePercentage), LastStartedAt: r.LastStartedAt,
+			Recent: byQuiz[r.QuizID]}
+	}
+	return out, nil
+}

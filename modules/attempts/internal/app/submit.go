@@ -1,0 +1,171 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// Submit scores the caller's attempt and returns it in full. given holds
+// final answers by question id (nil: none); they win over the saved
+// progress. A second submit changes nothing and returns the same result. A
+// timed attempt submitted after its time (plus the grace) is scored on what
+// was saved in time, as if auto-submitted at its deadline.
+func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, given map[int64]string) (*Detail, error) {
+	var out *Detail
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		a, err := s.store.Attempt(ctx, p.UserID, id, store.ForUpdate)
+		if err != nil {
+			return attemptErr(err)
+		}
+		if a.CompletedAt == nil {
+			late := s.expired(a)
+			if late {
+				given = nil
+			}
+			if err := s.finish(ctx, a, given, late); err != nil {
+				return err
+			}
+		}
+		out, err = s.detail(ctx, a)
+		return err
+	})
+	return out, err
+}
+
+// expired reports whether a timed attempt's time (plus the grace) has run
+// out while it is still incomplete.
+func (s *Service) expired(a *store.Attempt) bool {
+	return a.CompletedAt == nil && a.DeadlineAt != nil && s.now().After(a.DeadlineAt.Add(s.policy.TimerGrace))
+}
+
+// finish scores a locked, incomplete attempt inside the caller's
+// transaction: grades every question (unanswered ones are wrong), records
+// the score, clears the saved progress, updates the reminder schedule and
+// announces the completion. auto marks an auto-submit, completed at the
+// deadline. a is updated in place.
+func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]string, auto bool) error {
+	qs, err := s.store.AttemptQuestions(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	answers, err := s.answersToScore(ctx, a, qs, given)
+	if err != nil {
+		return err
+	}
+	graded := make([]store.Graded, len(qs))
+	outcomes := make([]outcome, len(qs))
+	score := 0
+	for i, q := range qs {
+		g := store.Graded{Position: q.Position}
+		if ans, ok := answers[q.QuestionID]; ok {
+			g.UserAnswer = &ans
+			g.IsCorrect = IsCorrect(q.QuestionType, q.CorrectAnswer, ans)
+		}
+		if g.IsCorrect {
+			score++
+		}
+		graded[i] = g
+		outcomes[i] = outcome{questionID: q.QuestionID, correct: g.IsCorrect}
+	}
+	at := s.now().Truncate(time.Microsecond) // what Postgres keeps
+	if auto && a.DeadlineAt != nil {
+		at = *a.DeadlineAt
+	}
+	pct := Percentage(score, a.TotalQuestions)
+	if err := s.store.SetAnswers(ctx, a.ID, graded); err != nil {
+		return err
+	}
+	if err := s.store.Complete(ctx, a.ID, score, pct, at, auto); err != nil {
+		return err
+	}
+	if err := s.store.DeleteProgressOfAttempt(ctx, a.ID); err != nil {
+		return err
+	}
+	a.Score, a.Percentage, a.CompletedAt, a.AutoSubmitted = &score, &pct, &at, auto
+	if err := s.updateSchedule(ctx, a, outcomes); err != nil {
+		return err
+	}
+	if s.completions == nil {
+		return nil
+	}
+	return s.completions.AttemptCompleted(ctx, Completion{AttemptID: a.ID, UserID: a.UserID, QuizID: a.QuizID,
+		Mode: a.Mode, Score: score, TotalQuestions: a.TotalQuestions, Percentage: pct, CompletedAt: at,
+		AutoSubmitted: auto})
+}
+
+// answersToScore merges the saved progress (unless it expired) with the
+// answers given at submission, which win. Given answers must name
+// questions of the attempt.
+func (s *Service) answersToScore(ctx context.Context, a *store.Attempt, qs []store.SatAnswer, given map[int64]string) (map[int64]string, error) {
+	inAttempt := make(map[int64]bool, len(qs))
+	for _, q := range qs {
+		inAttempt[q.QuestionID] = true
+	}
+	out := map[int64]string{}
+	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return nil, err
+	case p.ExpiresAt.After(s.now()):
+		for k, v := range p.Answers {
+			if id, err := strconv.ParseInt(k, 10, 64); err == nil && inAttempt[id] {
+				out[id] = v
+			}
+		}
+	}
+	for id, v := range given {
+		if !inAttempt[id] {
+			return nil, apperr.Invalidf("answers", "question %d is not in this attempt", id)
+		}
+		out[id] = v
+	}
+	return out, nil
+}
+
+// autoSubmit completes one attempt whose time ran out, in its own
+// transaction; it reports whether it did (false when someone was first).
+func (s *Service) autoSubmit(ctx context.Context, id int64) (bool, error) {
+	done := false
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		a, err := s.store.AttemptByID(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil || !s.expired(a) {
+			return err
+		}
+		done = true
+		return s.finish(ctx, a, nil, true)
+	})
+	return done && err == nil, err
+}
+
+// settle auto-submits the learner's attempts (of one quiz when quizID is
+// set) whose time ran out, returning their ids.
+func (s *Service) settle(ctx context.Context, userID int64, quizID *int64) ([]int64, error) {
+	ids, err := s.store.Expired(ctx, &userID, quizID, s.policy.TimerGrace, settleBatch)
+	if err != nil {
+		return nil, err
+	}
+	var done []int64
+	for _, id := range ids {
+		ok, err := s.autoSubmit(ctx, id)
+		if err != nil {
+			return done, err
+		}
+		if ok {
+			done = append(done, id)
+		}
+	}
+	return done, nil
+}
+
+// settleBatch bounds the attempts one read auto-submits.
+const settleBatch = 50

@@ -1,0 +1,112 @@
+package app
+
+import (
+	"errors"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+)
+
+// Attempt modes: how a quiz is sat.
+const (
+	ModeTimed    = "timed"    // answer side hidden until submission
+	ModeLearning = "learning" // study: answer side shown at once
+)
+
+// Attempt is one sitting of a quiz by a learner.
+type Attempt struct {
+	ID               int64
+	UserID           int64
+	QuizID           int64
+	QuizTitle        string
+	Mode             string
+	TimeLimitSeconds *int
+	TotalQuestions   int
+	Score            *int
+	Percentage       *float64
+	StartedAt        time.Time
+	DeadlineAt       *time.Time
+	CompletedAt      *time.Time
+	AutoSubmitted    bool
+}
+
+// Completed reports whether the attempt has been scored.
+func (a *Attempt) Completed() bool { return a.CompletedAt != nil }
+
+// AnswersOpen reports whether the attempt shows its answer side: a study
+// attempt at once, a timed one after submission.
+func (a *Attempt) AnswersOpen() bool { return a.Mode == ModeLearning || a.Completed() }
+
+func toAttempt(r *store.Attempt) *Attempt {
+	return &Attempt{ID: r.ID, UserID: r.UserID, QuizID: r.QuizID, QuizTitle: r.QuizTitle, Mode: r.Mode,
+		TimeLimitSeconds: r.TimeLimitSeconds, TotalQuestions: r.TotalQuestions, Score: r.Score,
+		Percentage: r.Percentage, StartedAt: r.StartedAt, DeadlineAt: r.DeadlineAt, CompletedAt: r.CompletedAt,
+		AutoSubmitted: r.AutoSubmitted}
+}
+
+func toAttempts(rows []store.Attempt) []*Attempt {
+	out := make([]*Attempt, len(rows))
+	for i := range rows {
+		out[i] = toAttempt(&rows[i])
+	}
+	return out
+}
+
+// SatQuestion is a question as it was when the attempt sat it.
+type SatQuestion struct {
+	QuestionID           int64
+	Version              int
+	Type                 string
+	Text                 string
+	Options              []string
+	CorrectAnswer        string
+	Explanation          string
+	OptionExplanations   []string
+	KeyPoints            []string
+	AttendingTip         string
+	ExplanationImagePath string
+	ImagePath            string
+}
+
+// AnswerDetail is one question of an attempt with the learner's answer.
+type AnswerDetail struct {
+	Position   int
+	Question   SatQuestion
+	UserAnswer *string
+	IsCorrect  *bool
+}
+
+// Detail is an attempt with its questions as sat. AnswersShown says whether
+// the answer side (correct answer, explanation, is_correct) may be shown.
+type Detail struct {
+	Attempt
+	AnswersShown bool
+	Answers      []AnswerDetail
+}
+
+func toDetail(a *store.Attempt, rows []store.SatAnswer) *Detail {
+	d := &Detail{Attempt: *toAttempt(a), Answers: make([]AnswerDetail, len(rows))}
+	d.AnswersShown = d.AnswersOpen()
+	for i, r := range rows {
+		q := r.SatQuestion
+		d.Answers[i] = AnswerDetail{Position: r.Position, UserAnswer: r.UserAnswer, IsCorrect: r.IsCorrect,
+			Question: SatQuestion{QuestionID: q.QuestionID, Version: q.Version, Type: q.QuestionType,
+				Text: q.QuestionText, Options: q.Options, CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation,
+				OptionExplanations: q.OptionExplanations, KeyPoints: q.KeyPoints, AttendingTip: q.AttendingTip,
+				ExplanationImagePath: q.ExplanationImagePath, ImagePath: q.ImagePath}}
+	}
+	return d
+}
+
+// errAttemptNotFound is the answer for a missing attempt or someone else's:
+// the two look the same.
+func errAttemptNotFound() error { return apperr.NotFoundf("attempt not found") }
+
+// attemptErr maps the store's not-found to the 404 of an attempt.
+func attemptErr(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return errAttemptNotFound()
+	}
+	return err
+}

@@ -1,0 +1,152 @@
+package http
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// PageQuery is limit/offset pagination.
+type PageQuery struct {
+	Limit  int `query:"limit" default:"50" minimum:"1" maximum:"200"`
+	Offset int `query:"offset" default:"0" minimum:"0"`
+}
+
+// AttemptPath names one of the caller's attempts.
+type AttemptPath struct {
+	AttemptID int64 `path:"attempt_id" minimum:"1"`
+}
+
+type startIn struct {
+	QuizID int64  `query:"quiz_id" required:"true" minimum:"1"`
+	Fresh  bool   `query:"fresh" default:"false" doc:"start a new attempt even if one is incomplete"`
+	Mode   string `query:"mode" enum:"timed,learning" doc:"how to sit the quiz; default the quiz's own mode"`
+}
+
+// StartResponse is the attempt a start landed on.
+type StartResponse struct {
+	AttemptResponse
+	Resumed bool `json:"resumed" doc:"an incomplete attempt was resumed"`
+}
+
+type startOut struct{ Body StartResponse }
+
+func (h *handlers) start(ctx context.Context, in *startIn) (*startOut, error) {
+	st, err := h.svc.Start(ctx, auth.MustFrom(ctx), in.QuizID, in.Fresh, in.Mode)
+	if err != nil {
+		return nil, err
+	}
+	return &startOut{Body: StartResponse{AttemptResponse: toAttemptResponse(st.Attempt), Resumed: st.Resumed}}, nil
+}
+
+// maxAnswerBytes bounds one answer.
+const maxAnswerBytes = 2000
+
+// SubmitBody carries final answers by question id (optional).
+type SubmitBody struct {
+	Answers map[string]string `json:"answers" required:"false" doc:"question id -> answer (the option text for MCQ); wins over saved progress"`
+}
+
+type submitIn struct {
+	AttemptPath
+	Body *SubmitBody
+}
+
+type detailOut struct{ Body AttemptDetail }
+
+func (h *handlers) submit(ctx context.Context, in *submitIn) (*detailOut, error) {
+	var given map[int64]string
+	if in.Body != nil && len(in.Body.Answers) > 0 {
+		given = make(map[int64]string, len(in.Body.Answers))
+		for k, v := range in.Body.Answers {
+			id, err := strconv.ParseInt(k, 10, 64)
+			if err != nil || id <= 0 {
+				return nil, apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
+			}
+			if len(v) > maxAnswerBytes {
+				return nil, apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerBytes)
+			}
+			given[id] = v
+		}
+	}
+	d, err := h.svc.Submit(ctx, auth.MustFrom(ctx), in.AttemptID, given)
+	if err != nil {
+		return nil, err
+	}
+	return &detailOut{Body: toAttemptDetail(d)}, nil
+}
+
+type listIn struct {
+	PageQuery
+	QuizID int64 `query:"quiz_id" minimum:"1" doc:"only this quiz's attempts"`
+}
+
+type attemptsOut struct{ Body []AttemptResponse }
+
+func (h *handlers) list(ctx context.Context, in *listIn) (*attemptsOut, error) {
+	var quiz *int64
+	if in.QuizID > 0 {
+		quiz = &in.QuizID
+	}
+	as, err := h.svc.Attempts(ctx, auth.MustFrom(ctx), quiz, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &attemptsOut{Body: toAttemptResponses(as)}, nil
+}
+
+func (h *handlers) detail(ctx context.Context, in *AttemptPath) (*detailOut, error) {
+	d, err := h.svc.Detail(ctx, auth.MustFrom(ctx), in.AttemptID)
+	if err != nil {
+		return nil, err
+	}
+	return &detailOut{Body: toAttemptDetail(d)}, nil
+}
+
+func (h *handlers) delete(ctx context.Context, in *AttemptPath) (*struct{}, error) {
+	return nil, h.svc.Delete(ctx, auth.MustFrom(ctx), in.AttemptID)
+}
+
+// OpenAttemptResponse is an incomplete attempt with what its saved progress
+// says (null when nothing is saved).
+type OpenAttemptResponse struct {
+	AttemptResponse
+	Answered   *int       `json:"answered" doc:"answers in the saved progress"`
+	CurrentIdx *int       `json:"current_idx" doc:"where the saved progress left off"`
+	SavedAt    *time.Time `json:"saved_at"`
+}
+
+type inProgressOut struct{ Body []OpenAttemptResponse }
+
+func (h *handlers) inProgress(ctx context.Context, in *PageQuery) (*inProgressOut, error) {
+	as, err := h.svc.InProgress(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	out := &inProgressOut{Body: make([]OpenAttemptResponse, len(as))}
+	for i := range as {
+		a := &as[i]
+		out.Body[i] = OpenAttemptResponse{AttemptResponse: toAttemptResponse(&a.Attempt), Answered: a.Answered,
+			CurrentIdx: a.CurrentIdx, SavedAt: a.SavedAt}
+	}
+	return out, nil
+}
+
+type inProgressOneIn struct {
+	AttemptPath
+	QuizID int64 `query:"quiz_id" required:"true" minimum:"1"`
+}
+
+type maybeAttemptOut struct{ Body *AttemptResponse }
+
+func (h *handlers) inProgressOne(ctx context.Context, in *inProgressOneIn) (*maybeAttemptOut, error) {
+	a, err := h.svc.OpenAttemptOf(ctx, auth.MustFrom(ctx), in.AttemptID, in.QuizID)
+	if err != nil || a == nil {
+		return &maybeAttemptOut{}, err
+	}
+	r := toAttemptResponse(a)
+	return &maybeAttemptOut{Body: &r}, nil
+}

@@ -1,0 +1,155 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/app"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+func collectionRoutes(r *httpapi.Router, h *handlers) {
+	const tag = "collections"
+	httpapi.Register(r, auth.User, op(http.MethodGet, "/collections", tag,
+		"Your collections, most recently changed first", 0, 404, 422), h.collections)
+	httpapi.Register(r, auth.User, op(http.MethodPost, "/collections", tag,
+		"Make a collection of questions", http.StatusCreated, 422), h.createCollection)
+	httpapi.Register(r, auth.User, op(http.MethodGet, "/collections/{collection_id}", tag,
+		"Your collection with its question ids in the order added", 0, 404), h.collection)
+	httpapi.Register(r, auth.User, op(http.MethodPatch, "/collections/{collection_id}", tag,
+		"Rename, describe or move your collection (folder_id null unfiles it)", 0, 404, 422), h.updateCollection)
+	httpapi.Register(r, auth.User, op(http.MethodDelete, "/collections/{collection_id}", tag,
+		"Delete your collection", http.StatusNoContent, 404), h.deleteCollection)
+	httpapi.Register(r, auth.User, op(http.MethodPut, "/collections/{collection_id}/questions/{question_id}", tag,
+		"Put a bank question in your collection (again: no change)", http.StatusNoContent, 400, 404), h.addToCollection)
+	httpapi.Register(r, auth.User, op(http.MethodDelete, "/collections/{collection_id}/questions/{question_id}", tag,
+		"Take a question out of your collection", http.StatusNoContent, 404), h.removeFromCollection)
+}
+
+// CollectionResponse is a collection on the wire; question_ids is filled
+// when one collection is read.
+type CollectionResponse struct {
+	ID          int64     `json:"id"`
+	FolderID    *int64    `json:"folder_id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Questions   int       `json:"questions"`
+	QuestionIDs []int64   `json:"question_ids,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+func toCollectionResponse(c *app.Collection) CollectionResponse {
+	return CollectionResponse{ID: c.ID, FolderID: c.FolderID, Name: c.Name, Description: c.Description,
+		Questions: c.Questions, QuestionIDs: c.QuestionIDs, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+type collectionsIn struct {
+	PageQuery
+	FolderID int64 `query:"folder_id" minimum:"1" doc:"only this folder's collections"`
+	Unfiled  bool  `query:"unfiled" default:"false" doc:"only collections in no folder"`
+}
+
+type collectionsOut struct{ Body []CollectionResponse }
+
+func (h *handlers) collections(ctx context.Context, in *collectionsIn) (*collectionsOut, error) {
+	var folder *int64
+	if in.FolderID > 0 {
+		if in.Unfiled {
+			return nil, apperr.Invalidf("unfiled", "ask for one folder or for the unfiled, not both")
+		}
+		folder = &in.FolderID
+	}
+	cs, err := h.svc.Collections(ctx, auth.MustFrom(ctx), folder, in.Unfiled, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	out := &collectionsOut{Body: make([]CollectionResponse, len(cs))}
+	for i := range cs {
+		out.Body[i] = toCollectionResponse(&cs[i])
+	}
+	return out, nil
+}
+
+type createCollectionIn struct {
+	Body struct {
+		Name        string `json:"name" minLength:"1" maxLength:"120"`
+		Description string `json:"description,omitempty" required:"false" maxLength:"2000"`
+		FolderID    *int64 `json:"folder_id,omitempty" required:"false" nullable:"true" minimum:"1"`
+	}
+}
+
+type collectionOut struct{ Body CollectionResponse }
+
+func (h *handlers) createCollection(ctx context.Context, in *createCollectionIn) (*collectionOut, error) {
+	c, err := h.svc.CreateCollection(ctx, auth.MustFrom(ctx), app.NewCollection{Name: in.Body.Name,
+		Description: in.Body.Description, FolderID: in.Body.FolderID})
+	if err != nil {
+		return nil, err
+	}
+	return &collectionOut{Body: toCollectionResponse(c)}, nil
+}
+
+// CollectionPath names one of the caller's collections.
+type CollectionPath struct {
+	CollectionID int64 `path:"collection_id" minimum:"1"`
+}
+
+func (h *handlers) collection(ctx context.Context, in *CollectionPath) (*collectionOut, error) {
+	c, err := h.svc.Collection(ctx, auth.MustFrom(ctx), in.CollectionID)
+	if err != nil {
+		return nil, err
+	}
+	r := toCollectionResponse(c)
+	if r.QuestionIDs == nil {
+		r.QuestionIDs = []int64{}
+	}
+	return &collectionOut{Body: r}, nil
+}
+
+type updateCollectionIn struct {
+	CollectionPath
+	Body struct {
+		Name        *string         `json:"name,omitempty" required:"false" minLength:"1" maxLength:"120"`
+		Description *string         `json:"description,omitempty" required:"false" maxLength:"2000"`
+		FolderID    Nullable[int64] `json:"folder_id,omitempty" required:"false" doc:"a folder of yours, or null to unfile"`
+	}
+}
+
+func (h *handlers) updateCollection(ctx context.Context, in *updateCollectionIn) (*collectionOut, error) {
+	b := in.Body
+	pt := app.CollectionPatch{Name: b.Name, Description: b.Description}
+	if b.FolderID.Sent {
+		if b.FolderID.Null {
+			pt.ClearFolder = true
+		} else {
+			v := b.FolderID.Value
+			pt.FolderID = &v
+		}
+	}
+	c, err := h.svc.UpdateCollection(ctx, auth.MustFrom(ctx), in.CollectionID, pt)
+	if err != nil {
+		return nil, err
+	}
+	return &collectionOut{Body: toCollectionResponse(c)}, nil
+}
+
+func (h *handlers) deleteCollection(ctx context.Context, in *CollectionPath) (*struct{}, error) {
+	return nil, h.svc.DeleteCollection(ctx, auth.MustFrom(ctx), in.CollectionID)
+}
+
+type collectionQuestionIn struct {
+	CollectionPath
+	QuestionPath
+}
+
+func (h *handlers) addToCollection(ctx context.Context, in *collectionQuestionIn) (*struct{}, error) {
+	return nil, h.svc.AddToCollection(ctx, auth.MustFrom(ctx), in.CollectionID, in.QuestionID)
+}
+
+func (h *handlers) removeFromCollection(ctx context.Context, in *collectionQuestionIn) (*struct{}, error) {
+	return nil, h.svc.RemoveFromCollection(ctx, auth.MustFrom(ctx), in.CollectionID, in.QuestionID)
+}

@@ -1,0 +1,90 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/app"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+func noteRoutes(r *httpapi.Router, h *handlers) {
+	// The spec's tag groups have no "notes"; a note is the learner's own,
+	// like their attempts.
+	const tag = "attempts"
+	httpapi.Register(r, auth.User, op(http.MethodGet, "/notes", tag,
+		"Your notes, most recently changed first", 0, 422), h.notes)
+	httpapi.Register(r, auth.User, op(http.MethodGet, "/notes/{question_id}", tag,
+		"Your note on a question", 0, 404), h.note)
+	httpapi.Register(r, auth.User, op(http.MethodPut, "/notes/{question_id}", tag,
+		"Write your note on a bank question (one per question)", 0, 404, 422), h.putNote)
+	httpapi.Register(r, auth.User, op(http.MethodDelete, "/notes/{question_id}", tag,
+		"Delete your note on a question", http.StatusNoContent, 404), h.deleteNote)
+}
+
+// NoteResponse is a note on the wire.
+type NoteResponse struct {
+	ID         int64     `json:"id"`
+	QuestionID int64     `json:"question_id"`
+	Body       string    `json:"body"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+func toNoteResponse(n *app.Note) NoteResponse {
+	return NoteResponse{ID: n.ID, QuestionID: n.QuestionID, Body: n.Body, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
+}
+
+type notesIn struct {
+	PageQuery
+	QuestionIDs string `query:"question_ids" maxLength:"2000" doc:"comma-separated: only notes on these questions"`
+}
+
+type notesOut struct{ Body []NoteResponse }
+
+func (h *handlers) notes(ctx context.Context, in *notesIn) (*notesOut, error) {
+	ids, err := parseIDs("question_ids", in.QuestionIDs)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := h.svc.Notes(ctx, auth.MustFrom(ctx), ids, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	out := &notesOut{Body: make([]NoteResponse, len(ns))}
+	for i := range ns {
+		out.Body[i] = toNoteResponse(&ns[i])
+	}
+	return out, nil
+}
+
+type noteOut struct{ Body NoteResponse }
+
+func (h *handlers) note(ctx context.Context, in *QuestionPath) (*noteOut, error) {
+	n, err := h.svc.Note(ctx, auth.MustFrom(ctx), in.QuestionID)
+	if err != nil {
+		return nil, err
+	}
+	return &noteOut{Body: toNoteResponse(n)}, nil
+}
+
+type putNoteIn struct {
+	QuestionPath
+	Body struct {
+		Body string `json:"body" minLength:"1" maxLength:"10000"`
+	}
+}
+
+func (h *handlers) putNote(ctx context.Context, in *putNoteIn) (*noteOut, error) {
+	n, _, err := h.svc.PutNote(ctx, auth.MustFrom(ctx), in.QuestionID, in.Body.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &noteOut{Body: toNoteResponse(n)}, nil
+}
+
+func (h *handlers) deleteNote(ctx context.Context, in *QuestionPath) (*struct{}, error) {
+	return nil, h.svc.DeleteNote(ctx, auth.MustFrom(ctx), in.QuestionID)
+}

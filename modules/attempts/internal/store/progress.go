@@ -1,0 +1,179 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"gorm.io/gorm/clause"
+
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// saveRule decides whether a save replaces the stored progress (the last
+// placeholder is the device lock in seconds): the stored row has expired, or
+// it is the same device's and the save is not older by revision, or it is
+// another device's whose lock has lapsed (a device of ” holds no lock).
+const saveRule = `(sp.expires_at <= now()
+		   OR (sp.device = EXCLUDED.device
+		       AND (EXCLUDED.revision IS NULL OR sp.revision IS NULL OR EXCLUDED.revision >= sp.revision))
+		   OR (sp.device <> EXCLUDED.device
+		       AND (sp.device = '' OR sp.saved_at <= now() - make_interval(secs => ?))))`
+
+// Progress is a row of attempts.saved_progress.
+type Progress struct {
+	AttemptID  int64 `gorm:"primaryKey"`
+	UserID     int64
+	QuizID     int64
+	Answers    AnswerMap `gorm:"type:jsonb"`
+	CurrentIdx int
+	Mode       *string
+	Voice      *string
+	TimeLeft   *float64
+	StartedAt  *time.Time
+	TotalTime  *float64
+	Device     string
+	Revision   *int64
+	SavedAt    time.Time
+	ExpiresAt  time.Time
+}
+
+// TableName places the row in the module's schema.
+func (Progress) TableName() string { return "attempts.saved_progress" }
+
+// SaveProgress upserts the progress of an attempt in one statement,
+// under the row lock ON CONFLICT takes, so racing saves are decided against
+// the newest committed row. The save is applied when there is no row, the
+// row has expired, the row is the same device's and the save is not older
+// than it (by revision), or the row is another device's whose lock has
+// lapsed (a device of ” holds no lock). It reports whether it applied,
+// and fills p.SavedAt and p.ExpiresAt when it did.
+func (s *Store) SaveProgress(ctx context.Context, p *Progress, lock, ttl time.Duration) (bool, error) {
+	var saved struct {
+		SavedAt   time.Time
+		ExpiresAt time.Time
+	}
+	res := s.db.Conn(ctx).Raw(`INSERT INTO attempts.saved_progress AS sp
+		  (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
+		   device, revision, saved_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))
+		ON CONFLICT (attempt_id) DO UPDATE SET
+		  answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
+		  mode = EXCLUDED.mode, voice = EXCLUDED.voice, time_left = EXCLUDED.time_left,
+		  started_at = EXCLUDED.started_at, total_time = EXCLUDED.total_time, device = EXCLUDED.device,
+		  revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at
+		WHERE `+saveRule+`
+		RETURNING saved_at, expires_at`,
+		p.UserID, p.QuizID, p.AttemptID, p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt,
+		p.TotalTime, p.Device, p.Revision, ttl.Seconds(), lock.Seconds()).
+		Scan(&saved)
+	if res.Error != nil || res.RowsAffected == 0 {
+		return false, res.Error
+	}
+	p.SavedAt, p.ExpiresAt = saved.SavedAt, saved.ExpiresAt
+	return true, nil
+}
+
+// LatestProgress loads the learner's most recently saved progress for a
+// quiz (expired or not).
+func (s *Store) LatestProgress(ctx context.Context, userID, quizID int64) (*Progress, error) {
+	var p Progress
+	err := s.db.Conn(ctx).Where("user_id = ? AND quiz_id = ?", userID, quizID).
+		Order("saved_at DESC, attempt_id DESC").Take(&p).Error
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &p, nil
+}
+
+// ProgressOfAttempt loads the saved progress pointing at an attempt, locked
+// for update (the caller is about to submit it or delete it).
+func (s *Store) ProgressOfAttempt(ctx context.Context, userID, attemptID int64) (*Progress, error) {
+	var p Progress
+	err := s.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Where("user_id = ? AND attempt_id = ?", userID, attemptID).Take(&p).Error
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &p, nil
+}
+
+// DeleteProgressOfAttempt removes the saved progress pointing at an attempt.
+func (s *Store) DeleteProgressOfAttempt(ctx context.Context, attemptID int64) error {
+	return s.db.Conn(ctx).Exec(`DELETE FROM attempts.saved_progress WHERE attempt_id = ?`, attemptID).Error
+}
+
+// DeleteProgress removes a learner's saved progress for every attempt of a
+// quiz.
+func (s *Store) DeleteProgress(ctx context.Context, userID, quizID int64) error {
+	return s.db.Conn(ctx).Exec(`DELETE FROM attempts.saved_progress WHERE user_id = ? AND quiz_id = ?`,
+		userID, quizID).Error
+}
+
+// DeleteExpiredProgress removes the learner's expired progress for a quiz,
+// reporting whether there was some.
+func (s *Store) DeleteExpiredProgress(ctx context.Context, userID, quizID int64) (bool, error) {
+	res := s.db.Conn(ctx).Exec(`DELETE FROM attempts.saved_progress
+		WHERE user_id = ? AND quiz_id = ? AND expires_at <= now()`, userID, quizID)
+	return res.RowsAffected > 0, res.Error
+}
+
+// PurgeExpiredProgress removes up to limit expired rows, reporting how many.
+func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, error) {
+	res := s.db.Conn(ctx).Exec(`DELETE FROM attempts.saved_progress WHERE attempt_id IN (
+		SELECT attempt_id FROM attempts.saved_progress WHERE expires_at <= now() LIMIT ?)`, limit)
+	return res.RowsAffected, res.Error
+}
+
+// SaveIfFits is the whole common autosave in one statement (no explicit
+// transaction, one round trip): it key-share locks the learner's attempt
+// (so a submit waits for it), checks the attempt is of the quiz, incomplete,
+// within its time plus grace and holds every answered question, and then
+// upserts under the same rules as SaveProgress. It reports whether it
+// saved; when it did not, the caller works out why on the slow path.
+//
+// It is the hot path of the service, so it speaks database/sql directly:
+// gorm renders every statement with its parameters for its logger (Scan
+// always does), which costs more CPU than the rest of the request.
+func (s *Store) SaveIfFits(ctx context.Context, p *Progress, questionIDs []int64, grace, lock, ttl time.Duration) (bool, error) {
+	q := s.db.SQL().QueryRowContext
+	if db.InTx(ctx) {
+		tx, err := db.SQLTx(ctx)
+		if err != nil {
+			return false, err
+		}
+		q = tx.QueryRowContext
+	}
+	var savedAt, expiresAt sql.NullTime
+	err := q(ctx, `WITH a AS (
+		  SELECT id FROM attempts.attempts
+		  WHERE id = $1 AND user_id = $2 AND quiz_id = $3 AND completed_at IS NULL
+		    AND (deadline_at IS NULL OR deadline_at >= now() - make_interval(secs => $4))
+		  FOR KEY SHARE
+		), fits AS (
+		  SELECT id FROM a WHERE (SELECT count(*) FROM attempts.answers
+		    WHERE attempt_id = a.id AND question_id = ANY($5::bigint[])) = $6
+		), up AS (
+		  INSERT INTO attempts.saved_progress AS sp
+		    (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
+		     device, revision, saved_at, expires_at)
+		  SELECT $2, $3, fits.id, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), now() + make_interval(secs => $16)
+		  FROM fits
+		  ON CONFLICT (attempt_id) DO UPDATE SET
+		    answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
+		    mode = EXCLUDED.mode, voice = EXCLUDED.voice, time_left = EXCLUDED.time_left,
+		    started_at = EXCLUDED.started_at, total_time = EXCLUDED.total_time, device = EXCLUDED.device,
+		    revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at
+		  WHERE `+strings.Replace(saveRule, "?", "$17", 1)+`
+		  RETURNING saved_at, expires_at
+		)
+		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`,
+		p.AttemptID, p.UserID, p.QuizID, grace.Seconds(), int64Array(questionIDs), len(questionIDs),
+		p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt, p.TotalTime,
+		p.Device, p.Revision, ttl.Seconds(), lock.Seconds()).Scan(&savedAt, &expiresAt)
+	if err != nil || !savedAt.Valid {
+		return false, err
+	}
+	p.SavedAt, p.ExpiresAt = savedAt.Time, expiresAt.Time
+	return true, nil
+}

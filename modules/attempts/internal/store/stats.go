@@ -1,0 +1,100 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Summary is a learner's attempt totals.
+type Summary struct {
+	Attempts          int
+	Completed         int
+	InProgress        int
+	AveragePercentage *float64
+	BestPercentage    *float64
+	QuestionsAnswered int
+	CorrectAnswers    int
+}
+
+// Summary counts a learner's attempts and, over completed ones, the
+// average and best percentage and the questions sat and got right.
+func (s *Store) Summary(ctx context.Context, userID int64) (Summary, error) {
+	var out Summary
+	err := s.db.Conn(ctx).Raw(`SELECT count(*) AS attempts,
+		  count(*) FILTER (WHERE completed_at IS NOT NULL) AS completed,
+		  count(*) FILTER (WHERE completed_at IS NULL) AS in_progress,
+		  avg(percentage) AS average_percentage, max(percentage) AS best_percentage,
+		  coalesce(sum(total_questions) FILTER (WHERE completed_at IS NOT NULL), 0) AS questions_answered,
+		  coalesce(sum(score), 0) AS correct_answers
+		FROM attempts.attempts WHERE user_id = ?`, userID).Scan(&out).Error
+	return out, err
+}
+
+// Tally is how often a learner sat one question in completed attempts and
+// how often they got it right.
+type Tally struct {
+	QuestionID int64
+	Seen       int
+	Correct    int
+}
+
+// QuestionTallies tallies every question the learner sat in completed
+// attempts.
+func (s *Store) QuestionTallies(ctx context.Context, userID int64) ([]Tally, error) {
+	var out []Tally
+	err := s.db.Conn(ctx).Raw(`SELECT a.question_id, count(*) AS seen, count(*) FILTER (WHERE a.is_correct) AS correct
+		FROM attempts.attempts t JOIN attempts.answers a ON a.attempt_id = t.id
+		WHERE t.user_id = ? AND t.completed_at IS NOT NULL
+		GROUP BY a.question_id`, userID).Scan(&out).Error
+	return out, err
+}
+
+// ActiveDays lists the UTC days on which the learner completed an attempt,
+// newest first.
+func (s *Store) ActiveDays(ctx context.Context, userID int64) ([]time.Time, error) {
+	var out []time.Time
+	err := s.db.Conn(ctx).Raw(`SELECT DISTINCT date_trunc('day', completed_at AT TIME ZONE 'UTC') AS day
+		FROM attempts.attempts WHERE user_id = ? AND completed_at IS NOT NULL ORDER BY day DESC`,
+		userID).Scan(&out).Error
+	return out, err
+}
+
+// QuizHistory is a learner's record on one quiz.
+type QuizHistory struct {
+	QuizID            int64
+	QuizTitle         string
+	Attempts          int
+	Completed         int
+	BestPercentage    *float64
+	AveragePercentage *float64
+	LastStartedAt     time.Time
+}
+
+// History summarises the learner's attempts per quiz, most recently sat
+// quiz first. The title is the one of the latest attempt.
+func (s *Store) History(ctx context.Context, userID int64, limit, offset int) ([]QuizHistory, error) {
+	var out []QuizHistory
+	err := s.db.Conn(ctx).Raw(`SELECT quiz_id,
+		  (array_agg(quiz_title ORDER BY started_at DESC, id DESC))[1] AS quiz_title,
+		  count(*) AS attempts, count(*) FILTER (WHERE completed_at IS NOT NULL) AS completed,
+		  max(percentage) AS best_percentage, avg(percentage) AS average_percentage,
+		  max(started_at) AS last_started_at
+		FROM attempts.attempts WHERE user_id = ?
+		GROUP BY quiz_id ORDER BY last_started_at DESC, quiz_id LIMIT ? OFFSET ?`, userID, limit, offset).
+		Scan(&out).Error
+	return out, err
+}
+
+// RecentOfQuizzes lists, for each quiz, the learner's perQuiz most recent
+// attempts (newest first), in one query.
+func (s *Store) RecentOfQuizzes(ctx context.Context, userID int64, quizIDs []int64, perQuiz int) ([]Attempt, error) {
+	var out []Attempt
+	if len(quizIDs) == 0 {
+		return out, nil
+	}
+	err := s.db.Conn(ctx).Raw(`SELECT a.* FROM unnest(?::bigint[]) AS z(quiz_id)
+		CROSS JOIN LATERAL (SELECT * FROM attempts.attempts t
+		  WHERE t.user_id = ? AND t.quiz_id = z.quiz_id ORDER BY t.started_at DESC, t.id DESC LIMIT ?) a
+		ORDER BY a.quiz_id, a.started_at DESC, a.id DESC`, int64Array(quizIDs), userID, perQuiz).Scan(&out).Error
+	return out, err
+}

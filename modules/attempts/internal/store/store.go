@@ -1,0 +1,142 @@
+// Package store is the attempts module's persistence: gorm rows for
+// attempts, the questions as sat, answers, saved progress, the reminder
+// schedule and the learner's folders, collections and notes, with the
+// queries the services need. Every query is scoped to its owner where the
+// row has one.
+package store
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// Store reads and writes the attempts schema.
+type Store struct{ db *db.DB }
+
+// New makes the store.
+func New(d *db.DB) *Store { return &Store{db: d} }
+
+// ErrNotFound is returned for a missing row (or one owned by someone else).
+var ErrNotFound = errors.New("store: not found")
+
+// ErrDuplicate is returned when a write would break a unique rule (a
+// learner's folder names).
+var ErrDuplicate = errors.New("store: duplicate")
+
+// duplicate maps a unique violation to ErrDuplicate; raw statements do not
+// go through gorm's error translation, so the Postgres code is checked too.
+func duplicate(err error) error {
+	var pg *pgconn.PgError
+	if db.IsUniqueViolation(err) || (errors.As(err, &pg) && pg.Code == "23505") {
+		return ErrDuplicate
+	}
+	return err
+}
+
+func notFound(err error) error {
+	if db.IsNotFound(err) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// Lock strengths for reads that guard a write.
+const (
+	NoLock      = ""
+	ForUpdate   = "FOR UPDATE"
+	ForKeyShare = "FOR KEY SHARE"
+)
+
+// StringList is a jsonb array of strings.
+type StringList []string
+
+// Value stores the list as JSON (never null).
+func (l StringList) Value() (driver.Value, error) {
+	if l == nil {
+		l = StringList{}
+	}
+	b, err := json.Marshal([]string(l))
+	return string(b), err
+}
+
+// Scan reads the JSON array back.
+func (l *StringList) Scan(src any) error { return scanJSON(src, (*[]string)(l)) }
+
+// AnswerMap is a jsonb object of question id (as text) to answer.
+type AnswerMap map[string]string
+
+// Value stores the map as a JSON object (never null). Autosave writes it
+// on every save, so it is encoded by hand: keys in any order (jsonb keeps
+// its own), strings escaped as encoding/json would, without its reflection
+// and key sorting.
+func (m AnswerMap) Value() (driver.Value, error) {
+	b := make([]byte, 0, 16*len(m)+2)
+	b = append(b, '{')
+	first := true
+	for k, v := range m {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJSONString(b, v)
+	}
+	return string(append(b, '}')), nil
+}
+
+// appendJSONString appends s as a JSON string. s is valid UTF-8 (it came
+// from a decoded JSON body); only quotes, backslashes and control characters
+// need escaping.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// Scan reads the JSON object back.
+func (m *AnswerMap) Scan(src any) error { return scanJSON(src, (*map[string]string)(m)) }
+
+func scanJSON(src, dst any) error {
+	var b []byte
+	switch v := src.(type) {
+	case nil:
+		return nil
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	default:
+		return fmt.Errorf("store: cannot scan %T as JSON", src)
+	}
+	return json.Unmarshal(b, dst)
+}
+
+// int64Array is a Postgres array literal for ?::bigint[] (gorm would expand
+// a Go slice into a list).
+func int64Array(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}

@@ -1,0 +1,120 @@
+// Package attempts is where learners sit quizzes: attempts in timed or study
+// (learning) mode that record each question as it was sat, saved progress
+// (autosave across devices with a device lock), scoring and submission
+// (explicit, or automatic when a timed attempt's time runs out, on read and
+// by a scheduled sweep), history and the learner's dashboard, the reminder
+// schedule of missed questions, and the learner's own folders, collections
+// and notes. The bank asks it through Facade whether an attempt opens a
+// question's answer side.
+package attempts
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/roundsedu/rounds/modules/attempts/internal/app"
+	attempthttp "github.com/roundsedu/rounds/modules/attempts/internal/http"
+	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/scheduler"
+)
+
+// Bank is the port attempts needs from the question bank (bank.Facade
+// satisfies it): the quiz as it is now for a new attempt, where questions
+// are filed (per-category performance) and how many quizzes a caller sees.
+type Bank interface {
+	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*bank.QuizSnapshot, error)
+	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
+	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
+}
+
+// Users is the port to identity (identity.Facade satisfies it): a learner's
+// durable reminders_disabled.
+type Users interface {
+	User(ctx context.Context, userID int64) (identity.UserInfo, error)
+}
+
+// Documents is the port to drafts (drafts.Facade satisfies it): the
+// document count on a moderator's dashboard.
+type Documents interface {
+	CountDocuments(ctx context.Context) (int, error)
+}
+
+// Deps is what the module is built from. Users may be nil (everyone gets
+// reminders); Documents is set later with SetDocuments.
+type Deps struct {
+	DB     *db.DB
+	Bus    events.Publisher
+	Log    *slog.Logger
+	Config config.Attempts
+	Bank   Bank
+	Users  Users
+}
+
+// Module is the attempts bounded context.
+type Module struct {
+	svc *app.Service
+	cfg config.Attempts
+}
+
+var _ Facade = (*Module)(nil)
+
+// New builds the module.
+func New(d Deps) *Module {
+	var users app.Users
+	if d.Users != nil {
+		users = d.Users
+	}
+	var completions app.Completions
+	if d.Bus != nil {
+		completions = publisher{bus: d.Bus}
+	}
+	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Bank: d.Bank, Users: users, Completions: completions,
+		Policy: app.Policy{ProgressTTL: d.Config.ProgressTTL, DeviceLock: d.Config.DeviceLock,
+			TimerGrace: d.Config.TimerGrace}})
+	return &Module{svc: svc, cfg: d.Config}
+}
+
+// SetDocuments wires drafts' document count for moderators' dashboards
+// (nil: the dashboard shows documents as null).
+func (m *Module) SetDocuments(d Documents) {
+	if d == nil {
+		m.svc.SetDocuments(nil)
+		return
+	}
+	m.svc.SetDocuments(d)
+}
+
+// Routes registers the attempts, progress, dashboard, reminder, folder,
+// collection and note operations.
+func (m *Module) Routes(r *httpapi.Router) { attempthttp.Register(r, m.svc) }
+
+// Subscribe removes a deleted account's attempts and owned things.
+func (m *Module) Subscribe(b *events.Bus) {
+	events.Subscribe(b, "attempts.forget_user", identity.TopicUserDeleted,
+		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
+			return m.svc.ForgetUser(ctx, e.UserID)
+		})
+}
+
+// Schedule registers attempts_maintenance on the scheduler leader: the
+// sweep that auto-submits timed attempts whose time ran out and removes
+// expired saved progress, every attempts.sweep_interval.
+func (m *Module) Schedule(s *scheduler.Scheduler) {
+	s.Every(app.TaskMaintenance, m.cfg.SweepInterval, m.svc.Maintain)
+}
+
+// publisher turns completions into the public event, in the caller's
+// transaction.
+type publisher struct{ bus events.Publisher }
+
+func (p publisher) AttemptCompleted(ctx context.Context, c app.Completion) error {
+	return p.bus.Publish(ctx, TopicAttemptCompleted, AttemptCompleted{AttemptID: c.AttemptID, UserID: c.UserID,
+		QuizID: c.QuizID, Mode: c.Mode, Score: c.Score, TotalQuestions: c.TotalQuestions,
+		Percentage: c.Percentage, CompletedAt: c.CompletedAt, AutoSubmitted: c.AutoSubmitted})
+}
