@@ -83,3 +83,15 @@ func TestNewErrorValidationFields(t *testing.T) {
 		t.Errorf("bad validation envelope %+v", env)
 	}
 }
+
+func TestParseIDs(t *testing.T) {
+	ids, err := ParseIDs("tag_ids", " 3,5,,8 ")
+	if err != nil || len(ids) != 3 || ids[2] != 8 {
+		t.Fatalf("ParseIDs = %v, %v", ids, err)
+	}
+	for _, bad := range []string{"1,x", "0", "-4"} {
+		if _, err := ParseIDs("tag_ids", bad); !apperr.Is(err, apperr.Invalid) {
+			t.Errorf("ParseIDs(%q) accepted", bad)
+		}
+	}
+}

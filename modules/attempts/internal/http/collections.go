@@ -113,9 +113,9 @@ func (h *handlers) collection(ctx context.Context, in *CollectionPath) (*collect
 type updateCollectionIn struct {
 	CollectionPath
 	Body struct {
-		Name        *string         `json:"name,omitempty" required:"false" minLength:"1" maxLength:"120"`
-		Description *string         `json:"description,omitempty" required:"false" maxLength:"2000"`
-		FolderID    Nullable[int64] `json:"folder_id,omitempty" required:"false" doc:"a folder of yours, or null to unfile"`
+		Name        *string                 `json:"name,omitempty" required:"false" minLength:"1" maxLength:"120"`
+		Description *string                 `json:"description,omitempty" required:"false" maxLength:"2000"`
+		FolderID    httpapi.Nullable[int64] `json:"folder_id,omitempty" required:"false" doc:"a folder of yours, or null to unfile"`
 	}
 }
 

@@ -45,7 +45,7 @@ type notesIn struct {
 type notesOut struct{ Body []NoteResponse }
 
 func (h *handlers) notes(ctx context.Context, in *notesIn) (*notesOut, error) {
-	ids, err := parseIDs("question_ids", in.QuestionIDs)
+	ids, err := httpapi.ParseIDs("question_ids", in.QuestionIDs)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,7 @@ package store
 
 import (
 	"database/sql/driver"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -56,19 +54,7 @@ const (
 )
 
 // StringList is a jsonb array of strings.
-type StringList []string
-
-// Value stores the list as JSON (never null).
-func (l StringList) Value() (driver.Value, error) {
-	if l == nil {
-		l = StringList{}
-	}
-	b, err := json.Marshal([]string(l))
-	return string(b), err
-}
-
-// Scan reads the JSON array back.
-func (l *StringList) Scan(src any) error { return scanJSON(src, (*[]string)(l)) }
+type StringList = db.JSONList[string]
 
 // AnswerMap is a jsonb object of question id (as text) to answer.
 type AnswerMap map[string]string
@@ -114,22 +100,7 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // Scan reads the JSON object back.
-func (m *AnswerMap) Scan(src any) error { return scanJSON(src, (*map[string]string)(m)) }
-
-func scanJSON(src, dst any) error {
-	var b []byte
-	switch v := src.(type) {
-	case nil:
-		return nil
-	case []byte:
-		b = v
-	case string:
-		b = []byte(v)
-	default:
-		return fmt.Errorf("store: cannot scan %T as JSON", src)
-	}
-	return json.Unmarshal(b, dst)
-}
+func (m *AnswerMap) Scan(src any) error { return db.ScanJSON(src, (*map[string]string)(m)) }
 
 // int64Array is a Postgres array literal for ?::bigint[] (gorm would expand
 // a Go slice into a list).

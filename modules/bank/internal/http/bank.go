@@ -13,13 +13,13 @@ import (
 
 // BankFilterInput is the filters the listing and its ids share.
 type BankFilterInput struct {
-	Q             string     `query:"q" maxLength:"500" doc:"search text"`
-	QuizID        OptionalID `query:"quiz_id" doc:"questions of this quiz"`
-	CategoryID    OptionalID `query:"category_id" doc:"this category and everything below it"`
-	CategoryIDs   []int64    `query:"category_ids" maxItems:"200" doc:"comma-separated; any of these categories (each with its branch)"`
-	Uncategorized bool       `query:"uncategorized" default:"false" doc:"questions filed nowhere (OR with the categories)"`
-	FavoritesOnly bool       `query:"favorites_only" default:"false"`
-	TagIDs        []int64    `query:"tag_ids" maxItems:"50" doc:"comma-separated; every one of these tags"`
+	Q             string             `query:"q" maxLength:"500" doc:"search text"`
+	QuizID        httpapi.OptionalID `query:"quiz_id" doc:"questions of this quiz"`
+	CategoryID    httpapi.OptionalID `query:"category_id" doc:"this category and everything below it"`
+	CategoryIDs   []int64            `query:"category_ids" maxItems:"200" doc:"comma-separated; any of these categories (each with its branch)"`
+	Uncategorized bool               `query:"uncategorized" default:"false" doc:"questions filed nowhere (OR with the categories)"`
+	FavoritesOnly bool               `query:"favorites_only" default:"false"`
+	TagIDs        []int64            `query:"tag_ids" maxItems:"50" doc:"comma-separated; every one of these tags"`
 }
 
 func (in *BankFilterInput) filter() app.BankFilter {
@@ -68,8 +68,8 @@ type bankOutput struct {
 type bankIDsOutput struct{ Body []int64 }
 
 type fileInput struct {
-	ID         int64      `path:"id" minimum:"1"`
-	CategoryID OptionalID `query:"category_id" doc:"absent: uncategorised"`
+	ID         int64              `path:"id" minimum:"1"`
+	CategoryID httpapi.OptionalID `query:"category_id" doc:"absent: uncategorised"`
 }
 
 type fileOutput struct {

@@ -33,8 +33,8 @@ type quizCategoryIDInput struct {
 }
 
 type setQuizCategoryInput struct {
-	QuizID     int64      `path:"quiz_id" minimum:"1"`
-	CategoryID OptionalID `query:"category_id" doc:"absent: no category"`
+	QuizID     int64              `path:"quiz_id" minimum:"1"`
+	CategoryID httpapi.OptionalID `query:"category_id" doc:"absent: no category"`
 }
 
 type setQuizCategoryOutput struct {
@@ -78,23 +78,23 @@ type createQuestionCategoryInput struct {
 type patchQuestionCategoryInput struct {
 	CatID int64 `path:"cat_id" minimum:"1"`
 	Body  struct {
-		Name        *string          `json:"name,omitempty" required:"false" minLength:"1" maxLength:"120"`
-		Description Nullable[string] `json:"description,omitempty" required:"false" maxLength:"2000"`
-		ParentID    Nullable[int64]  `json:"parent_id,omitempty" required:"false" doc:"null: move to the top"`
-		SystemID    Nullable[int64]  `json:"system_id,omitempty" required:"false"`
+		Name        *string                  `json:"name,omitempty" required:"false" minLength:"1" maxLength:"120"`
+		Description httpapi.Nullable[string] `json:"description,omitempty" required:"false" maxLength:"2000"`
+		ParentID    httpapi.Nullable[int64]  `json:"parent_id,omitempty" required:"false" doc:"null: move to the top"`
+		SystemID    httpapi.Nullable[int64]  `json:"system_id,omitempty" required:"false"`
 	}
 }
 
 type deleteQuestionCategoryInput struct {
-	CatID  int64      `path:"cat_id" minimum:"1"`
-	MoveTo OptionalID `query:"move_to" doc:"where its questions go; absent: uncategorised"`
+	CatID  int64              `path:"cat_id" minimum:"1"`
+	MoveTo httpapi.OptionalID `query:"move_to" doc:"where its questions go; absent: uncategorised"`
 }
 
 type quizFromCategoryInput struct {
-	CatID            int64      `path:"cat_id" minimum:"1"`
-	Title            string     `query:"title" required:"true" minLength:"1" maxLength:"200"`
-	Mode             string     `query:"mode" enum:"timed,learning" default:"timed"`
-	TimeLimitMinutes OptionalID `query:"time_limit_minutes" minimum:"1" maximum:"1440"`
+	CatID            int64              `path:"cat_id" minimum:"1"`
+	Title            string             `query:"title" required:"true" minLength:"1" maxLength:"200"`
+	Mode             string             `query:"mode" enum:"timed,learning" default:"timed"`
+	TimeLimitMinutes httpapi.OptionalID `query:"time_limit_minutes" minimum:"1" maximum:"1440"`
 }
 
 func registerCategories(r *httpapi.Router, s *app.Service) {

@@ -42,23 +42,23 @@ type createQuestionInput struct {
 type patchQuestionInput struct {
 	ID   int64 `path:"id" minimum:"1"`
 	Body struct {
-		QuestionText         *string          `json:"question_text,omitempty" required:"false" minLength:"1" maxLength:"10000"`
-		QuestionType         *string          `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
-		Options              []string         `json:"options,omitempty" required:"false" maxItems:"20"`
-		CorrectAnswer        *string          `json:"correct_answer,omitempty" required:"false" maxLength:"2000"`
-		Explanation          *string          `json:"explanation,omitempty" required:"false" maxLength:"20000"`
-		OptionExplanations   []string         `json:"option_explanations,omitempty" required:"false" maxItems:"20"`
-		KeyPoints            []string         `json:"key_points,omitempty" required:"false" maxItems:"50"`
-		AttendingTip         *string          `json:"attending_tip,omitempty" required:"false" maxLength:"5000"`
-		ExplanationImagePath Nullable[string] `json:"explanation_image_path,omitempty" required:"false" maxLength:"500"`
-		ImagePath            Nullable[string] `json:"image_path,omitempty" required:"false" maxLength:"500"`
-		Figures              []FigureBody     `json:"figures,omitempty" required:"false" maxItems:"20"`
+		QuestionText         *string                  `json:"question_text,omitempty" required:"false" minLength:"1" maxLength:"10000"`
+		QuestionType         *string                  `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
+		Options              []string                 `json:"options,omitempty" required:"false" maxItems:"20"`
+		CorrectAnswer        *string                  `json:"correct_answer,omitempty" required:"false" maxLength:"2000"`
+		Explanation          *string                  `json:"explanation,omitempty" required:"false" maxLength:"20000"`
+		OptionExplanations   []string                 `json:"option_explanations,omitempty" required:"false" maxItems:"20"`
+		KeyPoints            []string                 `json:"key_points,omitempty" required:"false" maxItems:"50"`
+		AttendingTip         *string                  `json:"attending_tip,omitempty" required:"false" maxLength:"5000"`
+		ExplanationImagePath httpapi.Nullable[string] `json:"explanation_image_path,omitempty" required:"false" maxLength:"500"`
+		ImagePath            httpapi.Nullable[string] `json:"image_path,omitempty" required:"false" maxLength:"500"`
+		Figures              []FigureBody             `json:"figures,omitempty" required:"false" maxItems:"20"`
 	}
 }
 
 type detailInput struct {
-	ID        int64      `path:"id" minimum:"1"`
-	AttemptID OptionalID `query:"attempt_id" minimum:"1" doc:"ask for the answer side inside your own attempt"`
+	ID        int64              `path:"id" minimum:"1"`
+	AttemptID httpapi.OptionalID `query:"attempt_id" minimum:"1" doc:"ask for the answer side inside your own attempt"`
 }
 
 type versionsInput struct {
@@ -247,7 +247,7 @@ func toPatch(in *patchQuestionInput) app.Patch {
 }
 
 // clearable maps a nullable path: left out stays, null or "" clears.
-func clearable(n Nullable[string]) *string {
+func clearable(n httpapi.Nullable[string]) *string {
 	if !n.Sent {
 		return nil
 	}

@@ -5,9 +5,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
-	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -24,34 +21,10 @@ type Store struct{ db *db.DB }
 func New(d *db.DB) *Store { return &Store{db: d} }
 
 // Strings is a JSON array of strings in a jsonb column; nil is stored as [].
-type Strings []string
-
-// Value encodes the array.
-func (s Strings) Value() (driver.Value, error) {
-	if s == nil {
-		return "[]", nil
-	}
-	b, err := json.Marshal([]string(s))
-	return string(b), err
-}
-
-// Scan decodes the array.
-func (s *Strings) Scan(src any) error { return scanJSON(src, s) }
+type Strings = db.JSONList[string]
 
 // Int64s is a JSON array of integers in a jsonb value.
-type Int64s []int64
-
-// Scan decodes the array.
-func (s *Int64s) Scan(src any) error { return scanJSON(src, s) }
-
-// Value encodes the array.
-func (s Int64s) Value() (driver.Value, error) {
-	if s == nil {
-		return "[]", nil
-	}
-	b, err := json.Marshal([]int64(s))
-	return string(b), err
-}
+type Int64s = db.JSONList[int64]
 
 // Figure is an image hung on a question with the role it plays.
 type Figure struct {
@@ -61,31 +34,7 @@ type Figure struct {
 }
 
 // Figures is a JSON array of figures in a jsonb column.
-type Figures []Figure
-
-// Value encodes the array.
-func (f Figures) Value() (driver.Value, error) {
-	if f == nil {
-		return "[]", nil
-	}
-	b, err := json.Marshal([]Figure(f))
-	return string(b), err
-}
-
-// Scan decodes the array.
-func (f *Figures) Scan(src any) error { return scanJSON(src, f) }
-
-func scanJSON(src, dst any) error {
-	switch v := src.(type) {
-	case nil:
-		return nil
-	case []byte:
-		return json.Unmarshal(v, dst)
-	case string:
-		return json.Unmarshal([]byte(v), dst)
-	}
-	return fmt.Errorf("store: cannot scan %T as JSON", src)
-}
+type Figures = db.JSONList[Figure]
 
 // Question is a row of bank.questions (without its search document).
 type Question struct {

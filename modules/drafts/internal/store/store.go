@@ -4,10 +4,7 @@
 package store
 
 import (
-	"database/sql/driver"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -26,33 +23,7 @@ func New(d *db.DB) *Store { return &Store{db: d} }
 var forUpdate = clause.Locking{Strength: "UPDATE"}
 
 // StringList is a jsonb array of strings.
-type StringList []string
-
-// Value stores the list as JSON (never null).
-func (l StringList) Value() (driver.Value, error) {
-	if l == nil {
-		l = StringList{}
-	}
-	b, err := json.Marshal([]string(l))
-	return string(b), err
-}
-
-// Scan reads the JSON array back.
-func (l *StringList) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case nil:
-		*l = nil
-		return nil
-	case []byte:
-		b = v
-	case string:
-		b = []byte(v)
-	default:
-		return fmt.Errorf("store: cannot scan %T into StringList", src)
-	}
-	return json.Unmarshal(b, (*[]string)(l))
-}
+type StringList = db.JSONList[string]
 
 // ErrNotFound is returned for a missing row.
 var ErrNotFound = errors.New("store: not found")

@@ -1,4 +1,4 @@
-package http
+package httpapi
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 )
 
-// parseIDs reads a comma-separated list of positive ids (empty: none).
-func parseIDs(field, s string) ([]int64, error) {
+// ParseIDs reads a comma-separated list of positive ids (empty: none).
+func ParseIDs(field, s string) ([]int64, error) {
 	var out []int64
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
@@ -27,6 +27,33 @@ func parseIDs(field, s string) ([]int64, error) {
 		out = append(out, id)
 	}
 	return out, nil
+}
+
+// OptionalID is an integer query parameter that may be left out ("int or
+// null" in the spec: absent means null).
+type OptionalID struct {
+	Value int64
+	IsSet bool
+}
+
+// Receiver lets huma parse into the value.
+func (o *OptionalID) Receiver() reflect.Value { return reflect.ValueOf(o).Elem().Field(0) }
+
+// OnParamSet records whether the parameter was sent.
+func (o *OptionalID) OnParamSet(isSet bool, _ any) { o.IsSet = isSet }
+
+// Schema documents and validates the parameter as an integer.
+func (OptionalID) Schema(huma.Registry) *huma.Schema {
+	return &huma.Schema{Type: huma.TypeInteger, Format: "int64"}
+}
+
+// Ptr is the value, nil when absent.
+func (o OptionalID) Ptr() *int64 {
+	if !o.IsSet {
+		return nil
+	}
+	v := o.Value
+	return &v
 }
 
 // Nullable is a body field that may be left out, sent as null, or set:
@@ -54,3 +81,5 @@ func (n Nullable[T]) Schema(r huma.Registry) *huma.Schema {
 	cp.Nullable = true
 	return &cp
 }
+
+// opt turns a body field into the service's optional value.

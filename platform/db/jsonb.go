@@ -1,0 +1,36 @@
+package db
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+)
+
+// JSONList is a slice kept in a jsonb column; nil is stored as [] so the
+// column never holds null.
+type JSONList[T any] []T
+
+// Value encodes the list.
+func (l JSONList[T]) Value() (driver.Value, error) {
+	if l == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal([]T(l))
+	return string(b), err
+}
+
+// Scan decodes the list.
+func (l *JSONList[T]) Scan(src any) error { return ScanJSON(src, (*[]T)(l)) }
+
+// ScanJSON decodes a json/jsonb column value into dst (null leaves dst alone).
+func ScanJSON(src, dst any) error {
+	switch v := src.(type) {
+	case nil:
+		return nil
+	case []byte:
+		return json.Unmarshal(v, dst)
+	case string:
+		return json.Unmarshal([]byte(v), dst)
+	}
+	return fmt.Errorf("db: cannot scan %T as JSON", src)
+}
