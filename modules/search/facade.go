@@ -64,6 +64,11 @@ type Facade interface {
 	// configured, reranks at most 50 candidates; any rerank failure keeps the
 	// fused order. Best first, at most limit.
 	Hybrid(ctx context.Context, kind Kind, q string, limit int, rerank bool) ([]Hit, error)
+	// Rerank reorders the head (at most 50) of an already ranked list of
+	// ids by the rerank model, for callers with their own first-stage
+	// ranking (the bank's question search). With no rerank model, or on any
+	// rerank failure, the ids come back in the order given.
+	Rerank(ctx context.Context, kind Kind, q string, ids []int64) []int64
 }
 
 // SettingsReader reads the site settings (GET/PUT /admin/settings) that

@@ -136,6 +136,14 @@ func (m *Module) Hybrid(ctx context.Context, kind Kind, q string, limit int, rer
 	return toHits(hits), err
 }
 
+// Rerank implements Facade.
+func (m *Module) Rerank(ctx context.Context, kind Kind, q string, ids []int64) []int64 {
+	if !app.IsKind(string(kind)) {
+		return ids
+	}
+	return m.svc.Rerank(ctx, string(kind), q, ids)
+}
+
 func toHits(in []app.Hit) []Hit {
 	out := make([]Hit, len(in))
 	for i, h := range in {

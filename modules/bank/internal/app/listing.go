@@ -174,8 +174,8 @@ func (s *Service) resolveTags(ctx context.Context, t *tree, ids []int64, q *stor
 }
 
 // resolveText picks the matcher. Semantic and hybrid ask the search module
-// for questions at least search.MinSimilarityQuestions close; without it (or when it
-// fails) they run as keyword.
+// for questions at least search.MinSimilarityQuestions close, reranked;
+// without it (or when it fails) they run as keyword.
 func (s *Service) resolveText(ctx context.Context, f BankFilter, q *store.BankQuery) {
 	q.Text = strings.TrimSpace(f.Text)
 	if q.Text == "" {
@@ -191,10 +191,14 @@ func (s *Service) resolveText(ctx context.Context, f BankFilter, q *store.BankQu
 		s.log.WarnContext(ctx, "semantic search failed; listing by keyword", "error", err)
 		return
 	}
-	q.SemanticIDs = make([]int64, 0, len(hits))
+	ids := make([]int64, 0, len(hits))
 	for _, h := range hits {
-		q.SemanticIDs = append(q.SemanticIDs, h.ID)
+		ids = append(ids, h.ID)
 	}
+	// Question search is a reranked path (spec: Search behaviour): the
+	// head of the semantic matches goes through the rerank model when one
+	// is configured; otherwise the order stays as ranked.
+	q.SemanticIDs = s.search.Rerank(ctx, search.KindQuestion, q.Text, ids)
 	if f.Mode == ModeSemantic {
 		q.Match = store.MatchSemantic
 	} else {

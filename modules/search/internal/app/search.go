@@ -156,6 +156,26 @@ func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32,
 	return res, nil
 }
 
+// Rerank reorders a caller's own ranking of ids; see Facade.Rerank.
+func (s *Service) Rerank(ctx context.Context, kind, q string, ids []int64) []int64 {
+	if len(ids) < 2 || strings.TrimSpace(q) == "" {
+		return ids
+	}
+	cands := make([]rank.Candidate, len(ids))
+	for i, id := range ids {
+		cands[i] = rank.Candidate{ID: id, Score: float64(len(ids) - i)}
+	}
+	out, reranked := s.rerank(ctx, kind, strings.TrimSpace(q), cands)
+	if !reranked {
+		return ids
+	}
+	res := make([]int64, len(out))
+	for i, c := range out {
+		res[i] = c.ID
+	}
+	return res
+}
+
 // rerank reorders the head of the pool through the rerank model. Every
 // failure (unset, down, slow, rate-limited, a reply that does not match)
 // keeps the fused order; the caller never sees an error.
