@@ -160,7 +160,7 @@ func (a *App) Start(ctx context.Context, role Role) error {
 			return fmt.Errorf("metrics listener: %w", err)
 		}
 		a.metrAddr = ln.Addr().String()
-		a.goRun("metrics", func() error { return a.Metrics.Serve(ctx, ln) })
+		a.goRun("metrics", func() error { return a.Metrics.Serve(ctx, ln, a.Config.Metrics.Profiling) })
 	}
 	if role.runs(RoleWorker) {
 		a.goRun("events", func() error { return a.Bus.Run(ctx) })

@@ -46,8 +46,9 @@ type HTTP struct {
 
 // Metrics is the Prometheus listener, kept apart from the public one.
 type Metrics struct {
-	Enabled bool   `mapstructure:"enabled"`
-	Addr    string `mapstructure:"addr" validate:"required_if=Enabled true"`
+	Enabled   bool   `mapstructure:"enabled"`
+	Addr      string `mapstructure:"addr" validate:"required_if=Enabled true"`
+	Profiling bool   `mapstructure:"profiling"`
 }
 
 // Log controls the structured log on stdout.
@@ -114,9 +115,10 @@ type OIDC struct {
 
 // DevIdP is the built-in development OpenID provider. Never on unless set.
 type DevIdP struct {
-	Enabled bool   `mapstructure:"enabled"`
-	Addr    string `mapstructure:"addr" validate:"required_if=Enabled true"`
-	Issuer  string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
+	Enabled   bool   `mapstructure:"enabled"`
+	Addr      string `mapstructure:"addr" validate:"required_if=Enabled true"`
+	Profiling bool   `mapstructure:"profiling"`
+	Issuer    string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
 }
 
 // Identity holds account policy.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strconv"
 	"time"
 
@@ -88,10 +89,19 @@ func (r *Registry) Handler() http.Handler {
 	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{Registry: r.reg})
 }
 
-// Serve runs the metrics listener until ctx ends.
-func (r *Registry) Serve(ctx context.Context, ln net.Listener) error {
+// Serve runs the metrics listener until ctx ends. With profiling on, the
+// Go profiler is served beside the metrics (/debug/pprof/), on this
+// internal listener only.
+func (r *Registry) Serve(ctx context.Context, ln net.Listener, profiling bool) error {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", r.Handler())
+	if profiling {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
