@@ -3,6 +3,7 @@
 # machines without Docker. Usage: pg-local.sh start|stop|status
 # Starting installs PostgreSQL 15 and pgvector first when they are missing
 # (scripts/pg-install.sh) and does nothing it need not do on a second run.
+# When DATABASE_URL is set, that database wins and nothing is started.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +21,10 @@ as_pg() {
 running() { as_pg "$PGBIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; }
 
 start() {
+  if [ -n "${DATABASE_URL:-}" ]; then
+    echo "==> DATABASE_URL is set: using that database, not the local cluster"
+    return 0
+  fi
   "$ROOT/scripts/pg-install.sh"
   mkdir -p "$ROOT/.data"
   if [ ! -f "$DATA/PG_VERSION" ]; then
