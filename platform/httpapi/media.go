@@ -50,32 +50,10 @@ func (r *Router) mediaCookieValue(header string) string {
 func (s *Server) MediaGuard(level auth.Level) gin.HandlerFunc {
 	r := s.router
 	return func(c *gin.Context) {
-		verifier := r.verifier
-		token := bearer(c.GetHeader("Authorization"))
-		if token == "" {
-			verifier, token = r.mediaVerifier, r.mediaCookieValue(c.GetHeader("Cookie"))
-		}
-		if token == "" {
-			r.abort(c, apperr.New(apperr.Unauthenticated, "sign in first: missing bearer token or media cookie"))
-			return
-		}
-		p, err := verifier.Verify(c.Request.Context(), token)
-		if err != nil {
-			ae, ok := apperr.As(err)
-			if !ok {
-				r.log.ErrorContext(c.Request.Context(), "token verification failed", "error", err)
-				ae = apperr.New(apperr.ServerError, "internal server error")
-			}
+		ctx, ae := r.authenticate(c.Request.Context(), c.GetHeader("Authorization"), c.GetHeader("Cookie"), true, level)
+		if ae != nil {
 			r.abort(c, ae)
 			return
-		}
-		if !level.Allows(p) {
-			r.abort(c, apperr.Forbiddenf("this action needs the %s role", level))
-			return
-		}
-		ctx := auth.WithPrincipal(c.Request.Context(), p)
-		if info := requestInfo(ctx); info != nil {
-			info.userID = p.UserID
 		}
 		c.Request = c.Request.WithContext(ctx)
 		c.Next()

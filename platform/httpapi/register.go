@@ -101,38 +101,49 @@ func appendStatus(list []int, status int) []int {
 	return append(list, status)
 }
 
-// guard authenticates the bearer token and checks the role.
+// guard authenticates the caller of an operation and checks the role.
 func (r *Router) guard(level auth.Level, mediaCookie bool) func(huma.Context, func(huma.Context)) {
 	return func(hctx huma.Context, next func(huma.Context)) {
-		verifier := r.verifier
-		token := bearer(hctx.Header("Authorization"))
-		if token == "" && mediaCookie {
-			verifier, token = r.mediaVerifier, r.mediaCookieValue(hctx.Header("Cookie"))
-		}
-		if token == "" {
-			r.deny(hctx, apperr.New(apperr.Unauthenticated, "sign in first: missing bearer token"))
+		ctx, ae := r.authenticate(hctx.Context(), hctx.Header("Authorization"), hctx.Header("Cookie"), mediaCookie, level)
+		if ae != nil {
+			r.deny(hctx, ae)
 			return
-		}
-		p, err := verifier.Verify(hctx.Context(), token)
-		if err != nil {
-			if ae, ok := apperr.As(err); ok {
-				r.deny(hctx, ae)
-				return
-			}
-			r.log.ErrorContext(hctx.Context(), "token verification failed", "error", err)
-			r.deny(hctx, apperr.New(apperr.ServerError, "internal server error"))
-			return
-		}
-		if !level.Allows(p) {
-			r.deny(hctx, apperr.Forbiddenf("this action needs the %s role", level))
-			return
-		}
-		ctx := auth.WithPrincipal(hctx.Context(), p)
-		if info := requestInfo(ctx); info != nil {
-			info.userID = p.UserID
 		}
 		next(huma.WithContext(hctx, ctx))
 	}
+}
+
+// authenticate resolves the caller from the bearer token or, where the route
+// accepts it and no token is sent, the media cookie; checks the level; and
+// returns ctx carrying the principal. Operations (guard) and raw routes
+// (MediaGuard) share it.
+func (r *Router) authenticate(ctx context.Context, authorization, cookies string, mediaCookie bool, level auth.Level) (context.Context, *apperr.Error) {
+	verifier, token := r.verifier, bearer(authorization)
+	missing := "sign in first: missing bearer token"
+	if token == "" && mediaCookie {
+		verifier, token = r.mediaVerifier, r.mediaCookieValue(cookies)
+		missing = "sign in first: missing bearer token or media cookie"
+	}
+	if token == "" {
+		return nil, apperr.New(apperr.Unauthenticated, "%s", missing)
+	}
+	p, err := verifier.Verify(ctx, token)
+	if err != nil {
+		ae, ok := apperr.As(err)
+		if !ok {
+			r.log.ErrorContext(ctx, "token verification failed", "error", err)
+			ae = apperr.New(apperr.ServerError, "internal server error")
+		}
+		return nil, ae
+	}
+	if !level.Allows(p) {
+		return nil, apperr.Forbiddenf("this action needs the %s role", level)
+	}
+	ctx = auth.WithPrincipal(ctx, p)
+	if info := requestInfo(ctx); info != nil {
+		info.userID = p.UserID
+	}
+	return ctx, nil
 }
 
 func (r *Router) deny(hctx huma.Context, ae *apperr.Error) {

@@ -62,12 +62,3 @@ func (r *Limiter) Allow(ctx context.Context, l Limit, key string) error {
 	return &apperr.Error{Code: apperr.RateLimited, RetryAfter: wait,
 		Message: "too many requests: try again in " + wait.Round(time.Second).String()}
 }
-
-// Reset clears a key's counter (a correct password clears guesses).
-func (r *Limiter) Reset(ctx context.Context, name, key string) error {
-	if key == "" {
-		key = SharedKey
-	}
-	_, err := r.db.SQL().ExecContext(ctx, `DELETE FROM platform.rate_counters WHERE name = $1 AND key = $2`, name, key)
-	return err
-}

@@ -129,12 +129,3 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	}
 	return err
 }
-
-// Exists reports whether key holds an object.
-func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
-	key, err := CleanKey(key)
-	if err != nil {
-		return false, err
-	}
-	return s.bucket.Exists(ctx, key)
-}
