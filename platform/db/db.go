@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -113,8 +114,12 @@ var ErrNoTx = errors.New("db: no transaction on the context")
 // IsNotFound reports gorm's record-not-found.
 func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) }
 
-// IsUniqueViolation reports a unique-constraint conflict.
-func IsUniqueViolation(err error) bool { return errors.Is(err, gorm.ErrDuplicatedKey) }
+// IsUniqueViolation reports a unique-constraint conflict, whether gorm
+// translated it or it came from raw SQL (database/sql, Raw().Scan).
+func IsUniqueViolation(err error) bool {
+	var pg *pgconn.PgError
+	return errors.Is(err, gorm.ErrDuplicatedKey) || (errors.As(err, &pg) && pg.Code == "23505")
+}
 
 // quietLogger renders a statement only when it will be logged (it failed or
 // was slow): gorm's logger renders every statement with its parameters

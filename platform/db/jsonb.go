@@ -4,6 +4,8 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // JSONList is a slice kept in a jsonb column; nil is stored as [] so the
@@ -33,4 +35,20 @@ func ScanJSON(src, dst any) error {
 		return json.Unmarshal([]byte(v), dst)
 	}
 	return fmt.Errorf("db: cannot scan %T as JSON", src)
+}
+
+// IDArray renders ids as a Postgres array literal bound as one parameter
+// (`= ANY(?::bigint[])`, `unnest(?::bigint[])`): gorm would expand a Go
+// slice into a list, and a literal keeps any length to one placeholder.
+func IDArray(ids []int64) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte('}')
+	return b.String()
 }

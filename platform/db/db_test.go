@@ -1,6 +1,11 @@
 package db
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
 
 func TestJSONListRoundTrip(t *testing.T) {
 	var nilList JSONList[string]
@@ -18,5 +23,14 @@ func TestJSONListRoundTrip(t *testing.T) {
 	}
 	if err := out.Scan(42); err == nil {
 		t.Error("scanning a number must fail")
+	}
+}
+
+func TestIsUniqueViolationSeesRawPostgresErrors(t *testing.T) {
+	if !IsUniqueViolation(fmt.Errorf("insert: %w", &pgconn.PgError{Code: "23505"})) {
+		t.Error("a raw 23505 is a unique violation")
+	}
+	if IsUniqueViolation(&pgconn.PgError{Code: "23503"}) {
+		t.Error("a foreign-key violation is not")
 	}
 }
