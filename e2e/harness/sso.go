@@ -86,7 +86,6 @@ func WithSSO(p *IdP) Option {
 // so a test can watch (and tamper with) each step of the sign-in.
 type Browser struct {
 	h       *Harness
-	jar     *cookiejar.Jar
 	client  *http.Client
 	headers http.Header
 }
@@ -94,7 +93,7 @@ type Browser struct {
 // Browser makes a fresh browser (no cookies).
 func (h *Harness) Browser() *Browser {
 	jar, _ := cookiejar.New(nil)
-	return &Browser{h: h, jar: jar, headers: http.Header{}, client: &http.Client{
+	return &Browser{h: h, headers: http.Header{}, client: &http.Client{
 		Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
@@ -105,12 +104,6 @@ func (h *Harness) Browser() *Browser {
 func (b *Browser) With(key, value string) *Browser {
 	b.headers.Set(key, value)
 	return b
-}
-
-// Cookies are the cookies the browser would send to the app at path.
-func (b *Browser) Cookies(path string) []*http.Cookie {
-	u, _ := url.Parse(b.h.BaseURL + path)
-	return b.jar.Cookies(u)
 }
 
 // absolute resolves a path on the app, or returns an absolute URL as is.

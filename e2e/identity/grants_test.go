@@ -87,6 +87,25 @@ var _ = Describe("Editorial grants", func() {
 		Expect(c.Get(grantsPath(learner.ID)).List()).To(BeEmpty())
 	})
 
+	It("never come from a claim", func() {
+		claims := person("claimed")
+		claims.Extra = map[string]any{"grants": []any{map[string]any{"kind": "category", "target_id": 1}},
+			"rounds_grants": "category:1"}
+		tok := h.SignIn(idp, claims, false, "")
+		Expect(tok.Client(h).Get("/api/v1/auth/me/grants").List()).To(BeEmpty())
+	})
+
+	It("refuses a bad grant path and revokes nothing", func() {
+		mod, learner := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+		c := mod.Client(h)
+		Expect(c.Post(grantsPath(learner.ID), map[string]any{"kind": "quiz", "target_id": 1})).To(HaveStatus(201))
+		Expect(c.Delete(grantsPath(learner.ID) + "/abc")).To(HaveError(422, "invalid_request"))
+		Expect(c.Delete(grantsPath(learner.ID) + "/0")).To(HaveError(422, "invalid_request"))
+		Expect(c.Delete("/api/v1/access/abc/grants/1")).To(HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/access/0/grants")).To(HaveError(422, "invalid_request"))
+		Expect(c.Get(grantsPath(learner.ID)).List()).To(HaveLen(1))
+	})
+
 	It("are managed by moderators only; an administrator may too", func() {
 		learner, holder := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
 		lc := learner.Client(h)

@@ -140,6 +140,17 @@ var _ = Describe("People administration", func() {
 			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "moderator"))
 		})
 
+		It("refuses bad input and changes nothing", func() {
+			mod, target := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
+			c := mod.Client(h)
+			Expect(c.Put(accessPath(target.ID), map[string]any{})).To(HaveError(422, "invalid_request"))
+			Expect(c.Put(accessPath(target.ID), map[string]any{"role": "moderator", "grants": []any{}})).To(HaveError(422, "invalid_request"))
+			Expect(c.Put(accessPath(target.ID), map[string]any{"role": 1})).To(HaveError(422, "invalid_request"))
+			Expect(c.Put("/api/v1/access/abc/role", map[string]any{"role": "moderator"})).To(HaveError(422, "invalid_request"))
+			Expect(c.Put("/api/v1/access/0/role", map[string]any{"role": "moderator"})).To(HaveError(422, "invalid_request"))
+			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+		})
+
 		It("refuses learners, your own role and unknown users", func() {
 			learner, mod := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleModerator)
 			Expect(learner.Client(h).Put(accessPath(mod.ID), map[string]any{"role": "user"})).To(HaveError(403, "forbidden"))

@@ -2,6 +2,7 @@ package identity_test
 
 import (
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -9,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/devidp"
 )
 
@@ -137,6 +139,54 @@ var _ = Describe("The last administrator", Ordered, func() {
 		bob.Groups = []string{"mods"}
 		x.SignIn(p, bob, false, "")
 		Expect(me(x, bobTok.AccessToken)).To(HaveKeyWithValue("role", "admin"))
+	})
+})
+
+// In the app an administrator acting on someone else meets the last-admin
+// rule only when their own role changed elsewhere a moment ago (another
+// replica, whose change this one's role cache has not seen yet). The test
+// makes that happen with a long cache and a demotion written to the table.
+var _ = Describe("The last administrator in the app", Ordered, func() {
+	var x *Harness
+
+	BeforeAll(func() {
+		var err error
+		x, err = Start(WithRole(app.RoleServe), WithConfig(func(c *config.Config) { c.Auth.RoleCacheTTL = time.Hour }))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(x.Stop()).To(Succeed()) })
+	})
+
+	It("is neither demoted nor deleted: 409, and nothing changes", func() {
+		stale, last := x.NewUser(auth.RoleAdmin), x.NewUser(auth.RoleAdmin)
+		Expect(me(x, stale.Token)).To(HaveKeyWithValue("role", "admin")) // cached as an administrator
+		Expect(x.App.DB.Conn(ctxBG).Exec(`UPDATE identity.users SET role = 'user' WHERE id = ?`, stale.ID).Error).To(Succeed())
+
+		c := stale.Client(x)
+		Expect(c.Put(rolePath(last.ID), map[string]any{"role": "user"})).To(HaveError(409, "conflict"))
+		Expect(c.Put(accessPath(last.ID), map[string]any{"role": "moderator"})).To(HaveError(409, "conflict"))
+		Expect(c.Delete(userPath(last.ID))).To(HaveError(409, "conflict"))
+		Expect(me(x, last.Token)).To(HaveKeyWithValue("role", "admin"))
+	})
+})
+
+var _ = Describe("A provider that is down", Ordered, func() {
+	var x *Harness
+
+	BeforeAll(func() {
+		p, err := StartIdP()
+		Expect(err).NotTo(HaveOccurred())
+		x, err = Start(WithSSO(p), WithRole(app.RoleServe))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(x.Stop()).To(Succeed()) })
+		// Discovery is lazy: the app started, and first meets the provider gone.
+		Expect(p.Stop()).To(Succeed())
+	})
+
+	It("answers the sign-in and sign-out redirects with 502", func() {
+		b := x.Browser()
+		Expect(b.Get("/api/v1/auth/sso/login")).To(HaveError(502, "upstream_failed"))
+		Expect(b.Get("/api/v1/auth/sso/logout")).To(HaveError(502, "upstream_failed"))
+		Expect(x.Anon().Get("/api/v1/auth/sso/config").Map()).To(HaveKeyWithValue("available", true))
 	})
 })
 

@@ -115,6 +115,14 @@ var _ = Describe("Sign-in through the identity provider", func() {
 		Expect(userCount(h, claims.Email)).To(Equal(int64(1)))
 	})
 
+	It("refuses an email claim that is not an address, and creates nothing", func() {
+		claims := devidp.Claims{Email: "not-an-address", EmailVerified: verified(true), Name: "No Address"}
+		res := h.Browser().SignInAt(idp, claims)
+		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(res.Map()["detail"]).To(ContainSubstring("not one"))
+		Expect(userCount(h, claims.Email)).To(BeZero())
+	})
+
 	It("refuses a sign-in without an email address", func() {
 		res := h.Browser().SignInAt(idp, devidp.Claims{Name: "No Mail"})
 		Expect(res).To(HaveError(400, "bad_request"))
@@ -191,6 +199,21 @@ var _ = Describe("Sign-in through the identity provider", func() {
 			Expect(b.Get("/api/v1/auth/sso/callback?state=s&error=" + strings.Repeat("e", 257))).To(HaveError(422, "invalid_request"))
 		})
 
+		It("refuses a sign-in that took too long, and creates nothing", func() {
+			b := h.Browser()
+			claims := person("slow")
+			authorize := b.StartLogin()
+			to, err := url.Parse(authorize)
+			Expect(err).NotTo(HaveOccurred())
+			sum := sha256.Sum256([]byte(to.Query().Get("state")))
+			Expect(h.App.DB.Conn(context.Background()).Exec(
+				`UPDATE identity.sso_logins SET expires_at = now() - interval '1 second' WHERE state_hash = ?`, sum[:]).Error).To(Succeed())
+			res := b.Get(b.AuthenticateAt(idp, authorize, claims))
+			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(res.Map()["detail"]).To(ContainSubstring("expired"))
+			Expect(userCount(h, claims.Email)).To(BeZero())
+		})
+
 		It("is good for one callback only", func() {
 			b := h.Browser()
 			callback := b.AuthenticateAt(idp, b.StartLogin(), person("twice"))
@@ -205,6 +228,30 @@ var _ = Describe("Sign-in through the identity provider", func() {
 			cb2 := b.AuthenticateAt(idp, second, person("tab2"))
 			Expect(b.Get(cb2)).To(HaveStatus(302))
 			Expect(b.Get(cb1)).To(HaveStatus(302))
+		})
+	})
+
+	Describe("the provider's code", func() {
+		// stateOf is the state the app sent the provider for this sign-in.
+		stateOf := func(authorize string) string {
+			to, err := url.Parse(authorize)
+			Expect(err).NotTo(HaveOccurred())
+			return url.QueryEscape(to.Query().Get("state"))
+		}
+
+		It("refuses a code the provider does not know with a clear 400", func() {
+			b := h.Browser()
+			res := b.Get("/api/v1/auth/sso/callback?code=forged&state=" + stateOf(b.StartLogin()))
+			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(res.Map()["detail"]).To(ContainSubstring("refused the sign-in code"))
+			Expect(res.Header.Get("Location")).To(BeEmpty())
+		})
+
+		It("refuses a callback without a code", func() {
+			b := h.Browser()
+			res := b.Get("/api/v1/auth/sso/callback?state=" + stateOf(b.StartLogin()))
+			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(res.Map()["detail"]).To(ContainSubstring("no code"))
 		})
 	})
 

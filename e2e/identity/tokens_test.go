@@ -1,6 +1,7 @@
 package identity_test
 
 import (
+	"crypto/sha256"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,17 @@ var _ = Describe("Refresh tokens and sessions", func() {
 		// Another device's family lives on.
 		Expect(refresh(h, other.RefreshToken)).To(HaveStatus(200))
 		Expect(sessions(other.AccessToken)).To(HaveLen(1))
+	})
+
+	It("refuses an expired refresh token", func() {
+		tok := h.SignIn(idp, person("stale"), true, "drawer")
+		sum := sha256.Sum256([]byte(tok.RefreshToken))
+		Expect(h.App.DB.Conn(ctxBG).Exec(
+			`UPDATE identity.refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ?`, sum[:]).Error).To(Succeed())
+		res := refresh(h, tok.RefreshToken)
+		Expect(res).To(HaveError(401, "unauthenticated"))
+		Expect(res.Map()["detail"]).To(ContainSubstring("expired"))
+		Expect(res.Map()).NotTo(HaveKey("access_token"))
 	})
 
 	It("refuses an unknown token and bad input", func() {
@@ -141,6 +153,16 @@ var _ = Describe("Refresh tokens and sessions", func() {
 			Expect(refresh(h, b.RefreshToken)).To(HaveStatus(200))
 			// The access token is not revocable early: it works until it expires.
 			Expect(a.Client(h).Get("/api/v1/auth/me")).To(HaveStatus(200))
+		})
+
+		It("ends a session by a token it already spent", func() {
+			tok := h.SignIn(idp, person("logout-spent"), true, "rotated")
+			var next Token
+			refresh(h, tok.RefreshToken).JSON(&next)
+			Expect(next.RefreshToken).NotTo(BeEmpty())
+			Expect(tok.Client(h).Post("/api/v1/auth/logout", map[string]any{"refresh_token": tok.RefreshToken})).To(HaveStatus(204))
+			Expect(sessions(tok.AccessToken)).To(BeEmpty())
+			Expect(refresh(h, next.RefreshToken)).To(HaveError(401, "unauthenticated"))
 		})
 
 		It("ends every session with everywhere", func() {

@@ -44,7 +44,6 @@ type Module struct {
 	store     *store.Store
 	svc       *app.Service
 	handlers  *identityhttp.Handlers
-	log       *slog.Logger
 	verifiers []*auth.Verifier
 }
 
@@ -53,7 +52,7 @@ var _ Facade = (*Module)(nil)
 // New builds the module.
 func New(d Deps) *Module {
 	st := store.New(d.DB)
-	m := &Module{store: st, log: d.Log}
+	m := &Module{store: st}
 	client := sso.New(sso.Settings{Issuer: d.OIDC.Issuer, ClientID: d.OIDC.ClientID,
 		ClientSecret: d.OIDC.ClientSecret, RedirectURL: CallbackURL(d.PublicURL, d.OIDC), Scopes: d.OIDC.Scopes,
 		RoleClaim: d.OIDC.RoleClaim})
@@ -156,36 +155,29 @@ func toUserInfo(u *store.User) UserInfo {
 	return UserInfo{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, RemindersDisabled: u.RemindersDisabled}
 }
 
-// Operator is an account an operator command reports on.
-type Operator struct {
-	ID    int64
-	Email string
-	Name  string
-	Role  string
-}
-
 // PromoteAdmin makes the account with this address an administrator,
 // creating it when nobody has signed in with it yet (the way to a first
 // administrator when the provider sends no groups). It reports whether the
 // account was created. Running processes see the change within
 // auth.role_cache_ttl.
-func (m *Module) PromoteAdmin(ctx context.Context, email string) (Operator, bool, error) {
+func (m *Module) PromoteAdmin(ctx context.Context, email string) (UserInfo, bool, error) {
 	u, created, err := m.svc.Promote(ctx, email)
 	if err != nil {
-		return Operator{}, false, err
+		return UserInfo{}, false, err
 	}
-	return Operator{ID: u.ID, Email: u.Email, Name: u.Name, Role: string(u.Role)}, created, nil
+	return UserInfo{ID: u.ID, Email: u.Email, Name: u.Name, Role: string(u.Role),
+		RemindersDisabled: u.RemindersDisabled}, created, nil
 }
 
-// Admins lists the administrators.
-func (m *Module) Admins(ctx context.Context) ([]Operator, error) {
-	us, err := m.svc.Admins(ctx)
+// Admins lists the administrators in id order.
+func (m *Module) Admins(ctx context.Context) ([]UserInfo, error) {
+	rows, err := m.store.Admins(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Operator, len(us))
-	for i, u := range us {
-		out[i] = Operator{ID: u.ID, Email: u.Email, Name: u.Name, Role: string(u.Role)}
+	out := make([]UserInfo, len(rows))
+	for i := range rows {
+		out[i] = toUserInfo(&rows[i])
 	}
 	return out, nil
 }

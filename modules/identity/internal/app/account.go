@@ -45,7 +45,7 @@ func (s *Service) Rename(ctx context.Context, userID int64, name string) (User, 
 // Settings returns the caller's settings with reminders_disabled read from
 // its durable column, which wins over any copy among the other keys.
 func (s *Service) Settings(ctx context.Context, userID int64) (map[string]any, error) {
-	u, err := userOrNotFound(s.Store.UserByID(ctx, userID))
+	u, err := userOrNotFound(s.Store.UserWithSettings(ctx, userID))
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/roundsedu/rounds/modules/identity/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -10,44 +9,22 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// Grant kinds and deck scopes (the facade's GrantKind values).
+// The grant kind that takes a scope, and its scopes (the facade's GrantDeck,
+// ScopeDeck and ScopeCategory).
 const (
-	KindCategory = "category"
-	KindDeck     = "deck"
-	KindQuiz     = "quiz"
-	KindArticle  = "article"
+	KindDeck = "deck"
 
 	ScopeDeck     = "deck"
 	ScopeCategory = "category"
 )
 
-// Grant is an editorial grant.
-type Grant struct {
-	ID        int64
-	UserID    int64
-	Kind      string
-	TargetID  int64
-	Scope     string
-	GrantedBy int64
-	CreatedAt time.Time
-}
-
-func toGrant(g *store.Grant) Grant {
-	return Grant{ID: g.ID, UserID: g.UserID, Kind: g.Kind, TargetID: g.TargetID, Scope: g.Scope,
-		GrantedBy: g.GrantedBy, CreatedAt: g.CreatedAt}
-}
+// Grant is an editorial grant: the stored row, which the service hands out
+// as it is.
+type Grant = store.Grant
 
 // Grants lists a user's grants.
 func (s *Service) Grants(ctx context.Context, userID int64) ([]Grant, error) {
-	rows, err := s.Store.GrantsOf(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Grant, len(rows))
-	for i := range rows {
-		out[i] = toGrant(&rows[i])
-	}
-	return out, nil
+	return s.Store.GrantsOf(ctx, userID)
 }
 
 // GrantsOfExisting lists the grants of a user who must exist (404 otherwise).
@@ -98,7 +75,7 @@ func (s *Service) Give(ctx context.Context, g NewGrant) (Grant, error) {
 			}
 			return err
 		}
-		out = toGrant(row)
+		out = *row
 		return nil
 	})
 	return out, err

@@ -84,10 +84,8 @@ func (s *Service) SetRole(ctx context.Context, c RoleChange) (User, error) {
 			out = toUser(u)
 			return nil
 		}
-		if u.Role == string(auth.RoleAdmin) {
-			if last, err := s.lastAdmin(ctx); err != nil || last {
-				return firstErr(err, errLastAdmin)
-			}
+		if err := s.refuseLastAdmin(ctx, u); err != nil {
+			return err
 		}
 		if err := s.Store.UpdateUser(ctx, u.ID, map[string]any{"role": string(c.Role)}); err != nil {
 			return err
@@ -103,11 +101,18 @@ func (s *Service) SetRole(ctx context.Context, c RoleChange) (User, error) {
 	return out, nil
 }
 
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
+// refuseLastAdmin answers 409 when u is the last administrator, whom an
+// in-app demotion or deletion would take away.
+func (s *Service) refuseLastAdmin(ctx context.Context, u *store.User) error {
+	if u.Role != string(auth.RoleAdmin) {
+		return nil
+	}
+	last, err := s.lastAdmin(ctx)
+	if err != nil {
+		return err
+	}
+	if last {
+		return errLastAdmin
 	}
 	return nil
 }
@@ -145,10 +150,8 @@ func (s *Service) DeleteUser(ctx context.Context, actor auth.Principal, target i
 		if err != nil {
 			return err
 		}
-		if u.Role == string(auth.RoleAdmin) {
-			if last, err := s.lastAdmin(ctx); err != nil || last {
-				return firstErr(err, errLastAdmin)
-			}
+		if err := s.refuseLastAdmin(ctx, u); err != nil {
+			return err
 		}
 		if err := s.Store.DeleteUser(ctx, u.ID); err != nil {
 			return err
@@ -198,17 +201,4 @@ func (s *Service) Promote(ctx context.Context, email string) (User, bool, error)
 	}
 	s.forget(out.ID)
 	return out, created, nil
-}
-
-// Admins lists the administrators.
-func (s *Service) Admins(ctx context.Context) ([]User, error) {
-	rows, err := s.Store.Admins(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]User, len(rows))
-	for i := range rows {
-		out[i] = toUser(&rows[i])
-	}
-	return out, nil
 }

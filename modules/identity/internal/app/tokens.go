@@ -138,17 +138,7 @@ func (s *Service) Logout(ctx context.Context, userID int64, refreshToken string,
 	if refreshToken == "" {
 		return nil
 	}
-	return s.DB.Tx(ctx, func(ctx context.Context) error {
-		sess, err := s.Store.SessionByTokenHash(ctx, digest(refreshToken))
-		if db.IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		_, err = s.Store.DeleteSession(ctx, userID, sess.ID)
-		return err
-	})
+	return s.Store.DeleteSessionOfToken(ctx, userID, digest(refreshToken))
 }
 
 // Session is one family as its owner sees it.

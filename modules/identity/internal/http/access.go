@@ -71,7 +71,7 @@ func (h *Handlers) registerAccess(r *httpapi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return &struct{ Body GrantResponse }{toGrantResponses([]app.Grant{g})[0]}, nil
+		return &struct{ Body GrantResponse }{toGrantResponse(g)}, nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{

@@ -62,11 +62,15 @@ type GrantResponse struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+func toGrantResponse(g app.Grant) GrantResponse {
+	return GrantResponse{ID: g.ID, UserID: g.UserID, Kind: g.Kind, TargetID: g.TargetID, Scope: g.Scope,
+		GrantedBy: g.GrantedBy, CreatedAt: g.CreatedAt}
+}
+
 func toGrantResponses(gs []app.Grant) []GrantResponse {
 	out := make([]GrantResponse, len(gs))
 	for i, g := range gs {
-		out[i] = GrantResponse{ID: g.ID, UserID: g.UserID, Kind: g.Kind, TargetID: g.TargetID, Scope: g.Scope,
-			GrantedBy: g.GrantedBy, CreatedAt: g.CreatedAt}
+		out[i] = toGrantResponse(g)
 	}
 	return out
 }

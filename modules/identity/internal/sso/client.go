@@ -51,9 +51,6 @@ func New(set Settings) *Client {
 // Enabled reports whether a provider is configured.
 func (c *Client) Enabled() bool { return c.set.Issuer != "" && c.set.ClientID != "" }
 
-// Issuer is the configured provider.
-func (c *Client) Issuer() string { return c.set.Issuer }
-
 // discover fetches the provider's configuration once; a failure is retried
 // at the next call.
 func (c *Client) discover(ctx context.Context) (*oidc.Provider, error) {

@@ -81,15 +81,12 @@ func (s *Store) RotateRefreshToken(ctx context.Context, old []byte, next *Refres
 		Updates(map[string]any{"last_used_at": now, "expires_at": next.ExpiresAt}).Error
 }
 
-// SessionByTokenHash finds the family a token (spent or not) belongs to.
-func (s *Store) SessionByTokenHash(ctx context.Context, hash []byte) (*Session, error) {
-	var sess Session
-	err := s.db.Conn(ctx).Where("id = (SELECT session_id FROM identity.refresh_tokens WHERE token_hash = ?)", hash).
-		Take(&sess).Error
-	if err != nil {
-		return nil, err
-	}
-	return &sess, nil
+// DeleteSessionOfToken ends the user's family a token (spent or not)
+// belongs to; a token of nobody's or of someone else's family ends nothing.
+func (s *Store) DeleteSessionOfToken(ctx context.Context, userID int64, hash []byte) error {
+	return s.db.Conn(ctx).
+		Where("user_id = ? AND id = (SELECT session_id FROM identity.refresh_tokens WHERE token_hash = ?)", userID, hash).
+		Delete(&Session{}).Error
 }
 
 // DeleteSession ends one family of the user; it reports whether there was one.

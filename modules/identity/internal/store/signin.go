@@ -41,16 +41,7 @@ func (s *Store) CreateLogin(ctx context.Context, l *SSOLogin) error {
 // TakeLogin deletes and returns the sign-in with this state hash: a state
 // is good for one callback. db.IsNotFound when there is none.
 func (s *Store) TakeLogin(ctx context.Context, stateHash []byte) (*SSOLogin, error) {
-	var rows []SSOLogin
-	err := s.db.Conn(ctx).Clauses(clause.Returning{}).
-		Where("state_hash = ?", stateHash).Delete(&rows).Error
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return nil, errNotFound
-	}
-	return &rows[0], nil
+	return take[SSOLogin](ctx, s, "state_hash", stateHash)
 }
 
 // CreateCode stores a one-time code and forgets expired ones.
@@ -65,9 +56,14 @@ func (s *Store) CreateCode(ctx context.Context, c *SSOCode) error {
 // TakeCode deletes and returns the code with this hash: consumed on read.
 // db.IsNotFound when there is none.
 func (s *Store) TakeCode(ctx context.Context, codeHash []byte) (*SSOCode, error) {
-	var rows []SSOCode
-	err := s.db.Conn(ctx).Clauses(clause.Returning{}).
-		Where("code_hash = ?", codeHash).Delete(&rows).Error
+	return take[SSOCode](ctx, s, "code_hash", codeHash)
+}
+
+// take deletes the row of T whose primary key column holds key and returns
+// it, in one statement: two callers racing for the row cannot both get it.
+func take[T any](ctx context.Context, s *Store, column string, key []byte) (*T, error) {
+	var rows []T
+	err := s.db.Conn(ctx).Clauses(clause.Returning{}).Where(column+" = ?", key).Delete(&rows).Error
 	if err != nil {
 		return nil, err
 	}

@@ -33,8 +33,20 @@ type Store struct{ db *db.DB }
 // New makes the store.
 func New(d *db.DB) *Store { return &Store{db: d} }
 
+// Every read below but UserWithSettings leaves the settings object out: it
+// may be 64 KiB, and the verifier and the facade read users on hot paths.
+
 // UserByID loads one user; db.IsNotFound on a miss.
 func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+	var u User
+	if err := s.db.Conn(ctx).Omit("Settings").Take(&u, id).Error; err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// UserWithSettings loads one user with the settings object.
+func (s *Store) UserWithSettings(ctx context.Context, id int64) (*User, error) {
 	var u User
 	if err := s.db.Conn(ctx).Take(&u, id).Error; err != nil {
 		return nil, err
@@ -45,7 +57,7 @@ func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
 // LockUser loads one user and locks the row until the transaction ends.
 func (s *Store) LockUser(ctx context.Context, id int64) (*User, error) {
 	var u User
-	err := s.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Take(&u, id).Error
+	err := s.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Omit("Settings").Take(&u, id).Error
 	if err != nil {
 		return nil, err
 	}
@@ -56,18 +68,9 @@ func (s *Store) LockUser(ctx context.Context, id int64) (*User, error) {
 // users_email_key index), and locks the row.
 func (s *Store) LockUserByEmail(ctx context.Context, email string) (*User, error) {
 	var u User
-	err := s.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).
+	err := s.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Omit("Settings").
 		Where("lower(email) = lower(?)", email).Take(&u).Error
 	if err != nil {
-		return nil, err
-	}
-	return &u, nil
-}
-
-// UserByEmail finds a user by address, case-insensitively.
-func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
-	var u User
-	if err := s.db.Conn(ctx).Where("lower(email) = lower(?)", email).Take(&u).Error; err != nil {
 		return nil, err
 	}
 	return &u, nil
@@ -79,7 +82,7 @@ func (s *Store) UsersByIDs(ctx context.Context, ids []int64) ([]User, error) {
 	if len(ids) == 0 {
 		return out, nil
 	}
-	err := s.db.Conn(ctx).Where("id IN ?", ids).Find(&out).Error
+	err := s.db.Conn(ctx).Omit("Settings").Where("id IN ?", ids).Find(&out).Error
 	return out, err
 }
 
