@@ -147,6 +147,21 @@ var _ = Describe("The question-category tree", func() {
 		Expect(res.Map()["system_id"]).NotTo(BeNil())
 	})
 
+	It("refuses a change that breaks a rule: a sibling's name (409), an unknown parent, a non-system tag or a blank name (422)", func() {
+		taken := unique("Taken")
+		category(taken, nil, nil)
+		c := category(unique("Changing"), nil, nil)
+		notSystem := tag(create(mcq(unique("t"))), "disease", unique("NotASystem"))
+		Expect(mod.Client(h).Patch(path("/question-categories/%d", c), q{"name": taken})).To(HaveError(409, "conflict"))
+		Expect(mod.Client(h).Patch(path("/question-categories/%d", c), q{"parent_id": 987654})).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Patch(path("/question-categories/%d", c), q{"system_id": notSystem})).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Patch(path("/question-categories/%d", c), q{"name": "   "})).To(HaveError(422, "invalid_request"))
+		got := findByID(categories(mod), c)
+		Expect(got["name"]).To(HavePrefix("Changing"))
+		Expect(got["parent_id"]).To(BeNil())
+		Expect(got["system_id"]).To(BeNil())
+	})
+
 	It("refuses a move under itself or its own descendant (400)", func() {
 		a := category(unique("Top"), nil, nil)
 		b := category(unique("Mid"), &a, nil)
@@ -218,6 +233,8 @@ var _ = Describe("The question-category tree", func() {
 		Expect(mod.Client(h).Post(path("/question-categories/%d/create-quiz?title=x", 987654), nil)).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Post(path("/question-categories/%d/create-quiz", empty), nil)).To(HaveError(422, "invalid_request"))
 		Expect(mod.Client(h).Post(path("/question-categories/%d/create-quiz?title=x&mode=exam", empty), nil)).To(HaveError(422, "invalid_request"))
+		create(mcq(unique("Not empty"), q{"question_category_id": empty}))
+		Expect(mod.Client(h).Post(path("/question-categories/%d/create-quiz?title=%%20%%20", empty), nil)).To(HaveError(422, "invalid_request"))
 	})
 
 	It("files questions one at a time and in bulk (moderators)", func() {
@@ -247,6 +264,15 @@ var _ = Describe("The question-category tree", func() {
 		Expect(mod.Client(h).Post(api+"/questions/bulk-category", q{"question_ids": []int64{c}, "category_id": 987654})).
 			To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Post(api+"/questions/bulk-category", q{"question_ids": []int64{}})).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Post(api+"/questions/bulk-category", q{"question_ids": make([]int64, 1001)})).
+			To(HaveError(422, "invalid_request"))
+
+		// A trashed question is not refiled: 404 alone, left alone in bulk.
+		Expect(mod.Client(h).Delete(path("/questions/%d", b))).To(HaveStatus(204))
+		Expect(mod.Client(h).Patch(path("/questions/%d/category?category_id=%d", b, to), nil)).To(HaveError(404, "not_found"))
+		res = mod.Client(h).Post(api+"/questions/bulk-category", q{"question_ids": []int64{a, b}, "category_id": to})
+		Expect(res.Map()["updated"]).To(BeEquivalentTo(1))
+		Expect(mod.Client(h).Get(path("/questions/detail/%d", b)).Map()["question_category_id"]).To(BeNil())
 		holder := grantHolder("category", to)
 		for _, u := range []*User{learner, holder} {
 			Expect(u.Client(h).Patch(path("/questions/%d/category?category_id=%d", c, from), nil)).To(HaveError(403, "forbidden"))

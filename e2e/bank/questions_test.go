@@ -183,6 +183,26 @@ var _ = Describe("Editing questions", func() {
 		Expect(holder.Client(h).Patch(path("/questions/%d", outside), q{"attending_tip": "no"})).To(HaveError(403, "forbidden"))
 	})
 
+	It("lets a quiz grant reach only while its quiz is live", func() {
+		z := quiz(unique("Trashed grant"), []int64{id})
+		holder := grantHolder("quiz", z)
+		Expect(mod.Client(h).Delete(path("/quizzes/%d", z))).To(HaveStatus(204))
+		Expect(holder.Client(h).Patch(path("/questions/%d", id), q{"attending_tip": "no"})).To(HaveError(403, "forbidden"))
+		Expect(holder.Client(h).Get(path("/questions/detail/%d", id)).Map()["can_edit"]).To(BeFalse())
+		Expect(mod.Client(h).Patch(path("/quizzes/%d/restore", z), nil)).To(HaveStatus(200))
+		Expect(holder.Client(h).Patch(path("/questions/%d", id), q{"attending_tip": "yes"})).To(HaveStatus(200))
+	})
+
+	It("follows the tree at check time: moving a category out of the granted branch ends the grant's reach", func() {
+		child := category(unique("Movable"), &cat, nil)
+		leaf := create(mcq(unique("Moved leaf"), q{"question_category_id": child}))
+		holder := grantHolder("category", cat)
+		Expect(holder.Client(h).Patch(path("/questions/%d", leaf), q{"attending_tip": "before"})).To(HaveStatus(200))
+		Expect(mod.Client(h).Patch(path("/question-categories/%d", child), q{"parent_id": nil})).To(HaveStatus(200))
+		Expect(holder.Client(h).Patch(path("/questions/%d", leaf), q{"attending_tip": "after"})).To(HaveError(403, "forbidden"))
+		Expect(mod.Client(h).Get(path("/questions/detail/%d", leaf)).Map()["attending_tip"]).To(Equal("before"))
+	})
+
 	It("refuses learners and holders of a grant elsewhere (403) and changes nothing", func() {
 		learner := h.NewUser(auth.RoleUser)
 		other := grantHolder("category", category(unique("Other"), nil, nil))

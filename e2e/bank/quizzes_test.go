@@ -87,6 +87,18 @@ var _ = Describe("Making quizzes from the bank", func() {
 		Entry("unknown quiz category", q{"title": "x", "question_ids": []int64{1}, "category_id": 987654}),
 	)
 
+	It("takes at most 500 question ids (422)", func() {
+		id := create(mcq(unique("FB many")))
+		many := make([]int64, 501)
+		for i := range many {
+			many[i] = id // kept once if it were accepted
+		}
+		Expect(mod.Client(h).Post(api+"/questions/from-bank", q{"title": "x", "question_ids": many})).
+			To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Post(api+"/questions/from-bank", q{"title": "x", "question_ids": many[:500]})).
+			To(HaveStatus(201))
+	})
+
 	It("is refused to learners and grant holders (403)", func() {
 		id := create(mcq(unique("FB x")))
 		for _, u := range []*User{h.NewUser(auth.RoleUser), grantHolder("quiz", quiz(unique("g"), []int64{id}))} {
@@ -116,6 +128,8 @@ var _ = Describe("Reading quizzes", func() {
 		Expect(quizIDs(learner.Client(h).Get(api + "/quizzes/"))).To(And(ContainElements(timed, learning),
 			Not(ContainElement(unpublished))))
 		Expect(quizIDs(mod.Client(h).Get(api + "/quizzes/"))).To(ContainElements(timed, learning, unpublished))
+		Expect(mod.Client(h).Get(api + "/quizzes/?limit=501")).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Get(api + "/quizzes/trash?limit=501")).To(HaveError(422, "invalid_request"))
 		z := mod.Client(h).Get(api + "/quizzes/?limit=500").List()
 		for _, x := range z {
 			m := x.(map[string]any)
@@ -270,6 +284,13 @@ var _ = Describe("A quiz's questions", func() {
 		Expect(questionIDs(getQuiz(mod, z, ""))).To(Equal([]int64{shared, exclusive}))
 	})
 
+	It("answers 404 for removing a trashed question", func() {
+		Expect(mod.Client(h).Delete(path("/questions/%d", exclusive))).To(HaveStatus(204))
+		Expect(mod.Client(h).Delete(path("/quizzes/%d/questions/%d", z, exclusive))).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Patch(path("/questions/%d/restore", exclusive), nil)).To(HaveStatus(200))
+		Expect(questionIDs(getQuiz(mod, z, ""))).To(Equal([]int64{shared, exclusive}))
+	})
+
 	It("is moderators' only (403 for learners and grant holders)", func() {
 		holder := grantHolder("quiz", z)
 		for _, u := range []*User{h.NewUser(auth.RoleUser), holder} {
@@ -333,6 +354,30 @@ var _ = Describe("Quiz lifecycle", func() {
 		Expect(res.Map()["is_published"]).To(BeEquivalentTo(1))
 		Expect(quizIDs(learner.Client(h).Get(api + "/quizzes/?limit=500"))).To(ContainElement(z))
 		Expect(quizIDs(mod.Client(h).Get(api + "/quizzes/trash"))).NotTo(ContainElement(z))
+	})
+
+	It("answers 404 for a trashed quiz on every other route, and leaves it out of every count", func() {
+		cat := int64(mod.Client(h).Post(api+"/categories/", q{"name": unique("Trash count")}).Map()["id"].(float64))
+		Expect(mod.Client(h).Patch(path("/categories/quizzes/%d?category_id=%d", z, cat), nil)).To(HaveStatus(200))
+		publish(z)
+		before, err := h.App.Modules.Bank.CountQuizzes(ctxBG, auth.Principal{UserID: mod.ID, Role: auth.RoleModerator})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(mod.Client(h).Delete(path("/quizzes/%d", z))).To(HaveStatus(204))
+
+		Expect(learner.Client(h).Get(path("/quizzes/%d?study=true", z))).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Patch(path("/quizzes/%d/publish?published=false", z), nil)).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Patch(path("/categories/quizzes/%d", z), nil)).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Patch(path("/quizzes/%d/questions/%d", z, shared), q{"explanation": "x"})).
+			To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Delete(path("/quizzes/%d/questions/%d", z, shared))).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Get(path("/questions/detail/%d", shared)).Map()["explanation"]).
+			To(Equal("Bravo is right because of the rule."))
+
+		Expect(findByID(mod.Client(h).Get(api+"/categories/").List(), cat)["quiz_count"]).To(BeEquivalentTo(0))
+		Expect(findByID(learner.Client(h).Get(api+"/categories/").List(), cat)["quiz_count"]).To(BeEquivalentTo(0))
+		after, err := h.App.Modules.Bank.CountQuizzes(ctxBG, auth.Principal{UserID: mod.ID, Role: auth.RoleModerator})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(after).To(Equal(before - 1))
 	})
 
 	It("refuses to restore a live quiz (400)", func() {

@@ -111,6 +111,24 @@ var _ = Describe("Question versions", func() {
 		Expect(mod.Client(h).Get(path("/questions/detail/%d/versions", 987654321))).To(HaveError(404, "not_found"))
 	})
 
+	It("keeps a trashed question's versions to moderators, and refuses restoring one (409; 404 for others)", func() {
+		Expect(mod.Client(h).Patch(path("/questions/%d", id), q{"question_text": "Before the trash"})).To(HaveStatus(200))
+		v := versionsOf(mod, id)[0]
+		Expect(mod.Client(h).Delete(path("/questions/%d", id))).To(HaveStatus(204))
+
+		Expect(versionsOf(mod, id)).To(HaveLen(1))
+		Expect(holder.Client(h).Get(path("/questions/detail/%d/versions", id))).To(HaveError(404, "not_found"))
+		restore := path("/questions/detail/%d/versions/%d/restore", id, v.ID)
+		Expect(mod.Client(h).Post(restore, nil)).To(HaveError(409, "conflict"))
+		Expect(holder.Client(h).Post(restore, nil)).To(HaveError(404, "not_found"))
+		Expect(versionsOf(mod, id)).To(HaveLen(1))
+		Expect(mod.Client(h).Get(path("/questions/detail/%d", id)).Map()["question_text"]).To(Equal("Before the trash"))
+	})
+
+	It("refuses a page size above 200 (422)", func() {
+		Expect(mod.Client(h).Get(path("/questions/detail/%d/versions?limit=201", id))).To(HaveError(422, "invalid_request"))
+	})
+
 	It("pages versions", func() {
 		for _, s := range []string{"v2", "v3", "v4"} {
 			Expect(mod.Client(h).Patch(path("/questions/%d", id), q{"question_text": s})).To(HaveStatus(200))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -104,7 +105,4 @@ type Facade interface {
 // answer side of a question opens inside the caller's own authorised attempt
 // (study mode at once, timed mode after submission), and a quiz's review
 // opens to a learner with a completed attempt.
-type AttemptAccess interface {
-	AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error)
-	HasCompletedAttempt(ctx context.Context, userID, quizID int64) (bool, error)
-}
+type AttemptAccess = app.AttemptAccess

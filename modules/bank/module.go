@@ -20,9 +20,7 @@ import (
 
 // GrantSource is the port bank needs from identity: the editorial grants a
 // user holds (identity.Facade satisfies it).
-type GrantSource interface {
-	Grants(ctx context.Context, userID int64) ([]identity.Grant, error)
-}
+type GrantSource = app.Grants
 
 // Deps is what the module is built from. Grants and Search may be nil
 // (nobody holds a grant; semantic and hybrid listing fall back to keyword).
@@ -39,40 +37,23 @@ type Deps struct {
 type Module struct {
 	svc *app.Service
 	cfg config.Bank
-	log *slog.Logger
 }
 
 // New builds the module.
 func New(d Deps) *Module {
-	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Changes: publisher{bus: d.Bus}})
-	if d.Grants != nil {
-		svc.SetGrants(d.Grants)
-	}
-	if d.Search != nil {
-		svc.SetSearch(d.Search)
-	}
-	return &Module{svc: svc, cfg: d.Config, log: d.Log}
+	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Changes: publisher{bus: d.Bus}, Grants: d.Grants, Search: d.Search})
+	return &Module{svc: svc, cfg: d.Config}
 }
 
 // Routes registers the bank's HTTP operations.
 func (m *Module) Routes(r *httpapi.Router) { bankhttp.Register(r, m.svc) }
-
-// SetGrants wires identity's grants after construction. Pass a nil
-// interface (not a typed nil) for none.
-func (m *Module) SetGrants(g GrantSource) { m.svc.SetGrants(g) }
 
 // SetSearch wires the search module (nil: keyword only).
 func (m *Module) SetSearch(f search.Facade) { m.svc.SetSearch(f) }
 
 // SetAttempts wires attempts (nil: no attempt authorises the answer side,
 // and only moderators open quiz reviews).
-func (m *Module) SetAttempts(a AttemptAccess) {
-	if a == nil {
-		m.svc.SetAttempts(nil)
-		return
-	}
-	m.svc.SetAttempts(a)
-}
+func (m *Module) SetAttempts(a AttemptAccess) { m.svc.SetAttempts(a) }
 
 // Subscribe removes a deleted account's favourites (the bank's only owned
 // things; questions and quizzes have no owners and stay).

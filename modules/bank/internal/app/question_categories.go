@@ -58,12 +58,8 @@ func (s *Service) QuestionCategories(ctx context.Context) ([]QuestionCategory, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.store.Categories(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]QuestionCategory, 0, len(rows))
-	for _, r := range rows {
+	out := make([]QuestionCategory, 0, len(t.rows))
+	for _, r := range t.rows {
 		c := QuestionCategory{ID: r.ID, Name: r.Name, Description: r.Description, ParentID: r.ParentID,
 			SystemID: r.SystemID, InheritedSystemID: t.system(r.ID), QuestionCount: counts[r.ID]}
 		for _, id := range t.branch(r.ID) {
@@ -76,19 +72,9 @@ func (s *Service) QuestionCategories(ctx context.Context) ([]QuestionCategory, e
 
 // CreateQuestionCategory adds a category (moderators only).
 func (s *Service) CreateQuestionCategory(ctx context.Context, p auth.Principal, in CategoryInput) (*QuestionCategory, error) {
-	if !p.IsModerator() {
-		return nil, apperr.Forbiddenf("only moderators manage categories")
-	}
 	c := &store.Category{Name: strings.TrimSpace(in.Name), Description: trimPtr(in.Description),
 		ParentID: in.ParentID, SystemID: in.SystemID}
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		if err := s.store.LockCategoryTree(ctx); err != nil {
-			return err
-		}
-		t, err := s.loadTree(ctx)
-		if err != nil {
-			return err
-		}
+	err := s.reshapeTree(ctx, p, func(ctx context.Context, t *tree) error {
 		if err := s.checkCategory(ctx, t, c); err != nil {
 			return err
 		}
@@ -104,17 +90,7 @@ func (s *Service) CreateQuestionCategory(ctx context.Context, p auth.Principal, 
 // category (moderators only). A move under itself or its own descendant is
 // refused (400).
 func (s *Service) UpdateQuestionCategory(ctx context.Context, p auth.Principal, id int64, pt CategoryPatch) (*QuestionCategory, error) {
-	if !p.IsModerator() {
-		return nil, apperr.Forbiddenf("only moderators manage categories")
-	}
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		if err := s.store.LockCategoryTree(ctx); err != nil {
-			return err
-		}
-		t, err := s.loadTree(ctx)
-		if err != nil {
-			return err
-		}
+	err := s.reshapeTree(ctx, p, func(ctx context.Context, t *tree) error {
 		cur, ok := t.nodes[id]
 		if !ok {
 			return apperr.NotFoundf("question category not found")
@@ -144,6 +120,24 @@ func (s *Service) UpdateQuestionCategory(ctx context.Context, p auth.Principal, 
 		return nil, err
 	}
 	return s.categoryView(ctx, id)
+}
+
+// reshapeTree runs fn on the tree in one transaction holding the tree lock
+// (moderators only), so no two changes of its shape interleave.
+func (s *Service) reshapeTree(ctx context.Context, p auth.Principal, fn func(ctx context.Context, t *tree) error) error {
+	if !p.IsModerator() {
+		return apperr.Forbiddenf("only moderators manage categories")
+	}
+	return s.db.Tx(ctx, func(ctx context.Context) error {
+		if err := s.store.LockCategoryTree(ctx); err != nil {
+			return err
+		}
+		t, err := s.loadTree(ctx)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, t)
+	})
 }
 
 // checkCategory validates name, parent and system of c.
@@ -196,17 +190,7 @@ func (s *Service) categoryView(ctx context.Context, id int64) (*QuestionCategory
 // questions move to moveTo (nil: they become uncategorised) and its
 // subcategories move up to its parent, so no branch is lost.
 func (s *Service) DeleteQuestionCategory(ctx context.Context, p auth.Principal, id int64, moveTo *int64) error {
-	if !p.IsModerator() {
-		return apperr.Forbiddenf("only moderators manage categories")
-	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
-		if err := s.store.LockCategoryTree(ctx); err != nil {
-			return err
-		}
-		t, err := s.loadTree(ctx)
-		if err != nil {
-			return err
-		}
+	return s.reshapeTree(ctx, p, func(ctx context.Context, t *tree) error {
 		c, ok := t.nodes[id]
 		if !ok {
 			return apperr.NotFoundf("question category not found")

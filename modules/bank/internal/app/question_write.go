@@ -170,13 +170,17 @@ func (s *Service) editTarget(ctx context.Context, v *viewer, id int64) (*store.Q
 
 // UpdateQuestion applies a patch (editors only). Rule failures answer 422.
 func (s *Service) UpdateQuestion(ctx context.Context, p auth.Principal, id int64, pt Patch) (*Question, error) {
-	return s.updateQuestion(ctx, p, id, pt, invalid, nil)
+	return s.edit(ctx, p, id, invalid, func(_ context.Context, q *store.QuestionWithFiling) (Content, error) {
+		return pt.onto(contentOf(&q.Question)), nil
+	})
 }
 
-// updateQuestion snapshots the prior content, then writes the patched one,
-// in one transaction. check runs on the locked row before anything changes.
-func (s *Service) updateQuestion(ctx context.Context, p auth.Principal, id int64, pt Patch,
-	refuse func([]apperr.Field) *apperr.Error, check func(ctx context.Context) error) (*Question, error) {
+// edit is every change of a question's content, in one transaction: lock
+// the question for p (editTarget), work out its next content from the
+// locked row, check it (refuse turns the problems into the answer), then
+// rewrite it with a snapshot of the prior content first.
+func (s *Service) edit(ctx context.Context, p auth.Principal, id int64, refuse func([]apperr.Field) *apperr.Error,
+	next func(ctx context.Context, q *store.QuestionWithFiling) (Content, error)) (*Question, error) {
 	v, err := s.viewerOf(ctx, p)
 	if err != nil {
 		return nil, err
@@ -187,16 +191,14 @@ func (s *Service) updateQuestion(ctx context.Context, p auth.Principal, id int64
 		if err != nil {
 			return err
 		}
-		if check != nil {
-			if err := check(ctx); err != nil {
-				return err
-			}
+		c, err := next(ctx, q)
+		if err != nil {
+			return err
 		}
-		next := pt.onto(contentOf(&q.Question))
-		if bad := next.normalize(); len(bad) > 0 {
+		if bad := c.normalize(); len(bad) > 0 {
 			return refuse(bad)
 		}
-		if err := s.rewrite(ctx, p.UserID, q, next); err != nil {
+		if err := s.rewrite(ctx, p.UserID, q, c); err != nil {
 			return err
 		}
 		out = toQuestion(q)
@@ -272,33 +274,11 @@ func (s *Service) Versions(ctx context.Context, p auth.Principal, id int64, limi
 // RestoreVersion puts a snapshot's content back, snapshotting the current
 // content first (editors only).
 func (s *Service) RestoreVersion(ctx context.Context, p auth.Principal, id, versionID int64) (*Question, error) {
-	v, err := s.viewerOf(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	var out *Question
-	err = s.db.Tx(ctx, func(ctx context.Context) error {
-		q, err := s.editTarget(ctx, v, id)
-		if err != nil {
-			return err
-		}
+	return s.edit(ctx, p, id, invalid, func(ctx context.Context, _ *store.QuestionWithFiling) (Content, error) {
 		ver, err := s.store.VersionOf(ctx, id, versionID)
 		if err != nil {
-			return notFoundOr(err, "version")
+			return Content{}, notFoundOr(err, "version")
 		}
-		next, err := fromSnapshot(ver.Snapshot)
-		if err != nil {
-			return err
-		}
-		if bad := next.normalize(); len(bad) > 0 {
-			return invalid(bad)
-		}
-		if err := s.rewrite(ctx, p.UserID, q, next); err != nil {
-			return err
-		}
-		out = toQuestion(q)
-		out.CanEdit, out.AnswersShown = true, true
-		return nil
+		return fromSnapshot(ver.Snapshot)
 	})
-	return out, err
 }

@@ -271,13 +271,18 @@ func (s *Service) UpdateQuizQuestion(ctx context.Context, p auth.Principal, quiz
 		return nil, apperr.Forbiddenf("only moderators manage quiz questions")
 	}
 	pt.StaleExplanations = true
-	return s.updateQuestion(ctx, p, questionID, pt, badRequest, func(ctx context.Context) error {
-		return s.checkLinked(ctx, quizID, questionID)
+	return s.edit(ctx, p, questionID, badRequest, func(ctx context.Context, q *store.QuestionWithFiling) (Content, error) {
+		if err := s.checkLinked(ctx, quizID, questionID, false); err != nil {
+			return Content{}, err
+		}
+		return pt.onto(contentOf(&q.Question)), nil
 	})
 }
 
-func (s *Service) checkLinked(ctx context.Context, quizID, questionID int64) error {
-	if _, err := s.liveQuiz(ctx, quizID, false); err != nil {
+// checkLinked loads the live quiz (locked when lock) and checks the
+// question is linked to it: 404 otherwise.
+func (s *Service) checkLinked(ctx context.Context, quizID, questionID int64, lock bool) error {
+	if _, err := s.liveQuiz(ctx, quizID, lock); err != nil {
 		return err
 	}
 	ok, err := s.store.Linked(ctx, quizID, questionID)
@@ -299,13 +304,10 @@ func (s *Service) RemoveQuizQuestion(ctx context.Context, p auth.Principal, quiz
 		return apperr.Forbiddenf("only moderators manage quiz questions")
 	}
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, err := s.liveQuiz(ctx, quizID, true); err != nil {
+		if err := s.checkLinked(ctx, quizID, questionID, true); err != nil {
 			return err
 		}
 		if _, err := s.liveQuestion(ctx, questionID, true); err != nil {
-			return err
-		}
-		if err := s.checkLinked(ctx, quizID, questionID); err != nil {
 			return err
 		}
 		others, err := s.store.OtherLinks(ctx, quizID, questionID)

@@ -22,8 +22,9 @@ const (
 	MatchBoth      = "both"
 )
 
-// Quiz search tuning: the semantic part keeps questions at least this
-// similar; results and matching questions per quiz are capped.
+// Quiz search tuning: the semantic part considers at most quizSemanticMax
+// questions (those at least search.MinSimilarityQuizzes similar); results
+// and matching questions per quiz are capped.
 const (
 	quizSemanticMax = 200
 	quizSearchMax   = 50

@@ -16,8 +16,7 @@ const seedLock = 7_470_204
 // nothing. It reports whether it loaded anything.
 func (s *Service) SeedDemo(ctx context.Context) (bool, error) {
 	start := time.Now()
-	b := demo.Generate()
-	seeded := false
+	var b *demo.Bank
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		if err := s.store.Lock(ctx, seedLock); err != nil {
 			return err
@@ -26,6 +25,8 @@ func (s *Service) SeedDemo(ctx context.Context) (bool, error) {
 		if err != nil || !empty {
 			return err
 		}
+		// Built only now: most starts find the bank loaded already.
+		b = demo.Generate()
 		categories, err := s.seedCategories(ctx, b.Categories)
 		if err != nil {
 			return err
@@ -34,13 +35,10 @@ func (s *Service) SeedDemo(ctx context.Context) (bool, error) {
 		if err != nil {
 			return err
 		}
-		if err := s.seedQuizzes(ctx, b, ids); err != nil {
-			return err
-		}
-		seeded = true
-		return nil
+		return s.seedQuizzes(ctx, b, ids)
 	})
-	if err == nil && seeded {
+	seeded := err == nil && b != nil
+	if seeded {
 		s.log.InfoContext(ctx, "demo bank loaded", "questions", len(b.Questions), "quizzes", len(b.Quizzes),
 			"categories", len(b.Categories), "duration_ms", time.Since(start).Milliseconds())
 	}

@@ -14,13 +14,15 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// Grants is the port to identity: the editorial grants a user holds.
+// Grants is the port to identity: the editorial grants a user holds
+// (bank.GrantSource).
 type Grants interface {
 	Grants(ctx context.Context, userID int64) ([]identity.Grant, error)
 }
 
-// AttemptAccess is the port to attempts (the same method set as
-// bank.AttemptAccess).
+// AttemptAccess is the port to attempts (bank.AttemptAccess): whether an
+// attempt of the user authorises a question's answer side, and whether the
+// user has completed an attempt of a quiz.
 type AttemptAccess interface {
 	AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error)
 	HasCompletedAttempt(ctx context.Context, userID, quizID int64) (bool, error)
@@ -54,11 +56,14 @@ type Changes interface {
 	QuestionChanged(ctx context.Context, c Change) error
 }
 
-// Deps is what the service is built from.
+// Deps is what the service is built from. Grants and Search may be nil
+// (nobody holds a grant; semantic and hybrid fall back to keyword).
 type Deps struct {
 	DB      *db.DB
 	Log     *slog.Logger
 	Changes Changes
+	Grants  Grants
+	Search  search.Facade
 }
 
 // Service holds the bank's rules.
@@ -72,14 +77,11 @@ type Service struct {
 	attempts AttemptAccess
 }
 
-// New builds the service. Ports start empty: no grants, keyword search
-// only, no authorised attempts.
+// New builds the service. Attempts start unwired: no authorised attempts.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, changes: d.Changes}
+	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, changes: d.Changes, grants: d.Grants,
+		search: d.Search}
 }
-
-// SetGrants wires identity's grants (nil: nobody holds one).
-func (s *Service) SetGrants(g Grants) { s.grants = g }
 
 // SetSearch wires the search module (nil: semantic and hybrid fall back to
 // keyword).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -32,6 +33,19 @@ func (s *Service) trash(ctx context.Context, id int64) error {
 	return s.publish(ctx, ChangeDeleted, &q.Question)
 }
 
+// trashedQuestion locks a question that must be in the trash: 404 when
+// missing, 400 (refusal) when live.
+func (s *Service) trashedQuestion(ctx context.Context, id int64, refusal string) (*store.QuestionWithFiling, error) {
+	q, err := s.store.Question(ctx, id, true)
+	if err != nil {
+		return nil, notFoundOr(err, "question")
+	}
+	if q.DeletedAt == nil {
+		return nil, apperr.BadRequestf("%s", refusal)
+	}
+	return q, nil
+}
+
 // RestoreQuestion brings a trashed question back (moderators only; 400 when
 // it is not in the trash).
 func (s *Service) RestoreQuestion(ctx context.Context, p auth.Principal, id int64) (*Question, error) {
@@ -40,12 +54,9 @@ func (s *Service) RestoreQuestion(ctx context.Context, p auth.Principal, id int6
 	}
 	var out *Question
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		q, err := s.store.Question(ctx, id, true)
+		q, err := s.trashedQuestion(ctx, id, "the question is not in the trash")
 		if err != nil {
-			return notFoundOr(err, "question")
-		}
-		if q.DeletedAt == nil {
-			return apperr.BadRequestf("the question is not in the trash")
+			return err
 		}
 		if err := s.store.SetDeleted(ctx, &q.Question, nil); err != nil {
 			return err
@@ -67,12 +78,9 @@ func (s *Service) PurgeQuestion(ctx context.Context, p auth.Principal, id int64)
 		return apperr.Forbiddenf("only moderators delete questions permanently")
 	}
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		q, err := s.store.Question(ctx, id, true)
+		q, err := s.trashedQuestion(ctx, id, "only a question in the trash can be deleted permanently: delete it first")
 		if err != nil {
-			return notFoundOr(err, "question")
-		}
-		if q.DeletedAt == nil {
-			return apperr.BadRequestf("only a question in the trash can be deleted permanently: delete it first")
+			return err
 		}
 		if err := s.store.PurgeQuestion(ctx, id); err != nil {
 			return err

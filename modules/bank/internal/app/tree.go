@@ -10,6 +10,7 @@ import (
 // small, and branches, inherited systems and grant coverage are all walks
 // over it.
 type tree struct {
+	rows     []store.Category // as the store lists them (by name)
 	nodes    map[int64]*store.Category
 	children map[int64][]int64
 }
@@ -19,7 +20,11 @@ func (s *Service) loadTree(ctx context.Context) (*tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{nodes: make(map[int64]*store.Category, len(rows)), children: map[int64][]int64{}}
+	return newTree(rows), nil
+}
+
+func newTree(rows []store.Category) *tree {
+	t := &tree{rows: rows, nodes: make(map[int64]*store.Category, len(rows)), children: map[int64][]int64{}}
 	for i := range rows {
 		c := &rows[i]
 		t.nodes[c.ID] = c
@@ -27,7 +32,7 @@ func (s *Service) loadTree(ctx context.Context) (*tree, error) {
 			t.children[*c.ParentID] = append(t.children[*c.ParentID], c.ID)
 		}
 	}
-	return t, nil
+	return t
 }
 
 // branch returns id and every category below it (empty for an unknown id).

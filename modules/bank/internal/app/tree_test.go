@@ -9,25 +9,16 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// newTree builds a tree: 1 (system 100) > 2 > 3 (system 200) > 4; 5 alone.
-func newTree() *tree {
-	rows := []store.Category{
+// sampleTree builds a tree: 1 (system 100) > 2 > 3 (system 200) > 4; 5 alone.
+func sampleTree() *tree {
+	return newTree([]store.Category{
 		{ID: 1, SystemID: ptr[int64](100)}, {ID: 2, ParentID: ptr[int64](1)},
 		{ID: 3, ParentID: ptr[int64](2), SystemID: ptr[int64](200)}, {ID: 4, ParentID: ptr[int64](3)}, {ID: 5},
-	}
-	t := &tree{nodes: map[int64]*store.Category{}, children: map[int64][]int64{}}
-	for i := range rows {
-		c := &rows[i]
-		t.nodes[c.ID] = c
-		if c.ParentID != nil {
-			t.children[*c.ParentID] = append(t.children[*c.ParentID], c.ID)
-		}
-	}
-	return t
+	})
 }
 
 func TestBranch(t *testing.T) {
-	tr := newTree()
+	tr := sampleTree()
 	if got := tr.branch(2); !slices.Equal(got, []int64{2, 3, 4}) {
 		t.Fatalf("branch(2) = %v", got)
 	}
@@ -37,7 +28,7 @@ func TestBranch(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
-	tr := newTree()
+	tr := sampleTree()
 	for _, c := range []struct {
 		id, root int64
 		want     bool
@@ -49,7 +40,7 @@ func TestWithin(t *testing.T) {
 }
 
 func TestWithinSurvivesACycle(t *testing.T) {
-	tr := newTree()
+	tr := sampleTree()
 	tr.nodes[1].ParentID = ptr[int64](4)
 	if tr.within(2, 5) {
 		t.Fatal("a cycle must not report coverage")
@@ -57,7 +48,7 @@ func TestWithinSurvivesACycle(t *testing.T) {
 }
 
 func TestSystemIsTheNearestAncestors(t *testing.T) {
-	tr := newTree()
+	tr := sampleTree()
 	for id, want := range map[int64]int64{1: 100, 2: 100, 3: 200, 4: 200} {
 		if got := tr.system(id); got == nil || *got != want {
 			t.Errorf("system(%d) = %v, want %d", id, got, want)

@@ -175,6 +175,6 @@ func registerBank(r *httpapi.Router, s *app.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &quizCreatedOutput{Body: QuizCreatedBody{ID: z.ID, Title: z.Title, QuestionsCount: z.QuestionsCount}}, nil
+			return toQuizCreated(z), nil
 		})
 }

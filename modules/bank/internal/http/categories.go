@@ -204,6 +204,6 @@ func registerQuestionCategories(r *httpapi.Router, s *app.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &quizCreatedOutput{Body: QuizCreatedBody{ID: z.ID, Title: z.Title, QuestionsCount: z.QuestionsCount}}, nil
+			return toQuizCreated(z), nil
 		})
 }

@@ -128,6 +128,10 @@ type QuizCreatedBody struct {
 	QuestionsCount int    `json:"questions_count"`
 }
 
+func toQuizCreated(z *app.Quiz) *quizCreatedOutput {
+	return &quizCreatedOutput{Body: QuizCreatedBody{ID: z.ID, Title: z.Title, QuestionsCount: z.QuestionsCount}}
+}
+
 func ptr(s string) *string { return &s }
 
 func nullIfEmpty(s string) *string {

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"gorm.io/gorm"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Categories loads the whole question-category tree (it is small: the
@@ -86,7 +88,7 @@ func (s *Store) DeleteCategory(ctx context.Context, id int64) error {
 func (s *Store) LiveQuestionIDsIn(ctx context.Context, categories []int64) ([]int64, error) {
 	ids := []int64{}
 	err := s.db.Conn(ctx).Raw(`SELECT id FROM bank.questions WHERE deleted_at IS NULL
-		AND question_category_id = ANY(?::bigint[]) ORDER BY id`, IDArray(categories)).Scan(&ids).Error
+		AND question_category_id = ANY(?::bigint[]) ORDER BY id`, db.IDArray(categories)).Scan(&ids).Error
 	return ids, err
 }
 
@@ -129,7 +131,7 @@ func (s *Store) QuizCategoryExists(ctx context.Context, id int64) (bool, error) 
 func (s *Store) LockCategories(ctx context.Context, ids []int64) ([]int64, error) {
 	out := []int64{}
 	err := s.db.Conn(ctx).Raw(`SELECT id FROM bank.question_categories WHERE id = ANY(?::bigint[])
-		ORDER BY id FOR SHARE`, IDArray(ids)).Scan(&out).Error
+		ORDER BY id FOR SHARE`, db.IDArray(ids)).Scan(&out).Error
 	return out, err
 }
 

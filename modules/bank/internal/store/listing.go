@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"strings"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Text match modes of the bank listing.
@@ -92,14 +94,14 @@ func (q *BankQuery) source() (string, []any) {
 	var args []any
 	if len(q.ReachCategories) > 0 {
 		parts = append(parts, `SELECT * FROM bank.questions WHERE question_category_id = ANY(?::bigint[])`)
-		args = append(args, IDArray(q.ReachCategories))
+		args = append(args, db.IDArray(q.ReachCategories))
 	}
 	if len(q.ReachIDs) > 0 {
 		part := `SELECT * FROM bank.questions WHERE id = ANY(?::bigint[])`
-		args = append(args, IDArray(q.ReachIDs))
+		args = append(args, db.IDArray(q.ReachIDs))
 		if len(q.ReachCategories) > 0 {
 			part += ` AND (question_category_id IS NULL OR NOT question_category_id = ANY(?::bigint[]))`
-			args = append(args, IDArray(q.ReachCategories))
+			args = append(args, db.IDArray(q.ReachCategories))
 		}
 		parts = append(parts, part)
 	}
@@ -122,9 +124,9 @@ func (q *BankQuery) filters() *where {
 	}
 	switch {
 	case q.HasCategories && q.Uncategorized:
-		w.add(`(q.question_category_id = ANY(?::bigint[]) OR q.question_category_id IS NULL)`, IDArray(q.Categories))
+		w.add(`(q.question_category_id = ANY(?::bigint[]) OR q.question_category_id IS NULL)`, db.IDArray(q.Categories))
 	case q.HasCategories:
-		w.add(`q.question_category_id = ANY(?::bigint[])`, IDArray(q.Categories))
+		w.add(`q.question_category_id = ANY(?::bigint[])`, db.IDArray(q.Categories))
 	case q.Uncategorized:
 		w.add(`q.question_category_id IS NULL`)
 	}
@@ -137,15 +139,15 @@ func (q *BankQuery) filters() *where {
 		w.add(`EXISTS (SELECT 1 FROM bank.question_tags qt WHERE qt.question_id = q.id AND qt.tag_id = ?)`, tag)
 	}
 	for _, cats := range q.SystemTags {
-		w.add(`q.question_category_id = ANY(?::bigint[])`, IDArray(cats))
+		w.add(`q.question_category_id = ANY(?::bigint[])`, db.IDArray(cats))
 	}
 	switch q.Match {
 	case MatchKeyword:
 		w.add(`q.search_document @@ `+tsQuery, q.Text)
 	case MatchSemantic:
-		w.add(`q.id = ANY(?::bigint[])`, IDArray(q.SemanticIDs))
+		w.add(`q.id = ANY(?::bigint[])`, db.IDArray(q.SemanticIDs))
 	case MatchHybrid:
-		w.add(`(q.id = ANY(?::bigint[]) OR q.search_document @@ `+tsQuery+`)`, IDArray(q.SemanticIDs), q.Text)
+		w.add(`(q.id = ANY(?::bigint[]) OR q.search_document @@ `+tsQuery+`)`, db.IDArray(q.SemanticIDs), q.Text)
 	}
 	return w
 }
@@ -157,10 +159,10 @@ func (q *BankQuery) ordering() (cols string, args []any, order string) {
 	case MatchKeyword:
 		return `, ts_rank(q.search_document, ` + tsQuery + `) AS rank`, []any{q.Text}, `%[1]s.rank DESC, %[1]s.id DESC`
 	case MatchSemantic:
-		return `, array_position(?::bigint[], q.id) AS pos`, []any{IDArray(q.SemanticIDs)}, `%[1]s.pos`
+		return `, array_position(?::bigint[], q.id) AS pos`, []any{db.IDArray(q.SemanticIDs)}, `%[1]s.pos`
 	case MatchHybrid:
 		return `, array_position(?::bigint[], q.id) AS pos, ts_rank(q.search_document, ` + tsQuery + `) AS rank`,
-			[]any{IDArray(q.SemanticIDs), q.Text}, `%[1]s.pos NULLS LAST, %[1]s.rank DESC, %[1]s.id DESC`
+			[]any{db.IDArray(q.SemanticIDs), q.Text}, `%[1]s.pos NULLS LAST, %[1]s.rank DESC, %[1]s.id DESC`
 	}
 	return ``, nil, `%[1]s.id DESC`
 }
@@ -265,8 +267,8 @@ ORDER BY ` + orderBy(order, "p")
 	args := append([]any{}, rankArgs...)
 	args = append(args, fromArgs...)
 	args = append(args, w.args...)
-	args = append(args, limit, offset, q.EditAll, IDArray(q.EditCategories), IDArray(q.EditQuizzes),
-		IDArray(q.EditQuizzes))
+	args = append(args, limit, offset, q.EditAll, db.IDArray(q.EditCategories), db.IDArray(q.EditQuizzes),
+		db.IDArray(q.EditQuizzes))
 	return sql, args
 }
 
@@ -278,7 +280,7 @@ func (s *Store) ReachExtras(ctx context.Context, userID int64, quizzes []int64) 
 	err := s.db.Conn(ctx).Raw(`SELECT question_id FROM bank.favorites WHERE user_id = ?
 		UNION SELECT qq.question_id FROM bank.quiz_questions qq
 		JOIN bank.quizzes z ON z.id = qq.quiz_id AND z.deleted_at IS NULL
-		WHERE qq.quiz_id = ANY(?::bigint[])`, userID, IDArray(quizzes)).Scan(&ids).Error
+		WHERE qq.quiz_id = ANY(?::bigint[])`, userID, db.IDArray(quizzes)).Scan(&ids).Error
 	return ids, err
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // InsertQuestion stores q, filling its id, version and times.
@@ -24,7 +26,7 @@ func (s *Store) InsertQuestion(ctx context.Context, q *Question) error {
 // Question loads one question, trashed or not; with lock it takes the row
 // lock for the rest of the transaction. db.IsNotFound on a miss.
 func (s *Store) Question(ctx context.Context, id int64, lock bool) (*QuestionWithFiling, error) {
-	sql := `SELECT ` + prefixed("q") + `, c.name AS question_category_name
+	sql := `SELECT ` + filedCols + `
 		FROM bank.questions q LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
 		WHERE q.id = ?`
 	if lock {
@@ -43,9 +45,9 @@ func (s *Store) Question(ctx context.Context, id int64, lock bool) (*QuestionWit
 // LiveQuestions loads the live questions among ids (any order).
 func (s *Store) LiveQuestions(ctx context.Context, ids []int64) ([]QuestionWithFiling, error) {
 	var rows []QuestionWithFiling
-	err := s.db.Conn(ctx).Raw(`SELECT `+prefixed("q")+`, c.name AS question_category_name
+	err := s.db.Conn(ctx).Raw(`SELECT `+filedCols+`
 		FROM bank.questions q LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
-		WHERE q.id = ANY(?::bigint[]) AND q.deleted_at IS NULL`, IDArray(ids)).Scan(&rows).Error
+		WHERE q.id = ANY(?::bigint[]) AND q.deleted_at IS NULL`, db.IDArray(ids)).Scan(&rows).Error
 	return rows, err
 }
 
@@ -54,7 +56,7 @@ func (s *Store) LiveQuestions(ctx context.Context, ids []int64) ([]QuestionWithF
 func (s *Store) LockLive(ctx context.Context, ids []int64) ([]int64, error) {
 	out := []int64{}
 	err := s.db.Conn(ctx).Raw(`SELECT id FROM bank.questions WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL
-		ORDER BY id FOR SHARE`, IDArray(ids)).Scan(&out).Error
+		ORDER BY id FOR SHARE`, db.IDArray(ids)).Scan(&out).Error
 	return out, err
 }
 
@@ -75,7 +77,7 @@ func (s *Store) File(ctx context.Context, ids []int64, category *int64) ([]Quest
 	var rows []Question
 	err := s.db.Conn(ctx).Raw(`UPDATE bank.questions SET question_category_id = ?, version = version + 1, updated_at = now()
 		WHERE id = ANY(?::bigint[]) AND deleted_at IS NULL AND question_category_id IS DISTINCT FROM ?
-		RETURNING `+questionCols, category, IDArray(ids), category).Scan(&rows).Error
+		RETURNING `+questionCols, category, db.IDArray(ids), category).Scan(&rows).Error
 	sortQuestions(rows)
 	return rows, err
 }
@@ -112,7 +114,7 @@ func (s *Store) TrashPage(ctx context.Context, limit, offset int) ([]QuestionWit
 		return nil, 0, err
 	}
 	var rows []QuestionWithFiling
-	err := conn.Raw(`SELECT `+prefixed("q")+`, c.name AS question_category_name
+	err := conn.Raw(`SELECT `+filedCols+`
 		FROM bank.questions q LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
 		WHERE q.deleted_at IS NOT NULL ORDER BY q.deleted_at DESC, q.id DESC LIMIT ? OFFSET ?`,
 		limit, offset).Scan(&rows).Error
@@ -128,7 +130,7 @@ func (s *Store) InLiveQuiz(ctx context.Context, questionID int64, quizIDs []int6
 	var ok bool
 	err := s.db.Conn(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM bank.quiz_questions qq
 		JOIN bank.quizzes z ON z.id = qq.quiz_id AND z.deleted_at IS NULL
-		WHERE qq.question_id = ? AND qq.quiz_id = ANY(?::bigint[]))`, questionID, IDArray(quizIDs)).Scan(&ok).Error
+		WHERE qq.question_id = ? AND qq.quiz_id = ANY(?::bigint[]))`, questionID, db.IDArray(quizIDs)).Scan(&ok).Error
 	return ok, err
 }
 

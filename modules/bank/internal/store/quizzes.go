@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // quizSelect reads quizzes with their live question count and category name.
@@ -28,7 +30,7 @@ func (s *Store) LinkQuestions(ctx context.Context, quizID int64, questionIDs []i
 	return s.db.Conn(ctx).Exec(`INSERT INTO bank.quiz_questions (quiz_id, question_id, position)
 		SELECT ?, u.id, (SELECT coalesce(max(position), 0) FROM bank.quiz_questions WHERE quiz_id = ?) + u.ord
 		FROM unnest(?::bigint[]) WITH ORDINALITY AS u(id, ord)
-		ON CONFLICT DO NOTHING`, quizID, quizID, IDArray(questionIDs)).Error
+		ON CONFLICT DO NOTHING`, quizID, quizID, db.IDArray(questionIDs)).Error
 }
 
 // Quiz loads one quiz, trashed or not; with lock it takes the row lock.
@@ -85,7 +87,7 @@ func (s *Store) CountQuizzes(ctx context.Context, publishedOnly bool) (int, erro
 // QuizQuestions lists the live questions of a quiz in order.
 func (s *Store) QuizQuestions(ctx context.Context, quizID int64) ([]QuestionWithFiling, error) {
 	var rows []QuestionWithFiling
-	err := s.db.Conn(ctx).Raw(`SELECT `+prefixed("q")+`, c.name AS question_category_name
+	err := s.db.Conn(ctx).Raw(`SELECT `+filedCols+`
 		FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
 		LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
 		WHERE qq.quiz_id = ? ORDER BY qq.position, q.id`, quizID).Scan(&rows).Error
@@ -194,7 +196,7 @@ FROM found f JOIN (` + quizSelect + `) s ON s.id = f.id
 ORDER BY f.title_match DESC, f.n DESC, f.id DESC
 LIMIT ?`
 	pattern := likeEscape(f.Text)
-	sem := IDArray(f.SemanticIDs)
+	sem := db.IDArray(f.SemanticIDs)
 	var rows []QuizMatch
 	err := s.db.Conn(ctx).Raw(sql, sem, f.Text, f.Questions, f.Text, sem,
 		f.PerQuiz, f.PerQuiz, f.Titles, pattern, f.Titles, pattern, f.Limit).Scan(&rows).Error

@@ -5,7 +5,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strconv"
 	"strings"
 	"time"
 
@@ -65,6 +64,10 @@ func (Question) TableName() string { return "bank.questions" }
 const questionCols = `id, question_type, question_text, options, correct_answer, explanation,
 	option_explanations, key_points, attending_tip, explanation_image_path, image_path, figures,
 	question_category_id, created_by, version, created_at, updated_at, deleted_at`
+
+// filedCols selects a question (alias q) with its category's name (alias
+// c) into QuestionWithFiling; rendered once, not on every query.
+var filedCols = prefixed("q") + `, c.name AS question_category_name`
 
 // prefixed returns questionCols qualified with a table alias.
 func prefixed(alias string) string {
@@ -163,21 +166,6 @@ type Favorite struct {
 
 // TableName places the row in the module's schema.
 func (Favorite) TableName() string { return "bank.favorites" }
-
-// IDArray renders ids as a Postgres array literal, bound as one parameter
-// (`= ANY(?::bigint[])`), so a list of any length is one placeholder.
-func IDArray(ids []int64) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.FormatInt(id, 10))
-	}
-	b.WriteByte('}')
-	return b.String()
-}
 
 // row is one RETURNING row whose errors are translated like gorm's own
 // (a unique violation becomes gorm.ErrDuplicatedKey for db.IsUniqueViolation).

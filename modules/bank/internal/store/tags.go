@@ -1,12 +1,16 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/roundsedu/rounds/platform/db"
+)
 
 // TagsByID loads the tags among ids.
 func (s *Store) TagsByID(ctx context.Context, ids []int64) ([]Tag, error) {
 	var rows []Tag
 	err := s.db.Conn(ctx).Raw(`SELECT id, type, name, created_at FROM bank.tags WHERE id = ANY(?::bigint[])`,
-		IDArray(ids)).Scan(&rows).Error
+		db.IDArray(ids)).Scan(&rows).Error
 	return rows, err
 }
 
@@ -52,5 +56,5 @@ func (s *Store) EnsureTag(ctx context.Context, typ, name string) (int64, error) 
 // demo data; no route assigns tags).
 func (s *Store) TagQuestion(ctx context.Context, questionID int64, tagIDs []int64) error {
 	return s.db.Conn(ctx).Exec(`INSERT INTO bank.question_tags (question_id, tag_id)
-		SELECT ?, unnest(?::bigint[]) ON CONFLICT DO NOTHING`, questionID, IDArray(tagIDs)).Error
+		SELECT ?, unnest(?::bigint[]) ON CONFLICT DO NOTHING`, questionID, db.IDArray(tagIDs)).Error
 }
