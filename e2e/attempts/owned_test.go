@@ -75,6 +75,52 @@ var _ = Describe("Folders and collections", func() {
 		Expect(c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))).To(HaveError(404, "not_found"))
 	})
 
+	It("refuses what does not fit, changing nothing", func() {
+		u, other := learner(), learner()
+		c := u.Client(h)
+		q1 := createQuestion(mcq("Fits?", "Yes", "Yes", "No"))
+		cardio := idOf(c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"}))
+		renal := idOf(c.Post("/api/v1/folders", map[string]any{"name": "Renal"}))
+		theirs := idOf(other.Client(h).Post("/api/v1/folders", map[string]any{"name": "Theirs"}))
+
+		// A rename onto another of the learner's names, in any case, is 409; a blank one 422.
+		Expect(c.Patch(fmt.Sprintf("/api/v1/folders/%d", renal), map[string]any{"name": "CARDIOLOGY"})).
+			To(HaveError(409, "conflict"))
+		Expect(c.Patch(fmt.Sprintf("/api/v1/folders/%d", renal), map[string]any{"name": "  "})).
+			To(HaveError(422, "invalid_request"))
+		names := []any{}
+		for _, f := range c.Get("/api/v1/folders").List() {
+			names = append(names, f.(map[string]any)["name"])
+		}
+		Expect(names).To(Equal([]any{"Cardiology", "Renal"}))
+
+		// One folder or the unfiled, not both.
+		Expect(c.Get(fmt.Sprintf("/api/v1/collections?folder_id=%d&unfiled=true", cardio))).
+			To(HaveError(422, "invalid_request"))
+
+		// A new collection reads with an empty question list, not a missing one.
+		coll := idOf(c.Post("/api/v1/collections", map[string]any{"name": "Empty", "folder_id": cardio}))
+		empty := c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))
+		Expect(empty).To(HaveStatus(200))
+		Expect(empty.Map()).To(HaveKeyWithValue("question_ids", []any{}))
+
+		// Moving it into someone else's folder, or renaming it to blank, is 422.
+		Expect(c.Patch(fmt.Sprintf("/api/v1/collections/%d", coll), map[string]any{"folder_id": theirs})).
+			To(HaveError(422, "invalid_request"))
+		Expect(c.Patch(fmt.Sprintf("/api/v1/collections/%d", coll), map[string]any{"name": " "})).
+			To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/collections", map[string]any{"name": " "})).To(HaveError(422, "invalid_request"))
+		kept := c.Get(fmt.Sprintf("/api/v1/collections/%d", coll)).Map()
+		Expect(kept["folder_id"]).To(BeNumerically("==", cardio))
+		Expect(kept["name"]).To(Equal("Empty"))
+
+		// A full collection (1,000 questions) takes no more.
+		exec(`INSERT INTO attempts.collection_questions (collection_id, question_id)
+			SELECT ?, g FROM generate_series(900000001, 900001000) AS g`, coll)
+		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveError(400, "bad_request"))
+		Expect(c.Get(fmt.Sprintf("/api/v1/collections/%d", coll)).Map()["questions"]).To(BeNumerically("==", 1000))
+	})
+
 	It("is the owner's only", func() {
 		owner, other := learner(), learner()
 		q1 := createQuestion(mcq("Mine?", "Yes", "Yes", "No"))

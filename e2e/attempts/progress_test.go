@@ -2,6 +2,7 @@ package attempts_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -222,6 +223,8 @@ var _ = Describe("Saved progress", func() {
 			To(HaveError(422, "invalid_request"))
 		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
 			"answers": map[string]string{"q1": "x"}})).To(HaveError(422, "invalid_request"))
+		Expect(c.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[1]: strings.Repeat("x", 2001)}, nil))).
+			To(HaveError(422, "invalid_request"))
 		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz})).To(HaveError(422, "invalid_request"))
 		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
 			"unknown": true})).To(HaveError(422, "invalid_request"))

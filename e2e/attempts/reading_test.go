@@ -189,6 +189,28 @@ var _ = Describe("Reading attempts", func() {
 		Expect(bodyText(u.Client(h).Get(progressPath(quiz)))).To(Equal("null"))
 	})
 
+	It("shows another learner none of it in any listing", func() {
+		quiz, ids := cardioQuiz(quizOpts{})
+		u, other := learner(), learner()
+		submit(u, start(u, quiz, "").ID, map[int64]string{ids[0]: "Nitrate"})
+		open := start(u, quiz, "")
+		Expect(u.Client(h).Post("/api/v1/attempts/progress", save(quiz, open.ID, map[int64]string{ids[0]: "x"}, nil))).
+			To(HaveStatus(200))
+		Expect(u.Client(h).Get("/api/v1/attempts/in-progress").List()).To(HaveLen(1))
+		Expect(reminderIDs(u)).To(HaveLen(2))
+
+		c := other.Client(h)
+		Expect(c.Get("/api/v1/attempts/in-progress").List()).To(BeEmpty())
+		Expect(c.Get("/api/v1/attempts/history").List()).To(BeEmpty())
+		Expect(c.Get(fmt.Sprintf("/api/v1/attempts/?quiz_id=%d", quiz)).List()).To(BeEmpty())
+		Expect(reminderIDs(other)).To(BeEmpty())
+		d := getDashboard(other)
+		Expect(d.Attempts).To(BeZero())
+		Expect(d.RecentAttempts).To(BeEmpty())
+		Expect(d.Categories).To(BeEmpty())
+		Expect(d.Streak.LastActive).To(BeNil())
+	})
+
 	It("validates ids and paging", func() {
 		c := learner().Client(h)
 		Expect(c.Get("/api/v1/attempts/abc")).To(HaveError(422, "invalid_request"))

@@ -2,6 +2,7 @@ package attempts_test
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -84,6 +85,16 @@ var _ = Describe("Submitting and scoring", func() {
 		Expect(res).To(HaveError(422, "invalid_request"))
 		res = u.Client(h).Post(fmt.Sprintf("/api/v1/attempts/%d/submit", a.ID),
 			map[string]any{"answers": map[string]string{"first": "x"}})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(getDetail(u, a.ID).CompletedAt).To(BeNil(), "a refused submit changes nothing")
+	})
+
+	It("refuses an over-long answer at submission", func() {
+		quiz, ids := cardioQuiz(quizOpts{})
+		u := learner()
+		a := start(u, quiz, "")
+		res := u.Client(h).Post(fmt.Sprintf("/api/v1/attempts/%d/submit", a.ID),
+			map[string]any{"answers": map[string]string{fmt.Sprint(ids[1]): strings.Repeat("x", 2001)}})
 		Expect(res).To(HaveError(422, "invalid_request"))
 		Expect(getDetail(u, a.ID).CompletedAt).To(BeNil(), "a refused submit changes nothing")
 	})

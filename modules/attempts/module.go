@@ -14,9 +14,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	attempthttp "github.com/roundsedu/rounds/modules/attempts/internal/http"
-	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/identity"
-	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
@@ -27,23 +25,15 @@ import (
 // Bank is the port attempts needs from the question bank (bank.Facade
 // satisfies it): the quiz as it is now for a new attempt, where questions
 // are filed (per-category performance) and how many quizzes a caller sees.
-type Bank interface {
-	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*bank.QuizSnapshot, error)
-	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
-	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
-}
+type Bank = app.Bank
 
 // Users is the port to identity (identity.Facade satisfies it): a learner's
 // durable reminders_disabled.
-type Users interface {
-	User(ctx context.Context, userID int64) (identity.UserInfo, error)
-}
+type Users = app.Users
 
 // Documents is the port to drafts (drafts.Facade satisfies it): the
 // document count on a moderator's dashboard.
-type Documents interface {
-	CountDocuments(ctx context.Context) (int, error)
-}
+type Documents = app.Documents
 
 // Deps is what the module is built from. Users may be nil (everyone gets
 // reminders); Documents is set later with SetDocuments.
@@ -66,29 +56,20 @@ var _ Facade = (*Module)(nil)
 
 // New builds the module.
 func New(d Deps) *Module {
-	var users app.Users
-	if d.Users != nil {
-		users = d.Users
-	}
 	var completions app.Completions
 	if d.Bus != nil {
 		completions = publisher{bus: d.Bus}
 	}
-	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Bank: d.Bank, Users: users, Completions: completions,
+	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Bank: d.Bank, Users: d.Users, Completions: completions,
 		Policy: app.Policy{ProgressTTL: d.Config.ProgressTTL, DeviceLock: d.Config.DeviceLock,
 			TimerGrace: d.Config.TimerGrace}})
 	return &Module{svc: svc, cfg: d.Config}
 }
 
 // SetDocuments wires drafts' document count for moderators' dashboards
-// (nil: the dashboard shows documents as null).
-func (m *Module) SetDocuments(d Documents) {
-	if d == nil {
-		m.svc.SetDocuments(nil)
-		return
-	}
-	m.svc.SetDocuments(d)
-}
+// (nil: the dashboard shows documents as null). Call it while wiring,
+// before the module serves.
+func (m *Module) SetDocuments(d Documents) { m.svc.SetDocuments(d) }
 
 // Routes registers the attempts, progress, dashboard, reminder, folder,
 // collection and note operations.

@@ -74,15 +74,12 @@ func (s *Service) Collection(ctx context.Context, p auth.Principal, id int64) (*
 	if err != nil {
 		return nil, collectionErr(err)
 	}
-	qs, err := s.store.CollectionQuestions(ctx, id)
+	ids, err := s.store.CollectionQuestionIDs(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	out := toCollection(c, len(qs))
-	out.QuestionIDs = make([]int64, len(qs))
-	for i, q := range qs {
-		out.QuestionIDs[i] = q.QuestionID
-	}
+	out := toCollection(c, len(ids))
+	out.QuestionIDs = ids
 	return out, nil
 }
 

@@ -11,26 +11,20 @@ import (
 )
 
 // PutNote writes the caller's note on a live bank question (one per
-// question), reporting whether it was created.
-func (s *Service) PutNote(ctx context.Context, p auth.Principal, questionID int64, body string) (*Note, bool, error) {
+// question: a second PUT rewrites it).
+func (s *Service) PutNote(ctx context.Context, p auth.Principal, questionID int64, body string) (*Note, error) {
 	body = strings.TrimSpace(body)
 	if body == "" {
-		return nil, false, apperr.Invalidf("body", "the note is empty")
+		return nil, apperr.Invalidf("body", "the note is empty")
 	}
 	if err := s.checkQuestions(ctx, questionID); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	n := &store.Note{UserID: p.UserID, QuestionID: questionID, Body: body}
-	var created bool
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		var err error
-		created, err = s.store.PutNote(ctx, n)
-		return err
-	})
-	if err != nil {
-		return nil, false, err
+	if err := s.db.Tx(ctx, func(ctx context.Context) error { return s.store.PutNote(ctx, n) }); err != nil {
+		return nil, err
 	}
-	return toNote(n), created, nil
+	return toNote(n), nil
 }
 
 func toNote(n *store.Note) *Note {

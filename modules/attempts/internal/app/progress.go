@@ -11,7 +11,7 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-// Limits of a saved answer set.
+// Limits of an answer set a client sends (saved or given at submission).
 const (
 	maxSavedAnswers = 1000
 	maxAnswerLength = 2000
@@ -52,7 +52,6 @@ type SaveInput struct {
 // Saved is the outcome of an autosave. Stale means a newer save from the
 // same device was already stored and this one changed nothing.
 type Saved struct {
-	Saved     bool
 	Stale     bool
 	SavedAt   time.Time
 	ExpiresAt time.Time
@@ -64,8 +63,8 @@ type Saved struct {
 // takes over after it. A timed attempt past its time is auto-submitted and
 // the save refused.
 func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device string, in SaveInput) (*Saved, error) {
-	ids, err := answerIDs(in.Answers)
-	if err != nil {
+	ids := make([]int64, 0, len(in.Answers))
+	if err := checkAnswers(in.Answers, func(id int64, _ string) { ids = append(ids, id) }); err != nil {
 		return nil, err
 	}
 	row := &store.Progress{UserID: p.UserID, QuizID: in.QuizID, AttemptID: in.AttemptID,
@@ -78,7 +77,7 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 		return nil, err
 	}
 	if applied {
-		return &Saved{Saved: true, SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
+		return &Saved{SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
 	}
 	var out Saved
 	timeUp := false
@@ -112,12 +111,12 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 			return err
 		}
 		if applied {
-			out = Saved{Saved: true, SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}
+			out = Saved{SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}
 			return nil
 		}
 		// Refused: either another device holds the lock, or a newer save
 		// from this device is already stored.
-		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, in.AttemptID)
+		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, in.AttemptID, store.ForUpdate)
 		if errors.Is(err, store.ErrNotFound) {
 			return apperr.Conflictf("the saved progress changed meanwhile; save again")
 		}
@@ -142,24 +141,23 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 	return &out, nil
 }
 
-// answerIDs checks a saved answer set: keys are question ids, values are
-// bounded. It returns the ids.
-func answerIDs(answers map[string]string) ([]int64, error) {
+// checkAnswers checks an answer set a client sent (keys are question ids,
+// values are bounded) and hands each answer with its question id to each.
+func checkAnswers(answers map[string]string, each func(id int64, answer string)) error {
 	if len(answers) > maxSavedAnswers {
-		return nil, apperr.Invalidf("answers", "at most %d answers", maxSavedAnswers)
+		return apperr.Invalidf("answers", "at most %d answers", maxSavedAnswers)
 	}
-	ids := make([]int64, 0, len(answers))
 	for k, v := range answers {
 		id, err := strconv.ParseInt(k, 10, 64)
 		if err != nil || id <= 0 {
-			return nil, apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
+			return apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
 		}
 		if len(v) > maxAnswerLength {
-			return nil, apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerLength)
+			return apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerLength)
 		}
-		ids = append(ids, id)
+		each(id, v)
 	}
-	return ids, nil
+	return nil
 }
 
 // lockedError is the 409 for progress held by another device; Retry-After
@@ -210,7 +208,7 @@ func (s *Service) Progress(ctx context.Context, p auth.Principal, device string,
 	out := &ProgressRead{AutoSubmitted: done}
 	var cur *store.Progress
 	if attemptID != nil {
-		cur, err = s.store.ProgressOfAttempt(ctx, p.UserID, *attemptID)
+		cur, err = s.store.ProgressOfAttempt(ctx, p.UserID, *attemptID, store.NoLock)
 	} else {
 		cur, err = s.store.LatestProgress(ctx, p.UserID, quizID)
 	}
@@ -221,8 +219,7 @@ func (s *Service) Progress(ctx context.Context, p auth.Principal, device string,
 		return nil, err
 	}
 	if !cur.ExpiresAt.After(s.now()) {
-		_, err := s.store.DeleteExpiredProgress(ctx, p.UserID, quizID)
-		return out, err
+		return out, s.store.DeleteExpiredProgress(ctx, p.UserID, quizID)
 	}
 	if s.lockedOut(cur, device) {
 		return nil, s.lockedError(cur)
@@ -244,7 +241,7 @@ func (s *Service) DeleteProgress(ctx context.Context, p auth.Principal, device s
 		if _, err := s.store.Attempt(ctx, p.UserID, attemptID, store.NoLock); err != nil {
 			return attemptErr(err)
 		}
-		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, attemptID)
+		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, attemptID, store.ForUpdate)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}

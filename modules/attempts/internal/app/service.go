@@ -9,7 +9,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
@@ -19,19 +18,23 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// Bank is the port attempts needs from the question bank.
+// Bank is the port attempts needs from the question bank (bank.Facade
+// satisfies it): the quiz as it is now for a new attempt, where questions
+// are filed (per-category performance) and how many quizzes a caller sees.
 type Bank interface {
 	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*bank.QuizSnapshot, error)
 	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
 	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
 }
 
-// Users is the port attempts needs from identity (reminders_disabled).
+// Users is the port attempts needs from identity (identity.Facade satisfies
+// it): a learner's durable reminders_disabled.
 type Users interface {
 	User(ctx context.Context, userID int64) (identity.UserInfo, error)
 }
 
-// Documents is the port to drafts for the moderators' dashboard.
+// Documents is the port to drafts (drafts.Facade satisfies it): the
+// document count on a moderator's dashboard.
 type Documents interface {
 	CountDocuments(ctx context.Context) (int, error)
 }
@@ -77,11 +80,9 @@ type Service struct {
 	users       Users
 	completions Completions
 	policy      Policy
-	documents   atomic.Pointer[documentsBox]
+	documents   Documents // nil: the dashboard leaves documents out
 	now         func() time.Time
 }
-
-type documentsBox struct{ d Documents }
 
 // New builds the service.
 func New(d Deps) *Service {
@@ -90,18 +91,5 @@ func New(d Deps) *Service {
 }
 
 // SetDocuments wires drafts' document count (nil: the dashboard leaves
-// documents out).
-func (s *Service) SetDocuments(d Documents) {
-	if d == nil {
-		s.documents.Store(nil)
-		return
-	}
-	s.documents.Store(&documentsBox{d: d})
-}
-
-func (s *Service) documentCounter() Documents {
-	if b := s.documents.Load(); b != nil {
-		return b.d
-	}
-	return nil
-}
+// documents out). It is called while wiring, before the service serves.
+func (s *Service) SetDocuments(d Documents) { s.documents = d }

@@ -61,8 +61,8 @@ func (s *Service) Dashboard(ctx context.Context, p auth.Principal) (*Dashboard, 
 	if d.Quizzes, err = s.bank.CountQuizzes(ctx, p); err != nil {
 		return nil, err
 	}
-	if docs := s.documentCounter(); docs != nil && p.IsModerator() {
-		n, err := docs.CountDocuments(ctx)
+	if s.documents != nil && p.IsModerator() {
+		n, err := s.documents.CountDocuments(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -11,12 +11,19 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-// Submit scores the caller's attempt and returns it in full. given holds
-// final answers by question id (nil: none); they win over the saved
-// progress. A second submit changes nothing and returns the same result. A
-// timed attempt submitted after its time (plus the grace) is scored on what
-// was saved in time, as if auto-submitted at its deadline.
-func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, given map[int64]string) (*Detail, error) {
+// Submit scores the caller's attempt and returns it in full. answers holds
+// final answers keyed by question id in decimal (nil: none); they win over
+// the saved progress. A second submit changes nothing and returns the same
+// result. A timed attempt submitted after its time (plus the grace) is
+// scored on what was saved in time, as if auto-submitted at its deadline.
+func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answers map[string]string) (*Detail, error) {
+	var given map[int64]string
+	if len(answers) > 0 {
+		given = make(map[int64]string, len(answers))
+	}
+	if err := checkAnswers(answers, func(q int64, v string) { given[q] = v }); err != nil {
+		return nil, err
+	}
 	var out *Detail
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		a, err := s.store.Attempt(ctx, p.UserID, id, store.ForUpdate)
@@ -108,7 +115,7 @@ func (s *Service) answersToScore(ctx context.Context, a *store.Attempt, qs []sto
 		inAttempt[q.QuestionID] = true
 	}
 	out := map[int64]string{}
-	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID)
+	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID, store.ForUpdate)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:

@@ -5,13 +5,15 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/apperr"
 )
 
-// Attempt modes: how a quiz is sat.
+// Attempt modes: how a quiz is sat (the bank's quiz modes, since an
+// attempt defaults to its quiz's).
 const (
-	ModeTimed    = "timed"    // answer side hidden until submission
-	ModeLearning = "learning" // study: answer side shown at once
+	ModeTimed    = bank.ModeTimed    // answer side hidden until submission
+	ModeLearning = bank.ModeLearning // study: answer side shown at once
 )
 
 // Attempt is one sitting of a quiz by a learner.
@@ -77,17 +79,15 @@ type AnswerDetail struct {
 	IsCorrect  *bool
 }
 
-// Detail is an attempt with its questions as sat. AnswersShown says whether
+// Detail is an attempt with its questions as sat. AnswersOpen says whether
 // the answer side (correct answer, explanation, is_correct) may be shown.
 type Detail struct {
 	Attempt
-	AnswersShown bool
-	Answers      []AnswerDetail
+	Answers []AnswerDetail
 }
 
 func toDetail(a *store.Attempt, rows []store.SatAnswer) *Detail {
 	d := &Detail{Attempt: *toAttempt(a), Answers: make([]AnswerDetail, len(rows))}
-	d.AnswersShown = d.AnswersOpen()
 	for i, r := range rows {
 		q := r.SatQuestion
 		d.Answers[i] = AnswerDetail{Position: r.Position, UserAnswer: r.UserAnswer, IsCorrect: r.IsCorrect,

@@ -2,10 +2,8 @@ package http
 
 import (
 	"context"
-	"strconv"
 	"time"
 
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -42,9 +40,6 @@ func (h *handlers) start(ctx context.Context, in *startIn) (*startOut, error) {
 	return &startOut{Body: StartResponse{AttemptResponse: toAttemptResponse(st.Attempt), Resumed: st.Resumed}}, nil
 }
 
-// maxAnswerBytes bounds one answer.
-const maxAnswerBytes = 2000
-
 // SubmitBody carries final answers by question id (optional).
 type SubmitBody struct {
 	Answers map[string]string `json:"answers" required:"false" doc:"question id -> answer (the option text for MCQ); wins over saved progress"`
@@ -58,21 +53,11 @@ type submitIn struct {
 type detailOut struct{ Body AttemptDetail }
 
 func (h *handlers) submit(ctx context.Context, in *submitIn) (*detailOut, error) {
-	var given map[int64]string
-	if in.Body != nil && len(in.Body.Answers) > 0 {
-		given = make(map[int64]string, len(in.Body.Answers))
-		for k, v := range in.Body.Answers {
-			id, err := strconv.ParseInt(k, 10, 64)
-			if err != nil || id <= 0 {
-				return nil, apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
-			}
-			if len(v) > maxAnswerBytes {
-				return nil, apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerBytes)
-			}
-			given[id] = v
-		}
+	var answers map[string]string
+	if in.Body != nil {
+		answers = in.Body.Answers
 	}
-	d, err := h.svc.Submit(ctx, auth.MustFrom(ctx), in.AttemptID, given)
+	d, err := h.svc.Submit(ctx, auth.MustFrom(ctx), in.AttemptID, answers)
 	if err != nil {
 		return nil, err
 	}

@@ -29,22 +29,27 @@ func collectionRoutes(r *httpapi.Router, h *handlers) {
 		"Take a question out of your collection", http.StatusNoContent, 404), h.removeFromCollection)
 }
 
-// CollectionResponse is a collection on the wire; question_ids is filled
-// when one collection is read.
+// CollectionResponse is a collection on the wire.
 type CollectionResponse struct {
 	ID          int64     `json:"id"`
 	FolderID    *int64    `json:"folder_id"`
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	Questions   int       `json:"questions"`
-	QuestionIDs []int64   `json:"question_ids,omitempty"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 func toCollectionResponse(c *app.Collection) CollectionResponse {
 	return CollectionResponse{ID: c.ID, FolderID: c.FolderID, Name: c.Name, Description: c.Description,
-		Questions: c.Questions, QuestionIDs: c.QuestionIDs, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		Questions: c.Questions, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+// CollectionDetailResponse is one collection read on its own, with its
+// question ids in the order added ([] when it holds none).
+type CollectionDetailResponse struct {
+	CollectionResponse
+	QuestionIDs []int64 `json:"question_ids"`
 }
 
 type collectionsIn struct {
@@ -98,16 +103,15 @@ type CollectionPath struct {
 	CollectionID int64 `path:"collection_id" minimum:"1"`
 }
 
-func (h *handlers) collection(ctx context.Context, in *CollectionPath) (*collectionOut, error) {
+type collectionDetailOut struct{ Body CollectionDetailResponse }
+
+func (h *handlers) collection(ctx context.Context, in *CollectionPath) (*collectionDetailOut, error) {
 	c, err := h.svc.Collection(ctx, auth.MustFrom(ctx), in.CollectionID)
 	if err != nil {
 		return nil, err
 	}
-	r := toCollectionResponse(c)
-	if r.QuestionIDs == nil {
-		r.QuestionIDs = []int64{}
-	}
-	return &collectionOut{Body: r}, nil
+	return &collectionDetailOut{Body: CollectionDetailResponse{CollectionResponse: toCollectionResponse(c),
+		QuestionIDs: c.QuestionIDs}}, nil
 }
 
 type updateCollectionIn struct {

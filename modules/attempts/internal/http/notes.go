@@ -78,7 +78,7 @@ type putNoteIn struct {
 }
 
 func (h *handlers) putNote(ctx context.Context, in *putNoteIn) (*noteOut, error) {
-	n, _, err := h.svc.PutNote(ctx, auth.MustFrom(ctx), in.QuestionID, in.Body.Body)
+	n, err := h.svc.PutNote(ctx, auth.MustFrom(ctx), in.QuestionID, in.Body.Body)
 	if err != nil {
 		return nil, err
 	}

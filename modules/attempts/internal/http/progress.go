@@ -53,7 +53,7 @@ func (h *handlers) saveProgress(ctx context.Context, in *saveProgressIn) (*saved
 	if err != nil {
 		return nil, err
 	}
-	return &savedOut{Body: SavedResponse{Saved: res.Saved, Stale: res.Stale, SavedAt: res.SavedAt,
+	return &savedOut{Body: SavedResponse{Saved: !res.Stale, Stale: res.Stale, SavedAt: res.SavedAt,
 		ExpiresAt: res.ExpiresAt}}, nil
 }
 

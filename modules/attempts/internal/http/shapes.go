@@ -69,14 +69,14 @@ type AttemptDetail struct {
 }
 
 func toAttemptDetail(d *app.Detail) AttemptDetail {
-	out := AttemptDetail{AttemptResponse: toAttemptResponse(&d.Attempt), AnswersShown: d.AnswersShown,
+	out := AttemptDetail{AttemptResponse: toAttemptResponse(&d.Attempt), AnswersShown: d.AnswersOpen(),
 		Answers: make([]AnswerResponse, len(d.Answers))}
 	for i, a := range d.Answers {
 		q := a.Question
 		r := AnswerResponse{Position: a.Position, QuestionID: q.QuestionID, Version: q.Version,
 			QuestionText: q.Text, QuestionType: q.Type, Options: nonNil(q.Options), ImagePath: nullIfEmpty(q.ImagePath),
 			UserAnswer: a.UserAnswer}
-		if d.AnswersShown {
+		if out.AnswersShown {
 			r.CorrectAnswer, r.Explanation, r.AttendingTip = &q.CorrectAnswer, &q.Explanation, &q.AttendingTip
 			r.OptionExplanations, r.KeyPoints = nonNil(q.OptionExplanations), nonNil(q.KeyPoints)
 			r.ExplanationImagePath = nullIfEmpty(q.ExplanationImagePath)

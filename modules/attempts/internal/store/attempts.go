@@ -38,39 +38,23 @@ func (s *Store) InsertAttempt(ctx context.Context, a *Attempt) error {
 // Attempt loads one of the user's attempts, locked with lock (NoLock,
 // ForUpdate or ForKeyShare). ErrNotFound when missing or someone else's.
 func (s *Store) Attempt(ctx context.Context, userID, id int64, lock string) (*Attempt, error) {
-	var a Attempt
-	res := s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts WHERE id = ? AND user_id = ? `+lock,
-		id, userID).Scan(&a)
-	if res.Error != nil {
-		return nil, res.Error
-	}
-	if res.RowsAffected == 0 {
-		return nil, ErrNotFound
-	}
-	return &a, nil
+	return scanOne[Attempt](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts WHERE id = ? AND user_id = ? `+lock,
+		id, userID))
 }
 
 // AttemptByID loads any attempt, locked for update (the sweep, which acts for
 // no caller).
 func (s *Store) AttemptByID(ctx context.Context, id int64) (*Attempt, error) {
-	var a Attempt
-	res := s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts WHERE id = ? FOR UPDATE`, id).Scan(&a)
-	if res.Error != nil {
-		return nil, res.Error
-	}
-	if res.RowsAffected == 0 {
-		return nil, ErrNotFound
-	}
-	return &a, nil
+	return scanOne[Attempt](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts WHERE id = ? FOR UPDATE`, id))
 }
 
 // LatestOpen is the user's most recently started incomplete attempt of a
-// quiz (in mode, when mode is set), locked for update; nil when none.
+// quiz in mode, locked for update; nil when none.
 func (s *Store) LatestOpen(ctx context.Context, userID, quizID int64, mode string) (*Attempt, error) {
 	var a Attempt
 	res := s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts
-		WHERE user_id = ? AND quiz_id = ? AND completed_at IS NULL AND (? = '' OR mode = ?)
-		ORDER BY started_at DESC, id DESC LIMIT 1 FOR UPDATE`, userID, quizID, mode, mode).Scan(&a)
+		WHERE user_id = ? AND quiz_id = ? AND completed_at IS NULL AND mode = ?
+		ORDER BY started_at DESC, id DESC LIMIT 1 FOR UPDATE`, userID, quizID, mode).Scan(&a)
 	if res.Error != nil || res.RowsAffected == 0 {
 		return nil, res.Error
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Folder is a row of attempts.folders.
@@ -29,16 +31,11 @@ func (s *Store) InsertFolder(ctx context.Context, f *Folder) error {
 		f.UserID, f.Name).Scan(f).Error)
 }
 
-// Folder loads one of the user's folders, locked with lock (NoLock or
-// ForUpdate).
+// Folder loads one of the user's folders, locked with lock (NoLock,
+// ForUpdate or ForKeyShare).
 func (s *Store) Folder(ctx context.Context, userID, id int64, lock string) (*Folder, error) {
-	var f Folder
-	res := s.db.Conn(ctx).Raw(`SELECT * FROM attempts.folders WHERE id = ? AND user_id = ? `+lock,
-		id, userID).Scan(&f)
-	if res.Error == nil && res.RowsAffected == 0 {
-		return nil, ErrNotFound
-	}
-	return &f, res.Error
+	return scanOne[Folder](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.folders WHERE id = ? AND user_id = ? `+lock,
+		id, userID))
 }
 
 // Folders lists the user's folders by name, with their collection counts.
@@ -93,13 +90,8 @@ func (s *Store) InsertCollection(ctx context.Context, c *Collection) error {
 // Collection loads one of the user's collections, locked with lock (NoLock
 // or ForUpdate).
 func (s *Store) Collection(ctx context.Context, userID, id int64, lock string) (*Collection, error) {
-	var c Collection
-	res := s.db.Conn(ctx).Raw(`SELECT * FROM attempts.collections WHERE id = ? AND user_id = ? `+lock,
-		id, userID).Scan(&c)
-	if res.Error == nil && res.RowsAffected == 0 {
-		return nil, ErrNotFound
-	}
-	return &c, res.Error
+	return scanOne[Collection](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.collections WHERE id = ? AND user_id = ? `+lock,
+		id, userID))
 }
 
 // CollectionFilter narrows the user's collections to one folder, or to the
@@ -140,18 +132,13 @@ func (s *Store) DeleteCollection(ctx context.Context, userID, id int64) (bool, e
 	return res.RowsAffected > 0, res.Error
 }
 
-// CollectionQuestion is one question of a collection.
-type CollectionQuestion struct {
-	QuestionID int64
-	AddedAt    time.Time
-}
-
-// CollectionQuestions lists a collection's questions in the order added.
-func (s *Store) CollectionQuestions(ctx context.Context, collectionID int64) ([]CollectionQuestion, error) {
-	var out []CollectionQuestion
-	err := s.db.Conn(ctx).Raw(`SELECT question_id, added_at FROM attempts.collection_questions
-		WHERE collection_id = ? ORDER BY added_at, question_id`, collectionID).Scan(&out).Error
-	return out, err
+// CollectionQuestionIDs lists a collection's question ids in the order
+// added.
+func (s *Store) CollectionQuestionIDs(ctx context.Context, collectionID int64) ([]int64, error) {
+	ids := []int64{}
+	err := s.db.Conn(ctx).Raw(`SELECT question_id FROM attempts.collection_questions
+		WHERE collection_id = ? ORDER BY added_at, question_id`, collectionID).Scan(&ids).Error
+	return ids, err
 }
 
 // CountCollectionQuestions counts a collection's questions.
@@ -191,15 +178,11 @@ type Note struct {
 // TableName places the row in the module's schema.
 func (Note) TableName() string { return "attempts.notes" }
 
-// PutNote writes the user's note on a question (one per question),
-// reporting whether it was created.
-func (s *Store) PutNote(ctx context.Context, n *Note) (bool, error) {
-	var created bool
-	err := s.db.Conn(ctx).Raw(`INSERT INTO attempts.notes (user_id, question_id, body) VALUES (?, ?, ?)
+// PutNote writes the user's note on a question (one per question).
+func (s *Store) PutNote(ctx context.Context, n *Note) error {
+	return s.db.Conn(ctx).Raw(`INSERT INTO attempts.notes (user_id, question_id, body) VALUES (?, ?, ?)
 		ON CONFLICT (user_id, question_id) DO UPDATE SET body = EXCLUDED.body, updated_at = now()
-		RETURNING *, (xmax = 0) AS created`, n.UserID, n.QuestionID, n.Body).
-		Row().Scan(&n.ID, &n.UserID, &n.QuestionID, &n.Body, &n.CreatedAt, &n.UpdatedAt, &created)
-	return created, err
+		RETURNING *`, n.UserID, n.QuestionID, n.Body).Scan(n).Error
 }
 
 // Note loads the user's note on a question.
@@ -218,7 +201,7 @@ func (s *Store) Notes(ctx context.Context, userID int64, questionIDs []int64, li
 	var out []Note
 	q := s.db.Conn(ctx).Where("user_id = ?", userID)
 	if len(questionIDs) > 0 {
-		q = q.Where("question_id = ANY(?::bigint[])", int64Array(questionIDs))
+		q = q.Where("question_id = ANY(?::bigint[])", db.IDArray(questionIDs))
 	}
 	err := q.Order("updated_at DESC, id DESC").Limit(limit).Offset(offset).Find(&out).Error
 	return out, err

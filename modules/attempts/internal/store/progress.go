@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"gorm.io/gorm/clause"
-
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -88,14 +86,11 @@ func (s *Store) LatestProgress(ctx context.Context, userID, quizID int64) (*Prog
 }
 
 // ProgressOfAttempt loads the saved progress pointing at an attempt, locked
-// for update (the caller is about to submit it or delete it).
-func (s *Store) ProgressOfAttempt(ctx context.Context, userID, attemptID int64) (*Progress, error) {
-	var p Progress
-	err := s.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Where("user_id = ? AND attempt_id = ?", userID, attemptID).Take(&p).Error
-	if err != nil {
-		return nil, notFound(err)
-	}
-	return &p, nil
+// with lock (NoLock for a read, ForUpdate when the caller is about to
+// submit the attempt or delete the progress).
+func (s *Store) ProgressOfAttempt(ctx context.Context, userID, attemptID int64, lock string) (*Progress, error) {
+	return scanOne[Progress](s.db.Conn(ctx).Raw(
+		`SELECT * FROM attempts.saved_progress WHERE user_id = ? AND attempt_id = ? `+lock, userID, attemptID))
 }
 
 // DeleteProgressOfAttempt removes the saved progress pointing at an attempt.
@@ -110,12 +105,10 @@ func (s *Store) DeleteProgress(ctx context.Context, userID, quizID int64) error 
 		userID, quizID).Error
 }
 
-// DeleteExpiredProgress removes the learner's expired progress for a quiz,
-// reporting whether there was some.
-func (s *Store) DeleteExpiredProgress(ctx context.Context, userID, quizID int64) (bool, error) {
-	res := s.db.Conn(ctx).Exec(`DELETE FROM attempts.saved_progress
-		WHERE user_id = ? AND quiz_id = ? AND expires_at <= now()`, userID, quizID)
-	return res.RowsAffected > 0, res.Error
+// DeleteExpiredProgress removes the learner's expired progress for a quiz.
+func (s *Store) DeleteExpiredProgress(ctx context.Context, userID, quizID int64) error {
+	return s.db.Conn(ctx).Exec(`DELETE FROM attempts.saved_progress
+		WHERE user_id = ? AND quiz_id = ? AND expires_at <= now()`, userID, quizID).Error
 }
 
 // PurgeExpiredProgress removes up to limit expired rows, reporting how many.
@@ -133,8 +126,9 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 // saved; when it did not, the caller works out why on the slow path.
 //
 // It is the hot path of the service, so it speaks database/sql directly:
-// gorm renders every statement with its parameters for its logger (Scan
-// always does), which costs more CPU than the rest of the request.
+// gorm's Scan renders the statement with its parameters for its logger even
+// when nothing is logged (the platform's quiet logger cannot skip that),
+// which costs more CPU than the rest of the request.
 func (s *Store) SaveIfFits(ctx context.Context, p *Progress, questionIDs []int64, grace, lock, ttl time.Duration) (bool, error) {
 	q := s.db.SQL().QueryRowContext
 	if db.InTx(ctx) {
@@ -168,7 +162,7 @@ func (s *Store) SaveIfFits(ctx context.Context, p *Progress, questionIDs []int64
 		  RETURNING saved_at, expires_at
 		)
 		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`,
-		p.AttemptID, p.UserID, p.QuizID, grace.Seconds(), int64Array(questionIDs), len(questionIDs),
+		p.AttemptID, p.UserID, p.QuizID, grace.Seconds(), db.IDArray(questionIDs), len(questionIDs),
 		p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt, p.TotalTime,
 		p.Device, p.Revision, ttl.Seconds(), lock.Seconds()).Scan(&savedAt, &expiresAt)
 	if err != nil || !savedAt.Valid {

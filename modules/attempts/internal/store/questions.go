@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"gorm.io/gorm/clause"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // SatQuestion is a row of attempts.sat_questions: a question's content as
@@ -89,7 +91,7 @@ func (s *Store) AttemptQuestions(ctx context.Context, attemptID int64) ([]SatAns
 func (s *Store) CountInAttempt(ctx context.Context, attemptID int64, questionIDs []int64) (int, error) {
 	var n int
 	err := s.db.Conn(ctx).Raw(`SELECT count(*) FROM attempts.answers
-		WHERE attempt_id = ? AND question_id = ANY(?::bigint[])`, attemptID, int64Array(questionIDs)).Scan(&n).Error
+		WHERE attempt_id = ? AND question_id = ANY(?::bigint[])`, attemptID, db.IDArray(questionIDs)).Scan(&n).Error
 	return n, err
 }
 

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // ReviewEntry is a row of attempts.review_schedule.
@@ -25,7 +27,7 @@ func (s *Store) ReviewEntries(ctx context.Context, userID int64, questionIDs []i
 	var rows []ReviewEntry
 	err := s.db.Conn(ctx).Raw(`SELECT * FROM attempts.review_schedule
 		WHERE user_id = ? AND question_id = ANY(?::bigint[]) ORDER BY question_id FOR UPDATE`,
-		userID, int64Array(questionIDs)).Scan(&rows).Error
+		userID, db.IDArray(questionIDs)).Scan(&rows).Error
 	out := make(map[int64]ReviewEntry, len(rows))
 	for _, r := range rows {
 		out[r.QuestionID] = r
@@ -60,7 +62,7 @@ func (s *Store) DeleteReviewEntries(ctx context.Context, userID int64, questionI
 		return nil
 	}
 	return s.db.Conn(ctx).Exec(`DELETE FROM attempts.review_schedule
-		WHERE user_id = ? AND question_id = ANY(?::bigint[])`, userID, int64Array(questionIDs)).Error
+		WHERE user_id = ? AND question_id = ANY(?::bigint[])`, userID, db.IDArray(questionIDs)).Error
 }
 
 // Reminder is a schedule entry with the question as last sat.

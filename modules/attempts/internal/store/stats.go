@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Summary is a learner's attempt totals.
@@ -95,6 +97,6 @@ func (s *Store) RecentOfQuizzes(ctx context.Context, userID int64, quizIDs []int
 	err := s.db.Conn(ctx).Raw(`SELECT a.* FROM unnest(?::bigint[]) AS z(quiz_id)
 		CROSS JOIN LATERAL (SELECT * FROM attempts.attempts t
 		  WHERE t.user_id = ? AND t.quiz_id = z.quiz_id ORDER BY t.started_at DESC, t.id DESC LIMIT ?) a
-		ORDER BY a.quiz_id, a.started_at DESC, a.id DESC`, int64Array(quizIDs), userID, perQuiz).Scan(&out).Error
+		ORDER BY a.quiz_id, a.started_at DESC, a.id DESC`, db.IDArray(quizIDs), userID, perQuiz).Scan(&out).Error
 	return out, err
 }

@@ -8,10 +8,8 @@ package store
 import (
 	"database/sql/driver"
 	"errors"
-	"strconv"
-	"strings"
 
-	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/gorm"
 
 	"github.com/roundsedu/rounds/platform/db"
 )
@@ -29,14 +27,26 @@ var ErrNotFound = errors.New("store: not found")
 // learner's folder names).
 var ErrDuplicate = errors.New("store: duplicate")
 
-// duplicate maps a unique violation to ErrDuplicate; raw statements do not
-// go through gorm's error translation, so the Postgres code is checked too.
+// duplicate maps a unique violation to ErrDuplicate.
 func duplicate(err error) error {
-	var pg *pgconn.PgError
-	if db.IsUniqueViolation(err) || (errors.As(err, &pg) && pg.Code == "23505") {
+	if db.IsUniqueViolation(err) {
 		return ErrDuplicate
 	}
 	return err
+}
+
+// scanOne reads the single row q finds into a new T (ErrNotFound when it
+// finds none).
+func scanOne[T any](q *gorm.DB) (*T, error) {
+	var row T
+	res := q.Scan(&row)
+	if res.Error != nil {
+		return nil, res.Error
+	}
+	if res.RowsAffected == 0 {
+		return nil, ErrNotFound
+	}
+	return &row, nil
 }
 
 func notFound(err error) error {
@@ -101,13 +111,3 @@ func appendJSONString(b []byte, s string) []byte {
 
 // Scan reads the JSON object back.
 func (m *AnswerMap) Scan(src any) error { return db.ScanJSON(src, (*map[string]string)(m)) }
-
-// int64Array is a Postgres array literal for ?::bigint[] (gorm would expand
-// a Go slice into a list).
-func int64Array(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
-	}
-	return "{" + strings.Join(parts, ",") + "}"
-}
