@@ -14,6 +14,7 @@ import (
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/storage"
 )
 
 var _ = Describe("Uploading a document", func() {
@@ -112,6 +113,10 @@ var _ = Describe("Uploading a document", func() {
 		body, ct = multipartBody("document", "paper.pdf", pdffixtures.QuestionPaper(), nil)
 		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
 			To(HaveError(422, "invalid_request"))
+		body, ct = multipartBody("", "", nil, map[string]string{"file": "%PDF-1.4 typed into a text field"})
+		res := mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(message(res)).To(ContainSubstring("must carry a file"))
 	})
 
 	It("ignores other form fields beside the file", func() {
@@ -176,6 +181,7 @@ var _ = Describe("Reading documents", func() {
 			Expect(mod.Client(h).Get("/api/v1/documents/999999" + p)).To(HaveError(404, "not_found"))
 		}
 		Expect(mod.Client(h).Delete("/api/v1/documents/999999")).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Post("/api/v1/documents/999999/reprocess", nil)).To(HaveError(404, "not_found"))
 	})
 
 	It("counts documents for dashboards through the facade", func() {
@@ -198,15 +204,13 @@ var _ = Describe("Deleting a document", func() {
 		var key string
 		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT storage_key FROM drafts.documents WHERE id = ?`, doc).
 			Scan(&key).Error).To(Succeed())
-		exists, err := h.App.Storage.Exists(context.Background(), key)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(exists).To(BeTrue())
+		_, err := h.App.Storage.Size(context.Background(), key)
+		Expect(err).NotTo(HaveOccurred(), "the uploaded file is stored")
 
 		Expect(mod.Client(h).Delete(fmt.Sprintf("/api/v1/documents/%d", doc))).To(HaveStatus(204))
 		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", doc))).To(HaveError(404, "not_found"))
-		exists, err = h.App.Storage.Exists(context.Background(), key)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(exists).To(BeFalse())
+		_, err = h.App.Storage.Size(context.Background(), key)
+		Expect(err).To(MatchError(storage.ErrNotFound), "the file is removed")
 		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, doc)).To(BeZero())
 		Expect(count(h, `SELECT count(*) FROM drafts.sections WHERE document_id = ?`, doc)).To(BeZero())
 

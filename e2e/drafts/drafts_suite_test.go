@@ -46,15 +46,20 @@ var _ = AfterSuite(func() {
 // stubModels stands in for the AI module's model extractors, the one
 // external piece (a paid model) the pipeline talks to: "slow-model" reads
 // until its job is cancelled, "broken-model" fails like an unreachable
-// model. No default model is configured, so the built-in extractor serves
-// requests that name none.
+// model, "text-model" cannot read page images. No default model is
+// configured, so the built-in extractor serves requests that name none.
 type stubModels struct{}
 
-func (stubModels) Extractor(_ context.Context, model, _ string) (extraction.Extractor, error) {
+func (stubModels) Extractor(_ context.Context, model, mode string) (extraction.Extractor, error) {
 	switch model {
 	case "slow-model":
 		return slowModel{}, nil
 	case "broken-model":
+		return brokenModel{}, nil
+	case "text-model":
+		if mode == extraction.ReadingVision {
+			return nil, extraction.ErrUnsupportedMode
+		}
 		return brokenModel{}, nil
 	}
 	return nil, extraction.ErrNoModel

@@ -92,6 +92,9 @@ var _ = Describe("Extraction jobs", func() {
 		Entry("vision with the built-in extractor", func(sec int64) map[string]any {
 			return map[string]any{"section_id": sec, "reading_mode": "vision"}
 		}, 400, "bad_request"),
+		Entry("vision with a model that reads text only", func(sec int64) map[string]any {
+			return map[string]any{"section_id": sec, "model": "text-model", "reading_mode": "vision"}
+		}, 400, "bad_request"),
 		Entry("an unknown reading mode", func(sec int64) map[string]any {
 			return map[string]any{"section_id": sec, "reading_mode": "telepathy"}
 		}, 422, "invalid_request"),

@@ -204,6 +204,21 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		Expect(waitJob(idle, mod, other)["status"]).To(Equal("completed"))
 		Expect(count(idle, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(BeZero())
 	})
+
+	It("refuses an extraction while the section's document is processing again (400), queueing nothing", func() {
+		sec := section(idle, mod, doc, "Cardiology", 1, 3)
+		res := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)
+		Expect(res).To(HaveStatus(202))
+		Expect(res.Map()["status"]).To(Equal("processing")) // no worker runs now
+
+		before := count(idle, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)
+		for _, path := range []string{"/api/v1/drafts/extract", "/api/v1/quizzes/"} {
+			res := mod.Client(idle).Post(path, map[string]any{"section_id": sec})
+			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(message(res)).To(ContainSubstring(fmt.Sprintf("document %d is not ready (status processing)", doc)))
+		}
+		Expect(count(idle, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)).To(Equal(before))
+	})
 })
 
 // startWorker runs the app's job runner until the returned stop is called:

@@ -239,9 +239,43 @@ var _ = Describe("Reviewing drafts", func() {
 		Expect(draftsOf(mod, batch, "accepted")).To(BeEmpty())
 	})
 
+	It("prints every not-ready draft's reasons when it refuses an acceptance, and accepts none", func() {
+		edit := func(id int64, body map[string]any) {
+			Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", id), body)).To(HaveStatus(200))
+		}
+		edit(all[0], map[string]any{"question_text": "  "})
+		edit(all[1], map[string]any{"options": "Only one", "correct_answer": "Only one"})
+		edit(all[2], map[string]any{"correct_answer": "Beta blockers"})
+		edit(all[3], map[string]any{"options": "Hyperkalaemia\nhyperkalaemia\nHypocalcaemia", "correct_answer": "Hypocalcaemia"})
+		edit(all[5], map[string]any{"correct_answer": ""})
+
+		res := accept(mod, all...)
+		Expect(res).To(HaveError(400, "bad_request"))
+		msg := message(res)
+		Expect(msg).To(ContainSubstring("6 of 7 drafts not ready"))
+		for id, reason := range map[int64]string{
+			all[0]: "no question text",
+			all[1]: "fewer than two options",
+			all[2]: "correct answer is not one of the options",
+			all[3]: "an option appears twice",
+			all[5]: "no correct answer",
+			all[6]: "no correct answer marked",
+		} {
+			Expect(msg).To(ContainSubstring(fmt.Sprintf("draft %d: %s", id, reason)))
+		}
+		Expect(msg).NotTo(ContainSubstring(fmt.Sprintf("draft %d:", all[4])))
+		Expect(draftsOf(mod, batch, "accepted")).To(BeEmpty())
+		Expect(count(h, `SELECT count(*) FROM bank.questions WHERE question_category_id = ?`, category)).To(BeZero())
+		Expect(accept(mod, all[4])).To(HaveStatus(200))
+	})
+
 	It("refuses edits that name nothing, or a category that does not exist", func() {
 		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{})).To(HaveError(422, "invalid_request"))
 		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"category_id": 999999})).
+			To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"category_id": 0})).
+			To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"category_id": "cardio"})).
 			To(HaveError(422, "invalid_request"))
 		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"question_type": "essay"})).
 			To(HaveError(422, "invalid_request"))
@@ -260,6 +294,8 @@ var _ = Describe("Reviewing drafts", func() {
 		Expect(message(res)).To(ContainSubstring("999999"))
 		Expect(draftsOf(mod, batch, "accepted")).To(BeEmpty())
 		Expect(reject(mod, 999998)).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Post("/api/v1/drafts/999999/reopen", nil)).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Get("/api/v1/drafts/batches/999999")).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Post("/api/v1/drafts/accept", map[string]any{"draft_ids": []int64{}})).To(HaveError(422, "invalid_request"))
 		Expect(mod.Client(h).Post("/api/v1/drafts/reject", map[string]any{})).To(HaveError(422, "invalid_request"))
 	})

@@ -9,36 +9,22 @@ package drafts
 
 import (
 	"context"
-	"log/slog"
 
-	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/app"
 	drafthttp "github.com/roundsedu/rounds/modules/drafts/internal/http"
 	"github.com/roundsedu/rounds/platform/config"
-	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
-	"github.com/roundsedu/rounds/platform/storage"
 )
 
 // Bank is the port drafts needs from the question bank (app/ hands it the
 // bank facade): accepted drafts become questions inside the caller's
 // transaction, and categories are checked before a batch or draft is filed.
-type Bank interface {
-	CreateQuestions(ctx context.Context, by int64, qs []bank.NewQuestion) ([]int64, error)
-	CategoryExists(ctx context.Context, id int64) (bool, error)
-}
+type Bank = app.Bank
 
-// Deps is what the module is built from.
-type Deps struct {
-	DB      *db.DB
-	Storage *storage.Store
-	Queue   *jobs.Queue
-	Bank    Bank
-	Config  config.Drafts
-	Log     *slog.Logger
-}
+// Deps is what the module is built from: the service's own dependencies.
+type Deps = app.Deps
 
 // Module is the drafts bounded context.
 type Module struct {
@@ -49,14 +35,7 @@ type Module struct {
 var _ Facade = (*Module)(nil)
 
 // New builds the module.
-func New(d Deps) *Module {
-	var b app.Bank
-	if d.Bank != nil {
-		b = d.Bank
-	}
-	return &Module{cfg: d.Config, svc: app.New(app.Deps{DB: d.DB, Storage: d.Storage, Queue: d.Queue,
-		Bank: b, Config: d.Config, Log: d.Log})}
-}
+func New(d Deps) *Module { return &Module{cfg: d.Config, svc: app.New(d)} }
 
 // Routes registers the documents, drafts and extraction-job operations.
 func (m *Module) Routes(r *httpapi.Router) { drafthttp.Register(r, m.svc, m.cfg.MaxUploadSize) }

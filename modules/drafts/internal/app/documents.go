@@ -104,7 +104,7 @@ func (s *Service) DeleteDocument(ctx context.Context, id int64) error {
 // writes nothing.
 func (s *Service) Reprocess(ctx context.Context, p auth.Principal, id int64) (*Document, error) {
 	var doc *store.Document
-	queued := true
+	queued := false
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		var err error
 		doc, err = s.store.LockDocument(ctx, id)
@@ -120,7 +120,7 @@ func (s *Service) Reprocess(ctx context.Context, p auth.Principal, id int64) (*D
 		if err := s.store.StartRun(ctx, doc, "reprocess requested", fmt.Sprintf("run %d", doc.ProcessingRun+1)); err != nil {
 			return err
 		}
-		if err := s.dispatchProcessing(ctx, p.UserID, doc, &queued); err != nil {
+		if queued, err = s.dispatchProcessing(ctx, p.UserID, doc); err != nil {
 			return err
 		}
 		doc, err = s.store.Document(ctx, id)
@@ -129,15 +129,7 @@ func (s *Service) Reprocess(ctx context.Context, p auth.Principal, id int64) (*D
 	if err != nil {
 		return nil, err
 	}
-	if queued {
-		return toDocument(doc), nil
-	}
-	_ = s.process(context.WithoutCancel(ctx), doc.ID, doc.ProcessingRun, nil)
-	fresh, err := s.store.Document(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return toDocument(fresh), nil
+	return s.processUnlessQueued(ctx, doc, queued)
 }
 
 // RepairStuckDocuments moves documents processing for longer than

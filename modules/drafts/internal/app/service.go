@@ -26,7 +26,8 @@ const (
 )
 
 // Bank is the port drafts needs from the question bank: accepted drafts
-// become questions inside the caller's transaction.
+// become questions inside the caller's transaction, and categories are
+// checked before a batch or draft is filed.
 type Bank interface {
 	CreateQuestions(ctx context.Context, by int64, qs []bank.NewQuestion) ([]int64, error)
 	CategoryExists(ctx context.Context, id int64) (bool, error)

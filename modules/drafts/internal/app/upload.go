@@ -57,14 +57,14 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 
 	doc := &store.Document{UserID: p.UserID, Filename: name, OriginalFilename: cleanFilename(f.Name),
 		StorageKey: key, SizeBytes: size}
-	queued := true
 	var created *store.Document
+	queued := false
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		if err := s.store.CreateDocument(ctx, doc, "uploaded",
 			fmt.Sprintf("%s, %s, %d pages", doc.OriginalFilename, humanSize(size), pages)); err != nil {
 			return err
 		}
-		if err := s.dispatchProcessing(ctx, p.UserID, doc, &queued); err != nil {
+		if queued, err = s.dispatchProcessing(ctx, p.UserID, doc); err != nil {
 			return err
 		}
 		// Read back before commit: a fast worker cannot have moved it yet.
@@ -75,8 +75,30 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 		s.removeFile(ctx, key)
 		return nil, err
 	}
+	return s.processUnlessQueued(ctx, created, queued)
+}
+
+// dispatchProcessing enqueues process_pdf for the document's current run
+// inside the caller's transaction, noting on the document where it will
+// run; false when the queue cannot take it.
+func (s *Service) dispatchProcessing(ctx context.Context, by int64, doc *store.Document) (queued bool, err error) {
+	_, err = s.queue.Enqueue(ctx, KindProcessPDF, &by, processPayload{DocumentID: doc.ID, Run: doc.ProcessingRun})
+	switch {
+	case errors.Is(err, jobs.ErrQueueFull):
+		return false, s.store.AppendStep(ctx, doc.ID, doc.ProcessingRun, "processing in the request",
+			"the job queue cannot take more work")
+	case err != nil:
+		return false, err
+	}
+	return true, s.store.AppendStep(ctx, doc.ID, doc.ProcessingRun, "queued", KindProcessPDF)
+}
+
+// processUnlessQueued answers an upload or reprocess: the document as
+// recorded when its job was queued, else as it is after processing it
+// inside the request (the spec's fallback when the queue cannot take it).
+func (s *Service) processUnlessQueued(ctx context.Context, doc *store.Document, queued bool) (*Document, error) {
 	if queued {
-		return toDocument(created), nil
+		return toDocument(doc), nil
 	}
 	// The document is recorded; a processing failure is recorded on it, and
 	// a client that hangs up does not leave it half-processed.
@@ -86,23 +108,6 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 		return nil, err
 	}
 	return toDocument(fresh), nil
-}
-
-// dispatchProcessing enqueues process_pdf for the document's current run
-// inside the caller's transaction, noting on the document where it will
-// run; queued is set false when the queue cannot take it.
-func (s *Service) dispatchProcessing(ctx context.Context, by int64, doc *store.Document, queued *bool) error {
-	_, err := s.queue.Enqueue(ctx, KindProcessPDF, &by, processPayload{DocumentID: doc.ID, Run: doc.ProcessingRun})
-	switch {
-	case errors.Is(err, jobs.ErrQueueFull):
-		*queued = false
-		return s.store.AppendStep(ctx, doc.ID, doc.ProcessingRun, "processing in the request",
-			"the job queue cannot take more work")
-	case err != nil:
-		return err
-	}
-	*queued = true
-	return s.store.AppendStep(ctx, doc.ID, doc.ProcessingRun, "queued", KindProcessPDF)
 }
 
 // spool copies at most max_upload_size+1 bytes into a temporary file.

@@ -2,11 +2,11 @@ package http
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/roundsedu/rounds/modules/drafts/internal/app"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
 type listBatchesIn struct {
@@ -92,28 +92,27 @@ func (h *handlers) getDraft(ctx context.Context, in *DraftPath) (*draftOut, erro
 type patchDraftIn struct {
 	DraftPath
 	Body struct {
-		QuestionText  *string `json:"question_text,omitempty" required:"false" maxLength:"10000"`
-		QuestionType  *string `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
-		Options       *string `json:"options,omitempty" required:"false" maxLength:"20000" doc:"One option per line; blank lines are ignored"`
-		CorrectAnswer *string `json:"correct_answer,omitempty" required:"false" maxLength:"2000" doc:"For MCQ, the text of one option"`
-		Explanation   *string `json:"explanation,omitempty" required:"false" maxLength:"20000"`
-		CategoryID    *int64  `json:"category_id,omitempty" required:"false" nullable:"true" minimum:"1" doc:"The draft's own category; null clears it so the batch's applies"`
+		QuestionText  *string                 `json:"question_text,omitempty" required:"false" maxLength:"10000"`
+		QuestionType  *string                 `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
+		Options       *string                 `json:"options,omitempty" required:"false" maxLength:"20000" doc:"One option per line; blank lines are ignored"`
+		CorrectAnswer *string                 `json:"correct_answer,omitempty" required:"false" maxLength:"2000" doc:"For MCQ, the text of one option"`
+		Explanation   *string                 `json:"explanation,omitempty" required:"false" maxLength:"20000"`
+		CategoryID    httpapi.Nullable[int64] `json:"category_id,omitempty" required:"false" minimum:"1" doc:"The draft's own category; null clears it so the batch's applies"`
 	}
-	RawBody []byte
 }
 
 func (h *handlers) patchDraft(ctx context.Context, in *patchDraftIn) (*draftOut, error) {
 	b := in.Body
-	var present map[string]json.RawMessage
-	_ = json.Unmarshal(in.RawBody, &present)
-	_, setCategory := present["category_id"]
 	if b.QuestionText == nil && b.QuestionType == nil && b.Options == nil && b.CorrectAnswer == nil &&
-		b.Explanation == nil && !setCategory {
+		b.Explanation == nil && !b.CategoryID.Sent {
 		return nil, apperr.Invalidf("body", "name at least one field to change")
 	}
-	d, err := h.svc.EditDraft(ctx, in.ID, app.DraftEdit{Type: b.QuestionType, Text: b.QuestionText,
-		Options: b.Options, CorrectAnswer: b.CorrectAnswer, Explanation: b.Explanation,
-		SetCategory: setCategory, CategoryID: b.CategoryID})
+	edit := app.DraftEdit{Type: b.QuestionType, Text: b.QuestionText, Options: b.Options,
+		CorrectAnswer: b.CorrectAnswer, Explanation: b.Explanation, SetCategory: b.CategoryID.Sent}
+	if b.CategoryID.Sent && !b.CategoryID.Null {
+		edit.CategoryID = &b.CategoryID.Value
+	}
+	d, err := h.svc.EditDraft(ctx, in.ID, edit)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 
-	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -21,12 +20,8 @@ type extractIn struct {
 type jobStartedOut struct{ Body JobStarted }
 
 func (h *handlers) extract(ctx context.Context, in *extractIn) (*jobStartedOut, error) {
-	mode := in.Body.ReadingMode
-	if mode == "" {
-		mode = extraction.ReadingText
-	}
 	id, err := h.svc.StartExtraction(ctx, auth.MustFrom(ctx), app.ExtractRequest{SectionID: in.Body.SectionID,
-		ReadingMode: mode, Model: in.Body.Model, CategoryID: in.Body.CategoryID})
+		ReadingMode: in.Body.ReadingMode, Model: in.Body.Model, CategoryID: in.Body.CategoryID})
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,16 @@
 // is refused, and the normalisation of edited options.
 package review
 
-import "strings"
+import (
+	"strings"
 
-// Question types (the bank's names).
+	"github.com/roundsedu/rounds/modules/drafts/extraction"
+)
+
+// Question types: the extraction contract's names (the bank's).
 const (
-	TypeMCQ    = "mcq"
-	TypeFillIn = "fill_in"
+	TypeMCQ    = extraction.TypeMCQ
+	TypeFillIn = extraction.TypeFillIn
 )
 
 // The readiness reasons, worded as the moderator reads them.

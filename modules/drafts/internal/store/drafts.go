@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Draft statuses.
@@ -86,7 +88,7 @@ func (s *Store) MarkAccepted(ctx context.Context, draftIDs, questionIDs []int64,
 	return s.db.Conn(ctx).Exec(`UPDATE drafts.drafts d
 		SET status = 'accepted', question_id = u.qid, reviewed_by = ?, reviewed_at = now(), updated_at = now()
 		FROM unnest(?::bigint[], ?::bigint[]) AS u(id, qid)
-		WHERE d.id = u.id`, by, int64Array(draftIDs), int64Array(questionIDs)).Error
+		WHERE d.id = u.id`, by, db.IDArray(draftIDs), db.IDArray(questionIDs)).Error
 }
 
 // SetStatus moves drafts between pending and rejected.

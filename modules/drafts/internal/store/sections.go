@@ -24,15 +24,6 @@ func (s *Store) CreateSection(ctx context.Context, sec *Section) error {
 	return s.db.Conn(ctx).Omit("CreatedAt").Create(sec).Error
 }
 
-// Section loads one section of a document.
-func (s *Store) Section(ctx context.Context, documentID, id int64) (*Section, error) {
-	var sec Section
-	if err := s.db.Conn(ctx).Where("document_id = ?", documentID).Take(&sec, id).Error; err != nil {
-		return nil, notFound(err)
-	}
-	return &sec, nil
-}
-
 // SectionByID loads a section by its own id.
 func (s *Store) SectionByID(ctx context.Context, id int64) (*Section, error) {
 	var sec Section

@@ -5,8 +5,6 @@ package store
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"gorm.io/gorm/clause"
 
@@ -33,14 +31,4 @@ func notFound(err error) error {
 		return ErrNotFound
 	}
 	return err
-}
-
-// int64Array is a Postgres array literal: gorm would expand a Go slice
-// into a list, which unnest cannot take.
-func int64Array(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
-	}
-	return "{" + strings.Join(parts, ",") + "}"
 }
