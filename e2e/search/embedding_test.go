@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -50,6 +51,22 @@ func health(h *harness.Harness) healthBody {
 	return out
 }
 
+// expectUpstreamFailed posts to an admin check route and expects 502
+// upstream_failed carrying the upstream's words.
+func expectUpstreamFailed(h *harness.Harness, path, says string) {
+	res := newUser(h, auth.RoleAdmin).Client(h).Post(path, nil)
+	Expect(res).To(harness.HaveError(502, "upstream_failed"))
+	Expect(string(res.Body)).To(ContainSubstring(says))
+}
+
+// expectInvalidField posts body to an admin route and expects 422 naming
+// the field.
+func expectInvalidField(h *harness.Harness, path string, body map[string]any, field string) {
+	res := newUser(h, auth.RoleAdmin).Client(h).Post(path, body)
+	Expect(res).To(harness.HaveError(422, "invalid_request"))
+	Expect(string(res.Body)).To(ContainSubstring(field))
+}
+
 // resetProxy puts the stand-in back to normal after a test.
 func resetProxy() {
 	DeferCleanup(func() {
@@ -94,11 +111,13 @@ var _ = Describe("Embedding health and test", func() {
 		admin := newUser(remote, auth.RoleAdmin)
 		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/test", nil)).To(HaveStatusOK())
 		proxy.SetEmbeddings(standin.RateLimited)
-		res := admin.Client(remote).Post("/api/v1/admin/embedding/test", nil)
-		Expect(res).To(harness.HaveError(502, "upstream_failed"))
-		Expect(string(res.Body)).To(ContainSubstring("429"))
+		expectUpstreamFailed(remote, "/api/v1/admin/embedding/test", "429")
 		proxy.SetEmbeddings(standin.WrongDims)
-		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/test", nil)).To(harness.HaveError(502, "upstream_failed"))
+		expectUpstreamFailed(remote, "/api/v1/admin/embedding/test", "dimensions")
+	})
+
+	It("refuses a probe text over 8,000 characters", func() {
+		expectInvalidField(local, "/api/v1/admin/embedding/test", map[string]any{"text": strings.Repeat("a", 8001)}, "body.text")
 	})
 
 	It("is for admins only", func() {

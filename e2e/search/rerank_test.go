@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -142,17 +143,62 @@ var _ = Describe("POST /admin/rerank/test", func() {
 
 	It("answers 502 with the upstream message when the endpoint fails", func() {
 		setRerankModel(local, "standin-rerank")
-		admin := newUser(local, auth.RoleAdmin)
 		proxy.SetRerank(standin.ServerError)
-		res := admin.Client(local).Post("/api/v1/admin/rerank/test", nil)
-		Expect(res).To(harness.HaveError(502, "upstream_failed"))
-		Expect(string(res.Body)).To(ContainSubstring("upstream model crashed"))
+		expectUpstreamFailed(local, "/api/v1/admin/rerank/test", "upstream model crashed")
 		proxy.SetRerank(standin.Down)
-		Expect(admin.Client(local).Post("/api/v1/admin/rerank/test", nil)).To(harness.HaveError(502, "upstream_failed"))
+		expectUpstreamFailed(local, "/api/v1/admin/rerank/test", "unreachable")
+	})
+
+	It("refuses a model name over 200 characters", func() {
+		expectInvalidField(local, "/api/v1/admin/rerank/test", map[string]any{"model": strings.Repeat("m", 201)}, "body.model")
 	})
 
 	It("is for admins only", func() {
 		c := newUser(local, auth.RoleModerator).Client(local)
 		Expect(c.Post("/api/v1/admin/rerank/test", nil)).To(harness.HaveError(403, "forbidden"))
+	})
+})
+
+var _ = Describe("Which kinds rerank", func() {
+	It("reranks article sections, never flashcard (deck) or media sections", func() {
+		// No module feeds these kinds yet: seed three matching rows of each
+		// (text only, nothing to embed) and remove them after the test.
+		db := local.App.DB.Conn(context.Background())
+		Expect(db.Exec(`INSERT INTO search.documents (kind, id, version, live, title, content_hash, embedded_hash)
+			SELECT k, 900000 + g, 1, true, 'Renal colic item ' || g || ': ureteric stone analgesia', 'seed', 'seed'
+			FROM unnest(ARRAY['article', 'deck', 'media']) AS k, generate_series(1, 3) AS g`).Error).To(Succeed())
+		DeferCleanup(func() {
+			Expect(db.Exec(`DELETE FROM search.documents WHERE kind IN ('article', 'deck', 'media')`).Error).To(Succeed())
+		})
+		u := newUser(local, auth.RoleUser)
+		q := "ureteric stone analgesia"
+		sections := func() map[string]section {
+			res := u.Client(local).Get("/api/v1/search?kinds=article,deck,media&q=" + url.QueryEscape(q))
+			Expect(res).To(HaveStatusOK())
+			var out globalResult
+			res.JSON(&out)
+			byKind := map[string]section{}
+			for _, s := range out.Results {
+				Expect(s.Hits).To(HaveLen(3), s.Kind)
+				byKind[s.Kind] = s
+			}
+			return byKind
+		}
+		fused := sections()
+		Expect(fused["article"].Reranked).To(BeFalse())
+		Expect(fused["article"].Hits[0].ID).NotTo(Equal(int64(900003)))
+
+		setRerankModel(local, "standin-rerank")
+		proxy.Prefer("item 3:")
+		before := len(proxy.RerankRequests())
+		got := sections()
+		Expect(got["article"].Reranked).To(BeTrue())
+		Expect(got["article"].Hits[0].ID).To(Equal(int64(900003)))
+		for _, kind := range []string{"deck", "media"} {
+			Expect(got[kind].Reranked).To(BeFalse(), kind)
+			Expect(ids(got[kind])).To(Equal(ids(fused[kind])), kind)
+		}
+		reqs := proxy.RerankRequests()
+		Expect(reqs).To(HaveLen(before+1), "one rerank call: the article section's")
 	})
 })

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"net/url"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -59,6 +60,7 @@ var _ = Describe("GET /search", func() {
 		Expect(c.Get("/api/v1/search")).To(harness.HaveError(422, "invalid_request"))
 		Expect(c.Get("/api/v1/search?q=asthma&kinds=question,recipes")).To(harness.HaveError(422, "invalid_request"))
 		Expect(c.Get("/api/v1/search?q=asthma&per_kind=21")).To(harness.HaveError(422, "invalid_request"))
+		Expect(c.Get("/api/v1/search?q=" + strings.Repeat("a", 201))).To(harness.HaveError(422, "invalid_request"))
 		Expect(local.Anon().Get("/api/v1/search?q=asthma")).To(harness.HaveError(401, "unauthenticated"))
 	})
 
@@ -127,6 +129,8 @@ var _ = Describe("GET /search/suggest", func() {
 		Expect(u.Client(local).Get("/api/v1/search/suggest?q=")).To(harness.HaveError(422, "invalid_request"))
 		Expect(u.Client(local).Get("/api/v1/search/suggest?q=ab&limit=50")).To(harness.HaveError(422, "invalid_request"))
 		Expect(u.Client(local).Get("/api/v1/search/suggest?q=ab&kinds=nope")).To(harness.HaveError(422, "invalid_request"))
+		Expect(u.Client(local).Get("/api/v1/search/suggest?q=" + strings.Repeat("a", 101))).
+			To(harness.HaveError(422, "invalid_request"))
 		Expect(local.Anon().Get("/api/v1/search/suggest?q=ab")).To(harness.HaveError(401, "unauthenticated"))
 	})
 })

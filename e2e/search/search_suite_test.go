@@ -159,11 +159,6 @@ func newUser(h *harness.Harness, r auth.Role) *harness.User { return h.NewUser(r
 // HaveStatusOK is HaveStatus(200).
 func HaveStatusOK() OmegaMatcher { return harness.HaveStatus(200) }
 
-// bankUpdate is an "updated" event for a live question.
-func bankUpdate(id, v int64, text string) bank.QuestionChanged {
-	return bank.QuestionChanged{ID: id, Change: bank.QuestionUpdated, Live: true, Text: text, Version: int(v)}
-}
-
 // HaveStatus201 and HaveStatus204 name the other statuses the bank answers.
 func HaveStatus201() OmegaMatcher { return harness.HaveStatus(201) }
 

@@ -5,20 +5,17 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/search/standin"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-// setRerankModel writes the setting and restores blank after the test.
+// setRerankModel writes the setting and, after the test, restores blank
+// and puts the stand-in back to normal.
 func setRerankModel(h *harness.Harness, model string) {
 	admin := newUser(h, auth.RoleAdmin)
 	Expect(admin.Client(h).Put("/api/v1/admin/settings", map[string]any{"rerank_model": model})).To(HaveStatusOK())
+	resetProxy()
 	DeferCleanup(func() {
 		Expect(admin.Client(h).Put("/api/v1/admin/settings", map[string]any{"rerank_model": ""})).To(HaveStatusOK())
-		proxy.SetRerank(standin.OK)
-		proxy.SetEmbeddings(standin.OK)
-		proxy.SetDelay(0)
-		proxy.Prefer("")
 	})
 }
 

@@ -2,7 +2,8 @@ package search
 
 import (
 	"context"
-	"errors"
+
+	"github.com/roundsedu/rounds/modules/search/internal/app"
 )
 
 // Kind is what an index row describes.
@@ -28,26 +29,15 @@ const (
 
 // MaxLimit is the most hits Semantic and Keyword return; Hybrid returns at
 // most its 60-wide fused pool.
-const MaxLimit = 1000
+const MaxLimit = app.MaxLimit
 
 // ErrUnavailable is returned by Semantic when the query cannot be embedded
 // now (the embeddings endpoint is failing). Keyword and Hybrid keep
 // answering (Hybrid from the keyword ranker alone).
-var ErrUnavailable = errors.New("search: semantic search unavailable: the query could not be embedded")
+var ErrUnavailable = app.ErrUnavailable
 
-// Hit is one ranked item.
-type Hit struct {
-	ID int64
-	// Score is the cosine similarity (0..1) for Semantic, the ts_rank for
-	// Keyword, the fused (or reranked) score for Hybrid; higher is better.
-	Score float64
-	// Similarity is the cosine similarity when the vector ranker found the
-	// item (0 otherwise). Hybrid callers that list "semantic matches first"
-	// split on it.
-	Similarity float64
-	// Keyword reports that the keyword ranker matched the item.
-	Keyword bool
-}
+// Hit is one ranked item (ID, Score, Similarity, Keyword; see app.Hit).
+type Hit = app.Hit
 
 // Facade is what other modules may ask search. It never imports them: they
 // rank through it and then load their own rows.

@@ -9,7 +9,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 
@@ -106,50 +105,44 @@ func (m *Module) Setting(ctx context.Context, key string, dst any) error {
 	return m.svc.Settings.Get(ctx, key, dst)
 }
 
+// checkKind refuses a kind the index does not know (a caller's bug).
+func checkKind(kind Kind) error {
+	if !app.IsKind(string(kind)) {
+		return fmt.Errorf("search: unknown kind %q", kind)
+	}
+	return nil
+}
+
 // Semantic implements Facade.
 func (m *Module) Semantic(ctx context.Context, kind Kind, q string, minSimilarity float64, limit int) ([]Hit, error) {
-	if !app.IsKind(string(kind)) {
-		return nil, fmt.Errorf("search: unknown kind %q", kind)
+	if err := checkKind(kind); err != nil {
+		return nil, err
 	}
-	hits, err := m.svc.Semantic(ctx, string(kind), q, minSimilarity, limit)
-	if errors.Is(err, app.ErrUnavailable) {
-		return nil, ErrUnavailable
-	}
-	return toHits(hits), err
+	return m.svc.Semantic(ctx, string(kind), q, minSimilarity, limit)
 }
 
 // Keyword implements Facade.
 func (m *Module) Keyword(ctx context.Context, kind Kind, q string, limit int) ([]Hit, error) {
-	if !app.IsKind(string(kind)) {
-		return nil, fmt.Errorf("search: unknown kind %q", kind)
+	if err := checkKind(kind); err != nil {
+		return nil, err
 	}
-	hits, err := m.svc.Keyword(ctx, string(kind), q, limit)
-	return toHits(hits), err
+	return m.svc.Keyword(ctx, string(kind), q, limit)
 }
 
 // Hybrid implements Facade.
 func (m *Module) Hybrid(ctx context.Context, kind Kind, q string, limit int, rerank bool) ([]Hit, error) {
-	if !app.IsKind(string(kind)) {
-		return nil, fmt.Errorf("search: unknown kind %q", kind)
+	if err := checkKind(kind); err != nil {
+		return nil, err
 	}
-	hits, err := m.svc.Hybrid(ctx, string(kind), q, limit, rerank)
-	return toHits(hits), err
+	return m.svc.Hybrid(ctx, string(kind), q, limit, rerank)
 }
 
 // Rerank implements Facade.
 func (m *Module) Rerank(ctx context.Context, kind Kind, q string, ids []int64) []int64 {
-	if !app.IsKind(string(kind)) {
+	if checkKind(kind) != nil {
 		return ids
 	}
 	return m.svc.Rerank(ctx, string(kind), q, ids)
-}
-
-func toHits(in []app.Hit) []Hit {
-	out := make([]Hit, len(in))
-	for i, h := range in {
-		out[i] = Hit{ID: h.ID, Score: h.Score, Similarity: h.Similarity, Keyword: h.Keyword}
-	}
-	return out
 }
 
 var (

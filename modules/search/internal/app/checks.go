@@ -2,12 +2,10 @@ package app
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/search/internal/embed"
-	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/platform/apperr"
 )
 
@@ -96,9 +94,6 @@ func (s *Service) TestRerank(ctx context.Context, model *string) (RerankCheck, e
 	scores, err := s.reranker.Scores(ctx, m, probeQuery, []string{probeIrrelevant, probeRelevant})
 	out.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
-		if errors.Is(err, rerank.ErrUnset) {
-			return out, apperr.BadRequestf("%s", err.Error())
-		}
 		return out, apperr.New(apperr.UpstreamFailed, "rerank failed: %s", err.Error())
 	}
 	out.IrrelevantScore, out.RelevantScore = scores[0], scores[1]

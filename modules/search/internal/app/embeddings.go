@@ -167,8 +167,8 @@ func (s *Service) StartRegeneration(ctx context.Context, by int64) (Regeneration
 		if err != nil {
 			return err
 		}
-		if prev.JobID != nil {
-			rec, err := s.queue.Get(ctx, *prev.JobID)
+		if prev != nil {
+			rec, err := s.queue.Get(ctx, *prev)
 			if err != nil && !errors.Is(err, jobs.ErrNotFound) {
 				return err
 			}
@@ -225,8 +225,8 @@ func (s *Service) Health(ctx context.Context) (Health, error) {
 	if err != nil {
 		return h, err
 	}
-	if reg.JobID != nil {
-		rec, err := s.queue.Get(ctx, *reg.JobID)
+	if reg != nil {
+		rec, err := s.queue.Get(ctx, *reg)
 		if err != nil && !errors.Is(err, jobs.ErrNotFound) {
 			return h, err
 		}

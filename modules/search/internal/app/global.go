@@ -36,13 +36,10 @@ type GlobalResult struct {
 // ones included, each with at most perKind hits.
 func (s *Service) Global(ctx context.Context, kinds []string, q string, perKind int) (GlobalResult, error) {
 	q = strings.TrimSpace(q)
-	vec, embErr := s.queryVector(ctx, q)
-	if embErr != nil {
-		s.log.Warn("search: query embedding failed; answering from keywords only", "error", embErr)
-	}
-	out := GlobalResult{Semantic: embErr == nil}
+	vec, embedded := s.hybridVector(ctx, q)
+	out := GlobalResult{Semantic: embedded}
 	for _, kind := range kinds {
-		res, err := s.hybridWith(ctx, kind, q, vec, embErr == nil, Reranked[kind])
+		res, err := s.hybridWith(ctx, kind, q, vec, Reranked[kind])
 		if err != nil {
 			return GlobalResult{}, err
 		}

@@ -63,6 +63,5 @@ func (s *Service) index(ctx context.Context, doc store.Document) error {
 			emb = &store.Embedding{Vector: vecs[0], Model: s.embedder.Model()}
 		}
 	}
-	_, err = s.store.Apply(ctx, doc, emb)
-	return err
+	return s.store.Apply(ctx, doc, emb)
 }

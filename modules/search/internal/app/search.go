@@ -18,12 +18,18 @@ const MaxLimit = 1000
 // failed), so a semantic ranking cannot be made now.
 var ErrUnavailable = errors.New("search: semantic search unavailable: the query could not be embedded")
 
-// Hit is one ranked item.
+// Hit is one ranked item (the facade's search.Hit).
 type Hit struct {
-	ID         int64
-	Score      float64
+	ID int64
+	// Score is the cosine similarity (0..1) for Semantic, the ts_rank for
+	// Keyword, the fused (or reranked) score for Hybrid; higher is better.
+	Score float64
+	// Similarity is the cosine similarity when the vector ranker found the
+	// item (0 otherwise). Hybrid callers that list "semantic matches first"
+	// split on it.
 	Similarity float64
-	Keyword    bool
+	// Keyword reports that the keyword ranker matched the item.
+	Keyword bool
 }
 
 func clampLimit(limit int) int {
@@ -90,7 +96,12 @@ func (s *Service) Keyword(ctx context.Context, kind, q string, limit int) ([]Hit
 // a rerank model is set, reranks the head of the fused pool. When the query
 // cannot be embedded it answers from the keyword ranker alone.
 func (s *Service) Hybrid(ctx context.Context, kind, q string, limit int, rerank bool) ([]Hit, error) {
-	res, err := s.hybrid(ctx, kind, q, rerank)
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, nil
+	}
+	vec, _ := s.hybridVector(ctx, q)
+	res, err := s.hybridWith(ctx, kind, q, vec, rerank)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +111,6 @@ func (s *Service) Hybrid(ctx context.Context, kind, q string, limit int, rerank 
 // fused is one hybrid ranking.
 type fused struct {
 	cands    []rank.Candidate
-	semantic bool // the vector ranker took part
 	reranked bool
 }
 
@@ -116,21 +126,21 @@ func (f fused) hits(limit int) []Hit {
 	return out
 }
 
-func (s *Service) hybrid(ctx context.Context, kind, q string, doRerank bool) (fused, error) {
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return fused{}, nil
+// hybridVector embeds the query for the vector ranker. When the embedder
+// fails it logs and reports embedded false: the keyword ranker answers
+// alone. vec is nil then, and when the query has nothing to embed.
+func (s *Service) hybridVector(ctx context.Context, q string) (vec []float32, embedded bool) {
+	vec, err := s.queryVector(ctx, q)
+	if err != nil {
+		s.log.Warn("search: query embedding failed; answering from keywords only", "error", err)
+		return nil, false
 	}
-	vec, embErr := s.queryVector(ctx, q)
-	if embErr != nil {
-		s.log.Warn("search: query embedding failed; answering from keywords only", "error", embErr)
-	}
-	return s.hybridWith(ctx, kind, q, vec, embErr == nil, doRerank)
+	return vec, true
 }
 
 // hybridWith runs both rankers (concurrently, on two connections) with an
 // already embedded query.
-func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32, embedded, doRerank bool) (fused, error) {
+func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32, doRerank bool) (fused, error) {
 	var (
 		kw, vc       []rank.Scored
 		kwErr, vcErr error
@@ -149,7 +159,7 @@ func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32,
 	if err := errors.Join(kwErr, vcErr); err != nil {
 		return fused{}, err
 	}
-	res := fused{cands: rank.Fuse(kw, vc), semantic: embedded}
+	res := fused{cands: rank.Fuse(kw, vc)}
 	if doRerank && len(res.cands) > 1 {
 		res.cands, res.reranked = s.rerank(ctx, kind, q, res.cands)
 	}
@@ -158,14 +168,15 @@ func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32,
 
 // Rerank reorders a caller's own ranking of ids; see Facade.Rerank.
 func (s *Service) Rerank(ctx context.Context, kind, q string, ids []int64) []int64 {
-	if len(ids) < 2 || strings.TrimSpace(q) == "" {
+	q = strings.TrimSpace(q)
+	if len(ids) < 2 || q == "" {
 		return ids
 	}
 	cands := make([]rank.Candidate, len(ids))
 	for i, id := range ids {
 		cands[i] = rank.Candidate{ID: id, Score: float64(len(ids) - i)}
 	}
-	out, reranked := s.rerank(ctx, kind, strings.TrimSpace(q), cands)
+	out, reranked := s.rerank(ctx, kind, q, cands)
 	if !reranked {
 		return ids
 	}

@@ -56,9 +56,6 @@ func New(st *store.Store, e embed.Embedder, r *rerank.Client, q *jobs.Queue, log
 	return s
 }
 
-// Embedder is the embedder in use.
-func (s *Service) Embedder() embed.Embedder { return s.embedder }
-
 // embedText is what is embedded for an item: its title (a question's
 // stem). The body (a question's options) and extra text (its explanation)
 // feed the keyword ranker only: options are mostly distractors, wrong on

@@ -127,28 +127,8 @@ func run(n, queries, concurrency int) error {
 			pct(lat, 50), pct(lat, 95), pct(lat, 99), pct(lat, 100))
 	}
 
-	if os.Getenv("BENCH_EXPLAIN") != "" {
-		type timed struct {
-			q string
-			d time.Duration
-		}
-		var all []timed
-		for _, q := range qs {
-			t := time.Now()
-			_ = keywordOnly(q)
-			all = append(all, timed{q, time.Since(t)})
-		}
-		sort.Slice(all, func(i, j int) bool { return all[i].d > all[j].d })
-		for _, t := range all[:3] {
-			fmt.Printf("slow keyword query %q (%s):\n", t.q, t.d)
-			explainSlowest(ctx, h, `WITH typed AS (SELECT to_tsquery('english', $1) AS q)
-				SELECT m.id, ts_rank(m.tsv, typed.q) AS r FROM typed, LATERAL (SELECT id, tsv FROM search.documents
-				WHERE kind = 'question' AND live AND tsv @@ typed.q LIMIT 1000) m ORDER BY r DESC, m.id LIMIT 60`, strings.Join(strings.Fields(t.q), " | "))
-		}
-	}
 	fmt.Println()
-	_, err = recallAt10(ctx, h, qs, cfg)
-	return err
+	return recallAt10(ctx, h, qs, cfg)
 }
 
 // load inserts n questions with their vectors in batches, with the index's
@@ -301,10 +281,9 @@ func pct(lat []time.Duration, p float64) float64 {
 // tie-aware recall also accepts an item exactly as close as the exact 10th
 // (templated texts produce many equal distances, and which of the tied
 // items is "the" 10th is arbitrary).
-func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg config.Search) (float64, error) {
+func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg config.Search) error {
 	st := store.New(h.App.DB)
 	local := embed.NewLocal(cfg.EmbeddingDims)
-	var configured float64
 	efs := []int{cfg.HNSWEfSearch}
 	for _, ef := range []int{100, 200, 400} {
 		if ef != cfg.HNSWEfSearch {
@@ -323,11 +302,11 @@ func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg config
 				EfSearch: ef, MinSimilarity: -1}
 			approx, err := st.Vector(ctx, vq)
 			if err != nil {
-				return 0, err
+				return err
 			}
 			exact, err := st.ExactVector(ctx, vq)
 			if err != nil {
-				return 0, err
+				return err
 			}
 			want := map[int64]bool{}
 			for _, e := range exact {
@@ -349,24 +328,6 @@ func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg config
 		}
 		fmt.Printf("recall@10, ef_search %4d: strict %.4f, tie-aware %.4f (%d queries)\n",
 			ef, strict/float64(counted), tied/float64(counted), counted)
-		if ef == cfg.HNSWEfSearch {
-			configured = strict / float64(counted)
-		}
 	}
-	return configured, nil
-}
-
-// explainSlowest prints the plan of the slowest queries of fn's scenario.
-func explainSlowest(ctx context.Context, h *harness.Harness, sql string, args ...any) {
-	rows, err := h.App.DB.SQL().QueryContext(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
-	if err != nil {
-		fmt.Println("explain:", err)
-		return
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var line string
-		_ = rows.Scan(&line)
-		fmt.Println("   ", line)
-	}
+	return nil
 }

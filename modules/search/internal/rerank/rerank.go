@@ -40,8 +40,7 @@ type Client struct {
 // New makes a client for POST {baseURL}/rerank; an empty baseURL makes every
 // call answer ErrUnset.
 func New(baseURL, key string, timeout time.Duration) *Client {
-	return &Client{baseURL: strings.TrimRight(baseURL, "/"), key: key, timeout: timeout,
-		http: &http.Client{Timeout: timeout}}
+	return &Client{baseURL: strings.TrimRight(baseURL, "/"), key: key, timeout: timeout, http: &http.Client{}}
 }
 
 // Configured reports whether an endpoint is set.
@@ -88,18 +87,12 @@ func (c *Client) Scores(ctx context.Context, model, query string, docs []string)
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		if ctx.Err() != nil || isTimeout(err) {
-			return nil, fmt.Errorf("%w (over %s)", ErrTimeout, c.timeout)
-		}
-		return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
+		return nil, c.transportError(ctx, err)
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	if err != nil {
-		if ctx.Err() != nil || isTimeout(err) {
-			return nil, fmt.Errorf("%w (over %s)", ErrTimeout, c.timeout)
-		}
-		return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
+		return nil, c.transportError(ctx, err)
 	}
 	switch {
 	case res.StatusCode == http.StatusTooManyRequests:
@@ -136,6 +129,14 @@ func match(data []byte, n int) ([]float64, error) {
 		scores[i] = *res.Score
 	}
 	return scores, nil
+}
+
+// transportError sorts a failed call or read: too slow, or unreachable.
+func (c *Client) transportError(ctx context.Context, err error) error {
+	if ctx.Err() != nil || isTimeout(err) {
+		return fmt.Errorf("%w (over %s)", ErrTimeout, c.timeout)
+	}
+	return fmt.Errorf("%w: %v", ErrUnreachable, err)
 }
 
 func isTimeout(err error) bool {

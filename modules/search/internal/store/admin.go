@@ -101,41 +101,25 @@ func (s *Store) PutSetting(ctx context.Context, key string, value json.RawMessag
 	return err
 }
 
-// Regeneration is the latest regeneration request.
-type Regeneration struct {
-	JobID       *uuid.UUID
-	RequestedAt *time.Time
+// LockRegeneration reads the latest regeneration job (nil if none) under a
+// row lock, so two admins asking at once do not start two jobs. Call inside
+// a transaction.
+func (s *Store) LockRegeneration(ctx context.Context) (*uuid.UUID, error) {
+	return s.regenerationJob(ctx, `SELECT regeneration_job FROM search.state FOR UPDATE`)
 }
 
-// LockRegeneration reads the latest regeneration under a row lock, so two
-// admins asking at once do not start two jobs. Call inside a transaction.
-func (s *Store) LockRegeneration(ctx context.Context) (Regeneration, error) {
-	var r Regeneration
-	var id uuid.NullUUID
-	var at sql.NullTime
-	err := s.q(ctx).QueryRowContext(ctx,
-		`SELECT regeneration_job, regeneration_requested FROM search.state FOR UPDATE`).Scan(&id, &at)
-	if err != nil {
-		return r, err
-	}
-	if id.Valid {
-		r.JobID = &id.UUID
-	}
-	if at.Valid {
-		r.RequestedAt = &at.Time
-	}
-	return r, nil
+// LatestRegeneration reads the latest regeneration job (nil if none)
+// without a lock.
+func (s *Store) LatestRegeneration(ctx context.Context) (*uuid.UUID, error) {
+	return s.regenerationJob(ctx, `SELECT regeneration_job FROM search.state`)
 }
 
-// LatestRegeneration reads the latest regeneration without a lock.
-func (s *Store) LatestRegeneration(ctx context.Context) (Regeneration, error) {
-	var r Regeneration
+func (s *Store) regenerationJob(ctx context.Context, query string) (*uuid.UUID, error) {
 	var id uuid.NullUUID
-	err := s.q(ctx).QueryRowContext(ctx, `SELECT regeneration_job FROM search.state`).Scan(&id)
-	if id.Valid {
-		r.JobID = &id.UUID
+	if err := s.q(ctx).QueryRowContext(ctx, query).Scan(&id); err != nil || !id.Valid {
+		return nil, err
 	}
-	return r, err
+	return &id.UUID, nil
 }
 
 // SetRegeneration records a new regeneration job.

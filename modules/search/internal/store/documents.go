@@ -27,19 +27,17 @@ type Document struct {
 type State struct {
 	Version      int64
 	Purged       bool
-	ContentHash  string
 	EmbeddedHash string
 	Model        string
-	HasVector    bool
 }
 
 // Current reads an item's state; nil when the index has never seen it.
 func (s *Store) Current(ctx context.Context, kind string, id int64) (*State, error) {
 	var st State
 	var embedded, model sql.NullString
-	err := s.q(ctx).QueryRowContext(ctx, `SELECT version, purged, content_hash, embedded_hash, embedding_model,
-		embedding IS NOT NULL FROM search.documents WHERE kind = $1 AND id = $2`, kind, id).
-		Scan(&st.Version, &st.Purged, &st.ContentHash, &embedded, &model, &st.HasVector)
+	err := s.q(ctx).QueryRowContext(ctx, `SELECT version, purged, embedded_hash, embedding_model
+		FROM search.documents WHERE kind = $1 AND id = $2`, kind, id).
+		Scan(&st.Version, &st.Purged, &embedded, &model)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -67,9 +65,9 @@ func vectorArg(v []float32) any {
 }
 
 // Apply writes the item unless the index already holds this or a later
-// version, or the item was purged; it reports whether it wrote. A nil emb
-// leaves the stored vector as it is (the embedded text did not change).
-func (s *Store) Apply(ctx context.Context, d Document, emb *Embedding) (bool, error) {
+// version, or the item was purged. A nil emb leaves the stored vector as it
+// is (the embedded text did not change).
+func (s *Store) Apply(ctx context.Context, d Document, emb *Embedding) error {
 	const upsert = `INSERT INTO search.documents AS t (kind, id, version, live, title, body, extra, content_hash,
 			embedding, embedding_model, embedded_hash, embedded_at, embed_error, embed_failures, embed_failed_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::vector, $10, $11, $12, $13, $14, $15, now())
@@ -98,12 +96,8 @@ func (s *Store) Apply(ctx context.Context, d Document, emb *Embedding) (bool, er
 			embed_error = NULL, embed_failures = 0, embed_failed_at = NULL` + guard
 		args = append(base, vectorArg(emb.Vector), emb.Model, d.ContentHash, now, nil, 0, nil)
 	}
-	res, err := s.q(ctx).ExecContext(ctx, query, args...)
-	if err != nil {
-		return false, err
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	_, err := s.q(ctx).ExecContext(ctx, query, args...)
+	return err
 }
 
 // Purge turns the item into a tombstone: no text, no vector, and no later
@@ -120,15 +114,14 @@ func (s *Store) Purge(ctx context.Context, kind string, id int64) error {
 // Pending is an item whose text needs a vector.
 type Pending struct {
 	Key
-	Title       string
-	Body        string
+	Title       string // the embedded text
 	ContentHash string
 }
 
 // Missing lists items after `after` (in key order) whose vector is missing
 // or older than their text.
 func (s *Store) Missing(ctx context.Context, after Key, limit int) ([]Pending, error) {
-	return s.pending(ctx, `SELECT kind, id, title, body, content_hash FROM search.documents
+	return s.pending(ctx, `SELECT kind, id, title, content_hash FROM search.documents
 		WHERE NOT purged AND embedded_hash IS DISTINCT FROM content_hash AND (kind, id) > ($1, $2)
 		ORDER BY kind, id LIMIT $3`, after.Kind, after.ID, limit)
 }
@@ -136,7 +129,7 @@ func (s *Store) Missing(ctx context.Context, after Key, limit int) ([]Pending, e
 // NotEmbeddedSince lists items after `after` whose vector was not made by
 // model at or after since: the regeneration's work list.
 func (s *Store) NotEmbeddedSince(ctx context.Context, after Key, model string, since time.Time, limit int) ([]Pending, error) {
-	return s.pending(ctx, `SELECT kind, id, title, body, content_hash FROM search.documents
+	return s.pending(ctx, `SELECT kind, id, title, content_hash FROM search.documents
 		WHERE NOT purged AND (kind, id) > ($1, $2)
 		  AND (embedded_at IS NULL OR embedded_at < $3 OR embedding_model IS DISTINCT FROM $4
 		       OR embedded_hash IS DISTINCT FROM content_hash)
@@ -159,7 +152,7 @@ func (s *Store) pending(ctx context.Context, query string, args ...any) ([]Pendi
 	var out []Pending
 	for rows.Next() {
 		var p Pending
-		if err := rows.Scan(&p.Kind, &p.ID, &p.Title, &p.Body, &p.ContentHash); err != nil {
+		if err := rows.Scan(&p.Kind, &p.ID, &p.Title, &p.ContentHash); err != nil {
 			return nil, err
 		}
 		out = append(out, p)

@@ -80,11 +80,9 @@ func (s *Store) Vector(ctx context.Context, vq VectorQuery) ([]rank.Scored, erro
 	ef = min(ef, 1000) // pgvector's ceiling
 	var out []rank.Scored
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		q := s.q(ctx)
-		if _, err := q.ExecContext(ctx, fmt.Sprintf(`SET LOCAL hnsw.ef_search = %d`, ef)); err != nil {
-			return err
-		}
-		if _, err := q.ExecContext(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order`); err != nil {
+		// SET LOCAL both in one round trip.
+		if _, err := s.q(ctx).ExecContext(ctx, `SELECT set_config('hnsw.ef_search', $1, true),
+			set_config('hnsw.iterative_scan', 'relaxed_order', true)`, fmt.Sprint(ef)); err != nil {
 			return err
 		}
 		var err error
