@@ -18,6 +18,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/roundsedu/rounds/migrations"
+	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/buildinfo"
 	"github.com/roundsedu/rounds/platform/config"
@@ -27,8 +28,10 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/module"
 	"github.com/roundsedu/rounds/platform/ratelimit"
 	"github.com/roundsedu/rounds/platform/scheduler"
+	"github.com/roundsedu/rounds/platform/settings"
 	"github.com/roundsedu/rounds/platform/storage"
 )
 
@@ -57,6 +60,7 @@ type Platform struct {
 	Scheduler *scheduler.Scheduler
 	Storage   *storage.Store
 	Limiter   *ratelimit.Limiter
+	Settings  *settings.Registry
 	Signer    *auth.Signer
 	HTTP      *httpapi.Server
 }
@@ -64,7 +68,7 @@ type Platform struct {
 // App is a built service, ready to run in a role.
 type App struct {
 	Platform
-	Modules *Modules
+	Modules []module.Module
 
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
@@ -88,15 +92,16 @@ func NewLogger(cfg config.Log) *slog.Logger {
 }
 
 // New opens the database (migrating first when configured), builds the
-// platform and every module, and registers their routes, subscribers, jobs
-// and schedules. Nothing runs until Start.
+// platform and every module of Modules, wires the ports between modules,
+// and registers their routes, subscribers, jobs and schedules. Nothing runs
+// until Start.
 func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
 	d, err := db.Open(ctx, cfg.Database, log)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Database.MigrateOnStart {
-		if err := db.Migrate(ctx, d, migrations.FS, migrations.Order, log); err != nil {
+		if err := db.Migrate(ctx, d, migrations.FS, log); err != nil {
 			d.Close()
 			return nil, err
 		}
@@ -107,7 +112,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		return nil, err
 	}
 	m := metrics.New()
-	p := Platform{
+	a := &App{Platform: Platform{
 		Config: cfg, Log: log, DB: d, Metrics: m,
 		Bus:       events.New(d, cfg.Events, log, m),
 		Queue:     jobs.NewQueue(d, cfg.Jobs),
@@ -115,28 +120,94 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Scheduler: scheduler.New(d, cfg.Scheduler, log, m),
 		Storage:   store,
 		Limiter:   ratelimit.New(d),
+		Settings:  settings.New(d),
 		Signer:    auth.NewSigner(cfg.Auth.TokenSecret, cfg.Service.Name),
-	}
-	a := &App{Platform: p}
-	a.Modules, err = buildModules(ctx, &a.Platform)
-	if err != nil {
+	}}
+	if err := a.build(ctx); err != nil {
 		a.Close()
 		return nil, err
 	}
-	if cfg.DevIdP.Enabled {
-		if a.devIdP, err = newDevIdP(cfg, log); err != nil {
-			a.Close()
-			return nil, err
-		}
-		a.HTTP.Engine().GET("/", gin.WrapH(devidp.LandingPage()))
-	}
-	scheduleMaintenance(&a.Platform)
 	return a, nil
+}
+
+// build makes the HTTP edge and the modules and hands each platform part
+// what the modules bring.
+func (a *App) build(ctx context.Context) error {
+	p := &a.Platform
+	// The media cookie carries its own token (issuer <name>_media): it opens
+	// /uploads only and is refused as a bearer token everywhere else. Both
+	// verifiers read the caller's current role through identity.
+	cookie := httpapi.MediaCookieName(p.Config.Service.Name)
+	mediaSigner := auth.NewSigner(p.Config.Auth.TokenSecret, cookie)
+	accounts := &directory{}
+	verifier := auth.NewVerifier(p.Signer, accounts, p.Config.Auth.RoleCacheTTL)
+	mediaVerifier := auth.NewVerifier(mediaSigner, accounts, p.Config.Auth.RoleCacheTTL)
+	p.HTTP = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier,
+		MediaCookie: cookie, MediaVerifier: mediaVerifier})
+	router := p.HTTP.Router()
+	httpapi.RegisterHealth(router, p.DB.Ping, buildinfo.String())
+	p.Settings.Routes(router)
+
+	kit := &module.Kit{Config: p.Config, Log: p.Log, DB: p.DB, Bus: p.Bus, Queue: p.Queue, Storage: p.Storage,
+		Limiter: p.Limiter, Settings: p.Settings, Signer: p.Signer, MediaSigner: mediaSigner,
+		Verifiers: []*auth.Verifier{verifier, mediaVerifier}}
+	module.Need(kit, "identity", &accounts.Directory)
+	mods, err := kit.Build(ctx, Modules)
+	if err != nil {
+		return err
+	}
+	a.Modules = mods
+	if err := p.Config.Check(); err != nil {
+		return err
+	}
+	for _, m := range mods {
+		if r, ok := m.(module.Router); ok {
+			r.Routes(router)
+		}
+		if s, ok := m.(module.Subscriber); ok {
+			s.Subscribe(p.Bus)
+		}
+		if j, ok := m.(module.JobHandler); ok {
+			j.Jobs(p.Runner)
+		}
+		if s, ok := m.(module.Scheduled); ok {
+			s.Schedule(p.Scheduler)
+		}
+	}
+	if p.Config.DevIdP.Enabled {
+		if a.devIdP, err = newDevIdP(p.Config.DevIdP, Lookup[*identity.Module](a), p.Log); err != nil {
+			return err
+		}
+		p.HTTP.Engine().GET("/", gin.WrapH(devidp.LandingPage()))
+	}
+	scheduleMaintenance(p)
+	return nil
+}
+
+// directory is the accounts the verifiers read roles from; identity fills it
+// when the modules are wired.
+type directory struct{ auth.Directory }
+
+// Lookup returns the built module of type T; a module missing from Modules
+// is a programming error and panics (operator commands and tests use it).
+func Lookup[T module.Module](a *App) T {
+	m, ok := module.Lookup[T](a.Modules)
+	if !ok {
+		panic(fmt.Sprintf("app: no module of type %T", m))
+	}
+	return m
 }
 
 // Start runs the parts of the role in the background and returns once the
 // listeners are bound.
 func (a *App) Start(ctx context.Context, role Role) error {
+	for _, m := range a.Modules {
+		if s, ok := m.(module.Starter); ok {
+			if err := s.Start(ctx); err != nil {
+				return fmt.Errorf("start %s: %w", m.Name(), err)
+			}
+		}
+	}
 	ctx, a.cancel = context.WithCancel(ctx)
 	grace := a.Config.HTTP.ShutdownTimeout
 	if role.runs(RoleServe) {

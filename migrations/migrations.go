@@ -1,5 +1,7 @@
 // Package migrations embeds every module's SQL migrations. Each module owns
-// the folder named after it and the Postgres schema of the same name.
+// the folder named after it and the Postgres schema of the same name;
+// platform/db discovers the folders (platform first: extensions and the
+// event tables), so a new module only adds its folder.
 package migrations
 
 import "embed"
@@ -8,7 +10,3 @@ import "embed"
 //
 //go:embed */*.sql
 var FS embed.FS
-
-// Order is the order modules migrate in. Modules never join across schemas,
-// so the order matters only for platform (extensions, event tables), first.
-var Order = []string{"platform", "identity", "bank", "search", "attempts", "drafts"}

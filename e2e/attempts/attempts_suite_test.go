@@ -33,7 +33,7 @@ var _ = BeforeSuite(func() {
 	var err error
 	// The sweep never runs in this app: expiry on read is tested here, and
 	// the sweep in its own app (sweep_test.go).
-	h, err = Start(WithConfig(func(c *config.Config) { c.Attempts.SweepInterval = 24 * time.Hour }))
+	h, err = Start(WithConfig(func(c *config.Config) { c.Set("attempts.sweep_interval", 24*time.Hour) }))
 	Expect(err).NotTo(HaveOccurred())
 	mod = h.NewUser(auth.RoleModerator)
 })

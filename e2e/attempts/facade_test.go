@@ -3,6 +3,8 @@ package attempts_test
 import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/roundsedu/rounds/app"
+	"github.com/roundsedu/rounds/modules/attempts"
 )
 
 // The facade other modules call (media for attempt_id on /uploads) is
@@ -17,7 +19,7 @@ var _ = Describe("The attempts facade", func() {
 		quiz := createQuiz("Media quiz", quizOpts{limit: 10}, withImage, plain)
 		u, other := learner(), learner()
 		a := start(u, quiz, "")
-		f := h.App.Modules.Attempts
+		f := app.Lookup[*attempts.Module](h.App)
 
 		ok, err := f.AuthorizesMedia(ctxb, u.ID, a.ID, "figures/ecg-af-annotated.png")
 		Expect(err).NotTo(HaveOccurred())

@@ -20,7 +20,7 @@ var _ = Describe("The attempts_maintenance sweep", Ordered, func() {
 	var sh *Harness
 	BeforeAll(func() {
 		var err error
-		sh, err = Start(WithConfig(func(c *config.Config) { c.Attempts.SweepInterval = 100 * time.Millisecond }))
+		sh, err = Start(WithConfig(func(c *config.Config) { c.Set("attempts.sweep_interval", 100*time.Millisecond) }))
 		Expect(err).NotTo(HaveOccurred())
 	})
 	AfterAll(func() {

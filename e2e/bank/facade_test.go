@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/identity"
@@ -21,7 +22,7 @@ var _ = Describe("The bank facade", func() {
 	learner := auth.Principal{UserID: 424242, Role: auth.RoleUser}
 	moderator := auth.Principal{UserID: 434343, Role: auth.RoleModerator}
 
-	BeforeEach(func() { f = h.App.Modules.Bank })
+	BeforeEach(func() { f = app.Lookup[*bank.Module](h.App) })
 
 	It("hands out a quiz to sit with every live question and its answer side", func() {
 		cat := category(unique("Facade cat"), nil, nil)

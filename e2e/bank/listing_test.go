@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -353,7 +354,7 @@ var _ = Describe("The bank listing without a search module", Ordered, func() {
 
 	BeforeAll(func() {
 		var err error
-		bare, err = Start(BeforeStart(func(a *app.App) { a.Modules.Bank.SetSearch(nil) }))
+		bare, err = Start(BeforeStart(func(a *app.App) { app.Lookup[*bank.Module](a).SetSearch(nil) }))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { Expect(bare.Stop()).To(Succeed()) })
 	})

@@ -9,7 +9,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -360,7 +362,7 @@ var _ = Describe("Quiz lifecycle", func() {
 		cat := int64(mod.Client(h).Post(api+"/categories/", q{"name": unique("Trash count")}).Map()["id"].(float64))
 		Expect(mod.Client(h).Patch(path("/categories/quizzes/%d?category_id=%d", z, cat), nil)).To(HaveStatus(200))
 		publish(z)
-		before, err := h.App.Modules.Bank.CountQuizzes(ctxBG, auth.Principal{UserID: mod.ID, Role: auth.RoleModerator})
+		before, err := app.Lookup[*bank.Module](h.App).CountQuizzes(ctxBG, auth.Principal{UserID: mod.ID, Role: auth.RoleModerator})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(mod.Client(h).Delete(path("/quizzes/%d", z))).To(HaveStatus(204))
 
@@ -375,7 +377,7 @@ var _ = Describe("Quiz lifecycle", func() {
 
 		Expect(findByID(mod.Client(h).Get(api+"/categories/").List(), cat)["quiz_count"]).To(BeEquivalentTo(0))
 		Expect(findByID(learner.Client(h).Get(api+"/categories/").List(), cat)["quiz_count"]).To(BeEquivalentTo(0))
-		after, err := h.App.Modules.Bank.CountQuizzes(ctxBG, auth.Principal{UserID: mod.ID, Role: auth.RoleModerator})
+		after, err := app.Lookup[*bank.Module](h.App).CountQuizzes(ctxBG, auth.Principal{UserID: mod.ID, Role: auth.RoleModerator})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(after).To(Equal(before - 1))
 	})

@@ -6,7 +6,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -19,7 +21,7 @@ var _ = Describe("The demo bank", Ordered, func() {
 	BeforeAll(func() {
 		var err error
 		t0 := time.Now()
-		demo, err = Start(WithConfig(func(c *config.Config) { c.Bank.SeedDemo = true }))
+		demo, err = Start(WithConfig(func(c *config.Config) { c.Set("bank.seed_demo", true) }))
 		started = time.Since(t0)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { Expect(demo.Stop()).To(Succeed()) })
@@ -78,13 +80,13 @@ var _ = Describe("The demo bank", Ordered, func() {
 
 	It("does nothing when started again or when the bank is not empty", func() {
 		before := total()
-		loaded, err := demo.App.Modules.Bank.SeedDemo(ctxBG)
+		loaded, err := app.Lookup[*bank.Module](demo.App).SeedDemo(ctxBG)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(loaded).To(BeFalse())
 		Expect(total()).To(Equal(before))
 
 		create(mcq(unique("Keeps the main bank non-empty")))
-		loaded, err = h.App.Modules.Bank.SeedDemo(ctxBG)
+		loaded, err = app.Lookup[*bank.Module](h.App).SeedDemo(ctxBG)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(loaded).To(BeFalse())
 	})

@@ -53,7 +53,7 @@ func heapPeak() (stop func() uint64) {
 }
 
 func benchHarness(b *testing.B, opts ...harness.Option) *harness.Harness {
-	opts = append(opts, harness.WithConfig(func(c *config.Config) { c.Drafts.MaxUploadSize = 64 << 20 }))
+	opts = append(opts, harness.WithConfig(func(c *config.Config) { c.Set("drafts.max_upload_size", 64<<20) }))
 	hh, err := harness.Start(opts...)
 	if err != nil {
 		b.Fatal(err)

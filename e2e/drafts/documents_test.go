@@ -10,8 +10,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/storage"
@@ -185,10 +187,10 @@ var _ = Describe("Reading documents", func() {
 	})
 
 	It("counts documents for dashboards through the facade", func() {
-		before, err := h.App.Modules.Drafts.CountDocuments(context.Background())
+		before, err := app.Lookup[*drafts.Module](h.App).CountDocuments(context.Background())
 		Expect(err).NotTo(HaveOccurred())
 		uploadReady(h, moderator(h))
-		after, err := h.App.Modules.Drafts.CountDocuments(context.Background())
+		after, err := app.Lookup[*drafts.Module](h.App).CountDocuments(context.Background())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(after).To(Equal(before + 1))
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -32,8 +33,8 @@ var h *harness.Harness
 var _ = BeforeSuite(func() {
 	var err error
 	h, err = harness.Start(
-		harness.WithConfig(func(c *config.Config) { c.Drafts.MaxUploadSize = uploadLimit }),
-		harness.BeforeStart(func(a *app.App) { a.Modules.Drafts.SetModels(stubModels{}) }))
+		harness.WithConfig(func(c *config.Config) { c.Set("drafts.max_upload_size", uploadLimit) }),
+		harness.BeforeStart(func(a *app.App) { app.Lookup[*drafts.Module](a).SetModels(stubModels{}) }))
 	Expect(err).NotTo(HaveOccurred())
 })
 

@@ -15,6 +15,7 @@ import (
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -127,7 +128,7 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 	})
 
 	It("is left alone by the repair before 30 minutes have passed", func() {
-		repaired, err := idle.App.Modules.Drafts.RepairStuckDocuments(context.Background())
+		repaired, err := app.Lookup[*drafts.Module](idle.App).RepairStuckDocuments(context.Background())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(repaired).To(BeEmpty())
 		Expect(status()["status"]).To(Equal("processing"))

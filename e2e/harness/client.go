@@ -196,6 +196,8 @@ type User struct {
 	Email string
 	Role  auth.Role
 	Token string
+	// Cookies are what the sign-in set (the media cookie).
+	Cookies []*http.Cookie
 }
 
 // Client is a caller presenting the user's token.

@@ -120,7 +120,7 @@ func buildTemplate(ctx context.Context, conn *sql.Conn, tpl string) error {
 	if err != nil {
 		return err
 	}
-	err = db.Migrate(ctx, d, migrations.FS, migrations.Order, slog.New(slog.DiscardHandler))
+	err = db.Migrate(ctx, d, migrations.FS, slog.New(slog.DiscardHandler))
 	d.Close()
 	if err != nil {
 		return fmt.Errorf("harness: migrate template: %w", err)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,6 +28,9 @@ type Harness struct {
 	BaseURL string
 	HTTP    *http.Client
 	dataDir string
+	idp     *IdP
+	ownIdP  bool // started by Start, stopped by Stop
+	rootState
 }
 
 // Option adjusts the harness before the app starts.
@@ -36,6 +40,8 @@ type setup struct {
 	configure   []func(*config.Config)
 	beforeStart []func(*app.App)
 	role        app.Role
+	idp         *IdP
+	noSSO       bool
 }
 
 // WithConfig changes the configuration before the app is built.
@@ -48,6 +54,10 @@ func WithConfig(fn func(*config.Config)) Option {
 func BeforeStart(fn func(*app.App)) Option {
 	return func(s *setup) { s.beforeStart = append(s.beforeStart, fn) }
 }
+
+// WithoutSSO starts the app with no identity provider configured (single
+// sign-on off); nobody can sign in to it.
+func WithoutSSO() Option { return func(s *setup) { s.noSSO = true } }
 
 // WithRole runs a single role instead of all.
 func WithRole(r app.Role) Option { return func(s *setup) { s.role = r } }
@@ -77,6 +87,7 @@ func TestConfig(dbURL, dataDir string) (*config.Config, error) {
 	cfg.Jobs.Lease = 3 * time.Second
 	cfg.Scheduler.LeaderCheck = 100 * time.Millisecond
 	cfg.Auth.RoleCacheTTL = 0
+	cfg.Set("identity.bootstrap_admin_email", RootEmail)
 	return cfg, config.Validate(cfg)
 }
 
@@ -87,6 +98,16 @@ func Start(opts ...Option) (*Harness, error) {
 		o(s)
 	}
 	ctx := context.Background()
+	ownIdP := s.idp == nil && !s.noSSO
+	if ownIdP {
+		// Every harness signs people in through a real provider.
+		idp, err := StartIdP()
+		if err != nil {
+			return nil, err
+		}
+		s.idp = idp
+		s.configure = append([]func(*config.Config){withSSO(idp)}, s.configure...)
+	}
 	dbURL, err := CloneDatabase(ctx)
 	if err != nil {
 		return nil, err
@@ -116,7 +137,8 @@ func Start(opts ...Option) (*Harness, error) {
 	if err := a.Start(ctx, s.role); err != nil {
 		return nil, err
 	}
-	h := &Harness{App: a, Config: cfg, DBURL: dbURL, dataDir: dataDir,
+	h := &Harness{App: a, Config: cfg, DBURL: dbURL, dataDir: dataDir, idp: s.idp, ownIdP: ownIdP,
+		rootState: rootState{rootEmail: cfg.Get("identity.bootstrap_admin_email").(string)},
 		HTTP: &http.Client{Timeout: 30 * time.Second,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	if a.HTTPAddr() != "" {
@@ -136,6 +158,9 @@ func logSink() io.Writer {
 // Stop shuts the app down and drops its database.
 func (h *Harness) Stop() error {
 	err := h.App.Stop()
+	if h.ownIdP {
+		err = errors.Join(err, h.idp.Stop())
+	}
 	if derr := DropDatabase(context.Background(), h.DBURL); derr != nil && err == nil {
 		err = derr
 	}

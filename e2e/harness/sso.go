@@ -62,7 +62,14 @@ func (p *IdP) Stop() error {
 // browser reads the code from the redirect). Set role mapping with a
 // further WithConfig.
 func WithSSO(p *IdP) Option {
-	return WithConfig(func(cfg *config.Config) {
+	return func(s *setup) {
+		s.idp = p
+		s.configure = append(s.configure, withSSO(p))
+	}
+}
+
+func withSSO(p *IdP) func(*config.Config) {
+	return func(cfg *config.Config) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			panic(err)
@@ -71,15 +78,16 @@ func WithSSO(p *IdP) Option {
 		ln.Close()
 		cfg.HTTP.Addr = addr
 		cfg.Service.PublicURL = "http://" + addr
-		cfg.OIDC.Issuer = p.Issuer()
-		cfg.OIDC.ClientID = IdPClientID
-		cfg.OIDC.ClientSecret = IdPClientSecret
-		cfg.OIDC.RedirectURL = ""
-		cfg.OIDC.ClientURL = "http://" + addr + "/signed-in"
+		clientURL := "http://" + addr + "/signed-in"
+		cfg.Set("oidc.issuer", p.Issuer())
+		cfg.Set("oidc.client_id", IdPClientID)
+		cfg.Set("oidc.client_secret", IdPClientSecret)
+		cfg.Set("oidc.redirect_url", "")
+		cfg.Set("oidc.client_url", clientURL)
 		p.SetClient(devidp.Client{ID: IdPClientID, Secret: IdPClientSecret,
 			RedirectURIs:           []string{"http://" + addr + "/api/v1/auth/sso/callback"},
-			PostLogoutRedirectURIs: []string{cfg.OIDC.ClientURL}})
-	})
+			PostLogoutRedirectURIs: []string{clientURL}})
+	}
 }
 
 // Browser is a cookie-keeping user agent that does not follow redirects,

@@ -6,7 +6,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -58,7 +60,7 @@ var _ = Describe("Your account", func() {
 			u := h.NewUser(auth.RoleUser)
 			c := u.Client(h)
 			Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"reminders_disabled": true, "theme": "light"})).To(HaveStatus(200))
-			info, err := h.App.Modules.Identity.User(ctxBG, u.ID)
+			info, err := app.Lookup[*identity.Module](h.App).User(ctxBG, u.ID)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(info.RemindersDisabled).To(BeTrue())
 
@@ -72,7 +74,7 @@ var _ = Describe("Your account", func() {
 			Expect(c.Get("/api/v1/auth/me/settings").Map()).To(HaveKeyWithValue("reminders_disabled", true))
 
 			Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"reminders_disabled": false})).To(HaveStatus(200))
-			info, _ = h.App.Modules.Identity.User(ctxBG, u.ID)
+			info, _ = app.Lookup[*identity.Module](h.App).User(ctxBG, u.ID)
 			Expect(info.RemindersDisabled).To(BeFalse())
 		})
 

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -32,7 +33,7 @@ var _ = Describe("Editorial grants", func() {
 		Expect(c.Get(grantsPath(learner.ID)).List()).To(HaveLen(5))
 		Expect(learner.Client(h).Get("/api/v1/auth/me/grants").List()).To(HaveLen(5))
 
-		facade, err := h.App.Modules.Identity.Grants(ctxBG, learner.ID)
+		facade, err := app.Lookup[*identity.Module](h.App).Grants(ctxBG, learner.ID)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(facade).To(HaveLen(5))
 		Expect(facade[0].Kind).To(Equal(identity.GrantCategory))

@@ -52,8 +52,8 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	h, err = harness.Start(harness.WithSSO(idp),
 		harness.WithConfig(func(c *config.Config) {
-			c.Identity.BootstrapAdminEmail = bootstrapAdmin
-			c.Identity.RefreshMaxPerHour = refreshLimit
+			c.Set("identity.bootstrap_admin_email", bootstrapAdmin)
+			c.Set("identity.refresh_max_per_hour", refreshLimit)
 			// Roles stay cached: every role change must drop the cache itself.
 			c.Auth.RoleCacheTTL = time.Hour
 		}),
@@ -89,9 +89,9 @@ var _ = AfterSuite(func() {
 
 // withMapping turns provider role mapping on: "groups" decides roles.
 var withMapping = harness.WithConfig(func(c *config.Config) {
-	c.OIDC.RoleClaim = "groups"
-	c.OIDC.AdminGroups = []string{"admins", "staff"}
-	c.OIDC.ModeratorGroups = []string{"mods"}
+	c.Set("oidc.role_claim", "groups")
+	c.Set("oidc.admin_groups", []string{"admins", "staff"})
+	c.Set("oidc.moderator_groups", []string{"mods"})
 })
 
 // registerMediaProbes adds test-only routes that accept the media cookie:

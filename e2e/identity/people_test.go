@@ -8,7 +8,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/devidp"
 )
@@ -187,7 +189,7 @@ var _ = Describe("People administration", func() {
 			Expect(admin.Client(h).Delete(userPath(id))).To(HaveStatus(204))
 			Expect(tok.Client(h).Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
 			Expect(refresh(h, tok.RefreshToken)).To(HaveError(401, "unauthenticated"))
-			grants, err := h.App.Modules.Identity.Grants(ctxBG, id)
+			grants, err := app.Lookup[*identity.Module](h.App).Grants(ctxBG, id)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(grants).To(BeEmpty())
 			Eventually(func() bool { return deleted.has(id) }).Should(BeTrue())

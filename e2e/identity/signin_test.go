@@ -87,10 +87,10 @@ var _ = Describe("Sign-in through the identity provider", func() {
 
 	It("completes the claims from userinfo when the ID token carries only the subject", func() {
 		idp.SetClient(devidp.Client{ID: IdPClientID, Secret: IdPClientSecret, UserinfoOnly: true,
-			RedirectURIs: []string{h.BaseURL + "/api/v1/auth/sso/callback"}, PostLogoutRedirectURIs: []string{h.Config.OIDC.ClientURL}})
+			RedirectURIs: []string{h.BaseURL + "/api/v1/auth/sso/callback"}, PostLogoutRedirectURIs: []string{h.Config.Get("oidc.client_url").(string)}})
 		DeferCleanup(func() {
 			idp.SetClient(devidp.Client{ID: IdPClientID, Secret: IdPClientSecret,
-				RedirectURIs: []string{h.BaseURL + "/api/v1/auth/sso/callback"}, PostLogoutRedirectURIs: []string{h.Config.OIDC.ClientURL}})
+				RedirectURIs: []string{h.BaseURL + "/api/v1/auth/sso/callback"}, PostLogoutRedirectURIs: []string{h.Config.Get("oidc.client_url").(string)}})
 		})
 		claims := person("userinfo")
 		claims.Name = "Uma Userinfo"
@@ -143,7 +143,7 @@ var _ = Describe("Sign-in through the identity provider", func() {
 		Expect(res).To(HaveStatus(302))
 		to, err := url.Parse(res.Location())
 		Expect(err).NotTo(HaveOccurred())
-		Expect(to.Scheme + "://" + to.Host + to.Path).To(Equal(h.Config.OIDC.ClientURL))
+		Expect(to.Scheme + "://" + to.Host + to.Path).To(Equal(h.Config.Get("oidc.client_url").(string)))
 		Expect(to.Query()).To(HaveLen(1))
 		Expect(to.Query().Get("code")).NotTo(BeEmpty())
 		Expect(to.Fragment).To(BeEmpty())
@@ -301,9 +301,9 @@ var _ = Describe("Sign-in through the identity provider", func() {
 		to, _ := url.Parse(res.Location())
 		Expect(to.String()).To(HavePrefix(idp.Issuer()))
 		Expect(to.Query().Get("client_id")).To(Equal(IdPClientID))
-		Expect(to.Query().Get("post_logout_redirect_uri")).To(Equal(h.Config.OIDC.ClientURL))
+		Expect(to.Query().Get("post_logout_redirect_uri")).To(Equal(h.Config.Get("oidc.client_url").(string)))
 		back := b.Get(res.Location())
 		Expect(back).To(HaveStatus(302))
-		Expect(back.Location()).To(Equal(h.Config.OIDC.ClientURL))
+		Expect(back.Location()).To(Equal(h.Config.Get("oidc.client_url").(string)))
 	})
 })

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/metrics"
 	"github.com/roundsedu/rounds/platform/scheduler"
@@ -22,6 +23,13 @@ func deliveries(group, id string) int {
 	Expect(h.App.DB.Conn(context.Background()).
 		Raw(`SELECT count(*) FROM public.test_deliveries WHERE grp = ? AND id = ?`, group, id).Scan(&n).Error).To(Succeed())
 	return n
+}
+
+// publish commits one event in a transaction of its own.
+func publish(p ping) error {
+	return h.App.DB.Tx(context.Background(), func(ctx context.Context) error {
+		return h.App.Bus.Publish(ctx, pingTopic, p)
+	})
 }
 
 var _ = Describe("The event outbox", func() {
@@ -44,6 +52,16 @@ var _ = Describe("The event outbox", func() {
 		Expect(probe.called("test.beta", id)).To(BeZero())
 	})
 
+	It("refuses to publish outside a transaction: the outbox would be lost", func() {
+		id := uuid.NewString()
+		err := h.App.Bus.Publish(ctx, pingTopic, ping{ID: id})
+		Expect(err).To(MatchError(events.ErrNoTx))
+		marker := uuid.NewString()
+		Expect(publish(ping{ID: marker})).To(Succeed())
+		Eventually(func() int { return deliveries("test.beta", marker) }, "5s").Should(Equal(1))
+		Expect(probe.called("test.alpha", id)).To(BeZero(), "nothing was written")
+	})
+
 	It("delivers a committed event once to each consumer group", func() {
 		id := uuid.NewString()
 		Expect(h.App.DB.Tx(ctx, func(ctx context.Context) error {
@@ -56,7 +74,7 @@ var _ = Describe("The event outbox", func() {
 
 	It("makes a redelivered message harmless", func() {
 		id := uuid.NewString()
-		Expect(h.App.Bus.Publish(ctx, pingTopic, ping{ID: id})).To(Succeed())
+		Expect(publish(ping{ID: id})).To(Succeed())
 		Eventually(func() int { return deliveries("test.alpha", id) }, "5s").Should(Equal(1))
 		before := duplicates()
 		// Rewind the group's offset: Watermill delivers everything again.
@@ -69,8 +87,8 @@ var _ = Describe("The event outbox", func() {
 
 	It("moves an event that keeps failing to the poison queue and goes on", func() {
 		bad, good := uuid.NewString(), uuid.NewString()
-		Expect(h.App.Bus.Publish(ctx, pingTopic, ping{ID: bad, Fail: true})).To(Succeed())
-		Expect(h.App.Bus.Publish(ctx, pingTopic, ping{ID: good})).To(Succeed())
+		Expect(publish(ping{ID: bad, Fail: true})).To(Succeed())
+		Expect(publish(ping{ID: good})).To(Succeed())
 		Eventually(func() int { return deliveries("test.alpha", good) }, "10s").Should(Equal(1))
 		Eventually(func() []string {
 			list, err := h.App.Bus.Poisoned(ctx, 50)

@@ -41,7 +41,7 @@ var _ = Describe("Migrations", func() {
 				d, err := db.Open(ctx, config.Database{URL: u.String(), MaxOpenConns: 3, MaxIdleConns: 1}, slog.New(slog.DiscardHandler))
 				Expect(err).NotTo(HaveOccurred())
 				defer d.Close()
-				errs[i] = db.Migrate(ctx, d, migrations.FS, migrations.Order, slog.New(slog.DiscardHandler))
+				errs[i] = db.Migrate(ctx, d, migrations.FS, slog.New(slog.DiscardHandler))
 			}()
 		}
 		wg.Wait()
@@ -50,7 +50,10 @@ var _ = Describe("Migrations", func() {
 		conn, err := sql.Open("pgx", u.String())
 		Expect(err).NotTo(HaveOccurred())
 		defer conn.Close()
-		for _, module := range migrations.Order {
+		folders, err := db.Folders(migrations.FS)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(folders[0]).To(Equal("platform"), "the platform migrates first")
+		for _, module := range folders {
 			var versions int
 			Expect(conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT count(*) FROM %q.goose_db_version WHERE version_id > 0`, module)).
 				Scan(&versions)).To(Succeed(), module)

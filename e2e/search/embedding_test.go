@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/search/standin"
@@ -136,7 +137,7 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 	It("embeds new questions off the request path through the OpenAI protocol", func() {
 		id := question(remote, "Which drug is first-line for high blood pressure in a diabetic patient?")
 		waitIndexed(remote, id, 1)
-		sem, err := remote.App.Modules.Search.Semantic(ctx, search.KindQuestion, "hypertension drug in diabetes", 0.55, 5)
+		sem, err := app.Lookup[*search.Module](remote.App).Semantic(ctx, search.KindQuestion, "hypertension drug in diabetes", 0.55, 5)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(sem).NotTo(BeEmpty())
 		Expect(sem[0].ID).To(Equal(id))
@@ -151,7 +152,7 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		got := health(remote)
 		Expect(got.LastError).To(ContainSubstring("unreachable"))
 		Expect(got.Coverage).To(BeNumerically("<", 1))
-		sem, err := remote.App.Modules.Search.Semantic(ctx, search.KindQuestion, "hyperkalemia management", 0.3, 50)
+		sem, err := app.Lookup[*search.Module](remote.App).Semantic(ctx, search.KindQuestion, "hyperkalemia management", 0.3, 50)
 		Expect(errors.Is(err, search.ErrUnavailable)).To(BeTrue(), "the query cannot be embedded either")
 		Expect(sem).To(BeEmpty())
 
@@ -163,7 +164,7 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		proxy.SetEmbeddings(standin.OK)
 		Eventually(func() int { return health(remote).Missing }, "10s", "50ms").Should(BeZero())
 		Expect(health(remote).LastError).To(BeEmpty())
-		sem, err = remote.App.Modules.Search.Semantic(ctx, search.KindQuestion, "hyperkalemia management", 0.3, 50)
+		sem, err = app.Lookup[*search.Module](remote.App).Semantic(ctx, search.KindQuestion, "hyperkalemia management", 0.3, 50)
 		Expect(err).NotTo(HaveOccurred())
 		found := false
 		for _, h := range sem {
@@ -258,7 +259,7 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)).To(harness.HaveStatus(202))
 		Eventually(func() string { return health(remote).Regeneration.Status }, "10s", "50ms").Should(Equal("failed"))
 		proxy.SetEmbeddings(standin.OK)
-		sem, err := remote.App.Modules.Search.Semantic(ctx, search.KindQuestion, "thyroid storm", 0.3, 50)
+		sem, err := app.Lookup[*search.Module](remote.App).Semantic(ctx, search.KindQuestion, "thyroid storm", 0.3, 50)
 		Expect(err).NotTo(HaveOccurred())
 		found := false
 		for _, h := range sem {

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -22,14 +23,14 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		waitIndexed(local, other, 1)
 
 		// The keyword ranker cannot connect "hypertension" with "high blood pressure".
-		kw, err := local.App.Modules.Search.Keyword(ctx, search.KindQuestion, "hypertension", 10)
+		kw, err := app.Lookup[*search.Module](local.App).Keyword(ctx, search.KindQuestion, "hypertension", 10)
 		Expect(err).NotTo(HaveOccurred())
 		for _, h := range kw {
 			Expect(h.ID).NotTo(Equal(target))
 		}
 
 		// The vector ranker does, above the bank's 0.55 semantic threshold.
-		sem, err := local.App.Modules.Search.Semantic(ctx, search.KindQuestion, "hypertension drug in diabetes",
+		sem, err := app.Lookup[*search.Module](local.App).Semantic(ctx, search.KindQuestion, "hypertension drug in diabetes",
 			search.MinSimilarityQuestions, 10)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(sem).NotTo(BeEmpty())
@@ -53,13 +54,13 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		b := question(local, "Which anticoagulant needs INR monitoring?")
 		waitIndexed(local, a, 1)
 		waitIndexed(local, b, 1)
-		kw, err := local.App.Modules.Search.Keyword(ctx, search.KindQuestion, "warfarin reversal", 10)
+		kw, err := app.Lookup[*search.Module](local.App).Keyword(ctx, search.KindQuestion, "warfarin reversal", 10)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(kw).NotTo(BeEmpty())
 		Expect(kw[0].ID).To(Equal(a))
 		Expect(kw[0].Keyword).To(BeTrue())
 
-		hy, err := local.App.Modules.Search.Hybrid(ctx, search.KindQuestion, "warfarin reversal", 10, false)
+		hy, err := app.Lookup[*search.Module](local.App).Hybrid(ctx, search.KindQuestion, "warfarin reversal", 10, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(hy[0].ID).To(Equal(a))
 		Expect(hy[0].Keyword).To(BeTrue())
@@ -84,7 +85,7 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		u := newUser(local, auth.RoleUser)
 		Expect(ids(searchQuestions(local, u, "DKA treatment", 5))).To(ContainElement(id))
 		Expect(ids(searchQuestions(local, u, "gout", 5))).NotTo(ContainElement(id))
-		sem, err := local.App.Modules.Search.Semantic(ctx, search.KindQuestion, "asthma attack child", 0.55, 10)
+		sem, err := app.Lookup[*search.Module](local.App).Semantic(ctx, search.KindQuestion, "asthma attack child", 0.55, 10)
 		Expect(err).NotTo(HaveOccurred())
 		for _, h := range sem {
 			Expect(h.ID).NotTo(Equal(id), "the old text's vector must be gone")
@@ -101,7 +102,7 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		publish(local, bank.QuestionChanged{ID: id, Change: bank.QuestionDeleted, Live: false, Text: text, Version: 2})
 		waitIndexed(local, id, 2)
 		Expect(ids(searchQuestions(local, u, "paracetamol overdose", 5))).NotTo(ContainElement(id))
-		sem, err := local.App.Modules.Search.Semantic(ctx, search.KindQuestion, "paracetamol overdose", 0.3, 10)
+		sem, err := app.Lookup[*search.Module](local.App).Semantic(ctx, search.KindQuestion, "paracetamol overdose", 0.3, 10)
 		Expect(err).NotTo(HaveOccurred())
 		for _, h := range sem {
 			Expect(h.ID).NotTo(Equal(id))

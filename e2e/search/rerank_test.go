@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/search/standin"
@@ -66,7 +67,7 @@ var _ = Describe("Reranking", Ordered, func() {
 		Expect(last.Documents).To(HaveLen(50))
 
 		// The facade reranks only when asked.
-		hy, err := local.App.Modules.Search.Hybrid(context.Background(), search.KindQuestion, topic, 20, false)
+		hy, err := app.Lookup[*search.Module](local.App).Hybrid(context.Background(), search.KindQuestion, topic, 20, false)
 		Expect(err).NotTo(HaveOccurred())
 		got := make([]int64, len(hy))
 		for i, h := range hy {

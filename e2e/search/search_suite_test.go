@@ -40,18 +40,18 @@ var _ = BeforeSuite(func() {
 	proxy.SetSlowDelay(3 * time.Second)
 	var err error
 	local, err = harness.Start(harness.WithConfig(func(c *config.Config) {
-		c.Search.RerankURL = proxy.URL
-		c.Search.RerankTimeout = 500 * time.Millisecond
+		c.Set("search.rerank_url", proxy.URL)
+		c.Set("search.rerank_timeout", 500*time.Millisecond)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 	remote, err = harness.Start(harness.WithConfig(func(c *config.Config) {
-		c.Search.EmbeddingURL = proxy.URL
-		c.Search.EmbeddingModel = "standin-embedding"
-		c.Search.EmbeddingTimeout = 500 * time.Millisecond
-		c.Search.EmbeddingBatch = 2
-		c.Search.RetryInterval = 300 * time.Millisecond
-		c.Search.RerankURL = proxy.URL
-		c.Search.RerankTimeout = 500 * time.Millisecond
+		c.Set("search.embedding_url", proxy.URL)
+		c.Set("search.embedding_model", "standin-embedding")
+		c.Set("search.embedding_timeout", 500*time.Millisecond)
+		c.Set("search.embedding_batch", 2)
+		c.Set("search.retry_interval", 300*time.Millisecond)
+		c.Set("search.rerank_url", proxy.URL)
+		c.Set("search.rerank_timeout", 500*time.Millisecond)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 })

@@ -10,15 +10,14 @@ package attempts
 
 import (
 	"context"
-	"log/slog"
+	_ "embed"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	attempthttp "github.com/roundsedu/rounds/modules/attempts/internal/http"
 	"github.com/roundsedu/rounds/modules/identity"
-	"github.com/roundsedu/rounds/platform/config"
-	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/module"
 	"github.com/roundsedu/rounds/platform/scheduler"
 )
 
@@ -35,41 +34,38 @@ type Users = app.Users
 // document count on a moderator's dashboard.
 type Documents = app.Documents
 
-// Deps is what the module is built from. Users may be nil (everyone gets
-// reminders); Documents is set later with SetDocuments.
-type Deps struct {
-	DB     *db.DB
-	Bus    events.Publisher
-	Log    *slog.Logger
-	Config config.Attempts
-	Bank   Bank
-	Users  Users
-}
+// Config is the attempts section.
+type Config = app.Config
+
+//go:embed config.yaml
+var defaults []byte
 
 // Module is the attempts bounded context.
 type Module struct {
 	svc *app.Service
-	cfg config.Attempts
+	cfg Config
 }
 
 var _ Facade = (*Module)(nil)
 
-// New builds the module.
-func New(d Deps) *Module {
-	var completions app.Completions
-	if d.Bus != nil {
-		completions = publisher{bus: d.Bus}
+// New builds the module; it sits quizzes from the bank, reads learners'
+// reminder preference from identity and counts documents through drafts
+// for moderators' dashboards.
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "attempts", defaults)
+	if err != nil {
+		return nil, err
 	}
-	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Bank: d.Bank, Users: d.Users, Completions: completions,
-		Policy: app.Policy{ProgressTTL: d.Config.ProgressTTL, DeviceLock: d.Config.DeviceLock,
-			TimerGrace: d.Config.TimerGrace}})
-	return &Module{svc: svc, cfg: d.Config}
+	ports := &app.Ports{}
+	module.Need(k, "bank", &ports.Bank)
+	module.Need(k, "identity", &ports.Users)
+	module.Need(k, "drafts", &ports.Documents)
+	svc := app.New(app.Deps{DB: k.DB, Log: k.Log, Ports: ports, Completions: publisher{bus: k.Bus}, Policy: cfg})
+	return &Module{svc: svc, cfg: cfg}, nil
 }
 
-// SetDocuments wires drafts' document count for moderators' dashboards
-// (nil: the dashboard shows documents as null). Call it while wiring,
-// before the module serves.
-func (m *Module) SetDocuments(d Documents) { m.svc.SetDocuments(d) }
+// Name implements module.Module.
+func (m *Module) Name() string { return "attempts" }
 
 // Routes registers the attempts, progress, dashboard, reminder, folder,
 // collection and note operations.

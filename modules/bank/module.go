@@ -6,54 +6,60 @@ package bank
 
 import (
 	"context"
-	"log/slog"
+	_ "embed"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	bankhttp "github.com/roundsedu/rounds/modules/bank/internal/http"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
-	"github.com/roundsedu/rounds/platform/config"
-	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/module"
 )
 
 // GrantSource is the port bank needs from identity: the editorial grants a
 // user holds (identity.Facade satisfies it).
 type GrantSource = app.Grants
 
-// Deps is what the module is built from. Grants and Search may be nil
-// (nobody holds a grant; semantic and hybrid listing fall back to keyword).
-type Deps struct {
-	DB     *db.DB
-	Bus    events.Publisher
-	Log    *slog.Logger
-	Config config.Bank
-	Grants GrantSource
-	Search search.Facade
+// Config is the bank section.
+type Config struct {
+	SeedDemo bool `mapstructure:"seed_demo"`
 }
+
+//go:embed config.yaml
+var defaults []byte
 
 // Module is the bank bounded context.
 type Module struct {
-	svc *app.Service
-	cfg config.Bank
+	svc   *app.Service
+	cfg   Config
+	ports *app.Ports
 }
 
-// New builds the module.
-func New(d Deps) *Module {
-	svc := app.New(app.Deps{DB: d.DB, Log: d.Log, Changes: publisher{bus: d.Bus}, Grants: d.Grants, Search: d.Search})
-	return &Module{svc: svc, cfg: d.Config}
+// New builds the module; it asks identity for grants, search for ranking
+// and attempts whether an attempt opens a question's answer side.
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "bank", defaults)
+	if err != nil {
+		return nil, err
+	}
+	ports := &app.Ports{}
+	module.Need(k, "identity", &ports.Grants)
+	module.Need(k, "search", &ports.Search)
+	module.Need(k, "attempts", &ports.Attempts)
+	svc := app.New(app.Deps{DB: k.DB, Log: k.Log, Changes: publisher{bus: k.Bus}, Ports: ports})
+	return &Module{svc: svc, cfg: cfg, ports: ports}, nil
 }
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "bank" }
 
 // Routes registers the bank's HTTP operations.
 func (m *Module) Routes(r *httpapi.Router) { bankhttp.Register(r, m.svc) }
 
-// SetSearch wires the search module (nil: keyword only).
-func (m *Module) SetSearch(f search.Facade) { m.svc.SetSearch(f) }
-
-// SetAttempts wires attempts (nil: no attempt authorises the answer side,
-// and only moderators open quiz reviews).
-func (m *Module) SetAttempts(a AttemptAccess) { m.svc.SetAttempts(a) }
+// SetSearch replaces the wired search facade; nil makes semantic and hybrid
+// listing fall back to keyword (tests of that fallback).
+func (m *Module) SetSearch(f search.Facade) { m.ports.Search = f }
 
 // Subscribe removes a deleted account's favourites (the bank's only owned
 // things; questions and quizzes have no owners and stay).

@@ -9,33 +9,50 @@ package drafts
 
 import (
 	"context"
+	_ "embed"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/app"
 	drafthttp "github.com/roundsedu/rounds/modules/drafts/internal/http"
-	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/module"
 )
 
-// Bank is the port drafts needs from the question bank (app/ hands it the
-// bank facade): accepted drafts become questions inside the caller's
+// Bank is the port drafts needs from the question bank (bank.Facade
+// satisfies it): accepted drafts become questions inside the caller's
 // transaction, and categories are checked before a batch or draft is filed.
 type Bank = app.Bank
 
-// Deps is what the module is built from: the service's own dependencies.
-type Deps = app.Deps
+// Config is the drafts section.
+type Config = app.Config
+
+//go:embed config.yaml
+var defaults []byte
 
 // Module is the drafts bounded context.
 type Module struct {
 	svc *app.Service
-	cfg config.Drafts
+	cfg Config
 }
 
 var _ Facade = (*Module)(nil)
 
-// New builds the module.
-func New(d Deps) *Module { return &Module{cfg: d.Config, svc: app.New(d)} }
+// New builds the module; it files accepted drafts through the bank.
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "drafts", defaults)
+	if err != nil {
+		return nil, err
+	}
+	ports := &app.Ports{}
+	module.Need(k, "bank", &ports.Bank)
+	svc := app.New(app.Deps{DB: k.DB, Storage: k.Storage, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
+	return &Module{cfg: cfg, svc: svc}, nil
+}
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "drafts" }
 
 // Routes registers the documents, drafts and extraction-job operations.
 func (m *Module) Routes(r *httpapi.Router) { drafthttp.Register(r, m.svc, m.cfg.MaxUploadSize) }
@@ -53,6 +70,10 @@ func (m *Module) SetModels(models extraction.Models) { m.svc.SetModels(models) }
 func (m *Module) RepairStuckDocuments(ctx context.Context) ([]int64, error) {
 	return m.svc.RepairStuckDocuments(ctx)
 }
+
+// StuckAfter is how long a document may process before the repair command
+// takes it (drafts.stuck_after).
+func (m *Module) StuckAfter() time.Duration { return m.cfg.StuckAfter }
 
 // CountDocuments counts every uploaded document.
 func (m *Module) CountDocuments(ctx context.Context) (int, error) { return m.svc.CountDocuments(ctx) }

@@ -5,39 +5,44 @@ package identity
 
 import (
 	"context"
-	"errors"
-	"log/slog"
+	_ "embed"
 	"strings"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/identity/internal/app"
 	identityhttp "github.com/roundsedu/rounds/modules/identity/internal/http"
 	"github.com/roundsedu/rounds/modules/identity/internal/sso"
 	"github.com/roundsedu/rounds/modules/identity/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
-	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
-	"github.com/roundsedu/rounds/platform/ratelimit"
+	"github.com/roundsedu/rounds/platform/module"
 )
 
-// Deps is what the module is built from. Operator commands may leave Bus,
-// Limiter and the signers nil.
-type Deps struct {
-	DB      *db.DB
-	Log     *slog.Logger
-	Bus     events.Publisher
-	Limiter *ratelimit.Limiter
-	// Signer issues access tokens; MediaSigner the media cookie's value.
-	Signer      *auth.Signer
-	MediaSigner *auth.Signer
-	OIDC        config.OIDC
-	Config      config.Identity
-	// ServiceName names the cookies; PublicURL builds the default callback
-	// URL and makes cookies Secure when it is https.
-	ServiceName string
-	PublicURL   string
+// OIDC configures the external identity provider, the only way in
+// (section oidc).
+type OIDC struct {
+	Issuer          string   `mapstructure:"issuer" validate:"omitempty,url"`
+	ClientID        string   `mapstructure:"client_id" validate:"required_with=Issuer"`
+	ClientSecret    string   `mapstructure:"client_secret" secret:"true"`
+	RedirectURL     string   `mapstructure:"redirect_url" validate:"omitempty,url"`
+	Scopes          []string `mapstructure:"scopes"`
+	RoleClaim       string   `mapstructure:"role_claim"`
+	AdminGroups     []string `mapstructure:"admin_groups"`
+	ModeratorGroups []string `mapstructure:"moderator_groups"`
+	ClientURL       string   `mapstructure:"client_url" validate:"required_with=Issuer,omitempty,url"`
 }
+
+// Config is account policy (section identity).
+type Config struct {
+	BootstrapAdminEmail string        `mapstructure:"bootstrap_admin_email" validate:"omitempty,email"`
+	CodeTTL             time.Duration `mapstructure:"code_ttl" validate:"gt=0"`
+	RefreshTTL          time.Duration `mapstructure:"refresh_ttl" validate:"gt=0"`
+	RefreshMaxPerHour   int           `mapstructure:"refresh_max_per_hour" validate:"gte=1"`
+}
+
+//go:embed config.yaml
+var defaults []byte
 
 // Module is the identity bounded context.
 type Module struct {
@@ -45,50 +50,64 @@ type Module struct {
 	svc       *app.Service
 	handlers  *identityhttp.Handlers
 	verifiers []*auth.Verifier
+	oidc      OIDC
+	publicURL string
 }
 
 var _ Facade = (*Module)(nil)
 
 // New builds the module.
-func New(d Deps) *Module {
-	st := store.New(d.DB)
-	m := &Module{store: st}
-	client := sso.New(sso.Settings{Issuer: d.OIDC.Issuer, ClientID: d.OIDC.ClientID,
-		ClientSecret: d.OIDC.ClientSecret, RedirectURL: CallbackURL(d.PublicURL, d.OIDC), Scopes: d.OIDC.Scopes,
-		RoleClaim: d.OIDC.RoleClaim})
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	oidc, err := module.Section[OIDC](k, "oidc", defaults)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := module.Section[Config](k, "identity", defaults)
+	if err != nil {
+		return nil, err
+	}
+	publicURL := k.Config.Service.PublicURL
+	st := store.New(k.DB)
+	m := &Module{store: st, verifiers: k.Verifiers, oidc: oidc, publicURL: publicURL}
+	client := sso.New(sso.Settings{Issuer: oidc.Issuer, ClientID: oidc.ClientID,
+		ClientSecret: oidc.ClientSecret, RedirectURL: CallbackURL(publicURL, oidc), Scopes: oidc.Scopes,
+		RoleClaim: oidc.RoleClaim})
 	m.svc = app.New(app.Deps{
-		DB: d.DB, Store: st, Log: d.Log, Limiter: d.Limiter,
-		Signer: d.Signer, MediaSigner: d.MediaSigner, SSO: client,
+		DB: k.DB, Store: st, Log: k.Log, Limiter: k.Limiter,
+		Signer: k.Signer, MediaSigner: k.MediaSigner, SSO: client,
 		Forget: m.forget,
 		PublishUserDeleted: func(ctx context.Context, userID int64) error {
-			if d.Bus == nil {
-				return errNoBus
-			}
-			return d.Bus.Publish(ctx, TopicUserDeleted, UserDeleted{UserID: userID})
+			return k.Bus.Publish(ctx, TopicUserDeleted, UserDeleted{UserID: userID})
 		},
 		Config: app.Config{
-			Roles: app.RolePolicy{Claim: d.OIDC.RoleClaim, AdminGroups: d.OIDC.AdminGroups,
-				ModeratorGroups: d.OIDC.ModeratorGroups, BootstrapEmail: d.Config.BootstrapAdminEmail},
-			ClientURL: d.OIDC.ClientURL, CodeTTL: d.Config.CodeTTL, RefreshTTL: d.Config.RefreshTTL,
-			RefreshPerHour: d.Config.RefreshMaxPerHour,
+			Roles: app.RolePolicy{Claim: oidc.RoleClaim, AdminGroups: oidc.AdminGroups,
+				ModeratorGroups: oidc.ModeratorGroups, BootstrapEmail: cfg.BootstrapAdminEmail},
+			ClientURL: oidc.ClientURL, CodeTTL: cfg.CodeTTL, RefreshTTL: cfg.RefreshTTL,
+			RefreshPerHour: cfg.RefreshMaxPerHour,
 		},
 	})
-	m.handlers = identityhttp.New(m.svc, d.ServiceName, d.PublicURL)
-	return m
+	m.handlers = identityhttp.New(m.svc, k.Config.Service.Name, publicURL)
+	return m, nil
 }
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "identity" }
+
+// OIDC is the provider configuration in use (the development provider
+// registers this service as its client from it).
+func (m *Module) OIDC() OIDC { return m.oidc }
+
+// Callback is this service's own sign-in callback URL.
+func (m *Module) Callback() string { return CallbackURL(m.publicURL, m.oidc) }
 
 // CallbackURL is where the provider sends the browser back: oidc.redirect_url,
 // or the service's own callback route under its public URL.
-func CallbackURL(publicURL string, o config.OIDC) string {
+func CallbackURL(publicURL string, o OIDC) string {
 	if o.RedirectURL != "" {
 		return o.RedirectURL
 	}
 	return strings.TrimRight(publicURL, "/") + httpapi.Prefix + "/auth/sso/callback"
 }
-
-// UseVerifiers names the verifiers whose cached roles a role change must
-// drop (they are built after the module: they read accounts through it).
-func (m *Module) UseVerifiers(vs ...*auth.Verifier) { m.verifiers = append(m.verifiers, vs...) }
 
 func (m *Module) forget(userID int64) {
 	for _, v := range m.verifiers {
@@ -186,7 +205,3 @@ func (m *Module) Admins(ctx context.Context) ([]UserInfo, error) {
 // operator's promotion is then undone at the person's next sign-in unless
 // their groups agree).
 func (m *Module) RoleMappingOn() bool { return m.svc.Config.Roles.MappingOn() }
-
-// errNoBus is what deleting a user answers in a build without events
-// (operator commands).
-var errNoBus = errors.New("identity: no event bus")

@@ -60,11 +60,3 @@ type Facade interface {
 	// rerank failure, the ids come back in the order given.
 	Rerank(ctx context.Context, kind Kind, q string, ids []int64) []int64
 }
-
-// SettingsReader reads the site settings (GET/PUT /admin/settings) that
-// the search module stores for every module.
-type SettingsReader interface {
-	// Setting decodes the value of a declared key into dst (its default
-	// while never written).
-	Setting(ctx context.Context, key string, dst any) error
-}

@@ -9,38 +9,50 @@ package search
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
-	"log/slog"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/search/internal/app"
 	"github.com/roundsedu/rounds/modules/search/internal/embed"
 	searchhttp "github.com/roundsedu/rounds/modules/search/internal/http"
 	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
-	"github.com/roundsedu/rounds/platform/config"
-	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/module"
 	"github.com/roundsedu/rounds/platform/scheduler"
 )
 
-// Deps is what the module is built from.
-type Deps struct {
-	DB     *db.DB
-	Log    *slog.Logger
-	Config config.Search
-	Queue  *jobs.Queue
+// Config is the search section: the embedding and rerank endpoints and
+// ranking tuning.
+type Config struct {
+	EmbeddingDims  int           `mapstructure:"embedding_dims" validate:"gte=1,lte=2000"`
+	EmbeddingURL   string        `mapstructure:"embedding_url" validate:"omitempty,url"`
+	EmbeddingKey   string        `mapstructure:"embedding_key" secret:"true"`
+	EmbeddingModel string        `mapstructure:"embedding_model" validate:"required_with=EmbeddingURL"`
+	RerankURL      string        `mapstructure:"rerank_url" validate:"omitempty,url"`
+	RerankKey      string        `mapstructure:"rerank_key" secret:"true"`
+	RerankTimeout  time.Duration `mapstructure:"rerank_timeout" validate:"gt=0"`
+	// Embedding work off the request path.
+	EmbeddingTimeout time.Duration `mapstructure:"embedding_timeout" validate:"gt=0"`
+	EmbeddingBatch   int           `mapstructure:"embedding_batch" validate:"gte=1,lte=2048"`
+	RetryInterval    time.Duration `mapstructure:"retry_interval" validate:"gt=0"`
+	RetryMaxPerRun   int           `mapstructure:"retry_max_per_run" validate:"gte=1"`
+	// Ranking.
+	HNSWEfSearch        int     `mapstructure:"hnsw_ef_search" validate:"gte=60,lte=1000"`
+	HybridMinSimilarity float64 `mapstructure:"hybrid_min_similarity" validate:"gte=0,lte=1"`
 }
+
+//go:embed config.yaml
+var defaults []byte
 
 // Module is the search bounded context.
 type Module struct {
 	svc *app.Service
-	cfg config.Search
+	cfg Config
 }
-
-// Setting declares a site-settings key (see RegisterSetting).
-type Setting = app.Setting
 
 // Background work names.
 const (
@@ -50,31 +62,41 @@ const (
 
 // New builds the module and makes the vector column match
 // search.embedding_dims (dropping vectors of another size, which no query
-// could compare; see docs/decisions.md (Search)).
-func New(ctx context.Context, d Deps) (*Module, error) {
-	st := store.New(d.DB)
+// could compare; see docs/decisions/search.md).
+func New(ctx context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "search", defaults)
+	if err != nil {
+		return nil, err
+	}
+	st := store.New(k.DB)
 	cur, err := st.VectorDims(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search: read the vector column (are migrations applied?): %w", err)
 	}
-	if cur != d.Config.EmbeddingDims {
-		dropped, err := st.ResizeVectors(ctx, d.Config.EmbeddingDims)
+	if cur != cfg.EmbeddingDims {
+		dropped, err := st.ResizeVectors(ctx, cfg.EmbeddingDims)
 		if err != nil {
-			return nil, fmt.Errorf("search: resize vectors to %d: %w", d.Config.EmbeddingDims, err)
+			return nil, fmt.Errorf("search: resize vectors to %d: %w", cfg.EmbeddingDims, err)
 		}
-		d.Log.Warn("search: embedding dimension changed; stored vectors dropped, run POST /admin/embedding/regenerate",
-			"from", cur, "to", d.Config.EmbeddingDims, "dropped", dropped)
+		k.Log.Warn("search: embedding dimension changed; stored vectors dropped, run POST /admin/embedding/regenerate",
+			"from", cur, "to", cfg.EmbeddingDims, "dropped", dropped)
 	}
-	var e embed.Embedder = embed.NewLocal(d.Config.EmbeddingDims)
-	if d.Config.EmbeddingURL != "" {
-		e = embed.NewRemote(embed.RemoteConfig{BaseURL: d.Config.EmbeddingURL, APIKey: d.Config.EmbeddingKey,
-			Model: d.Config.EmbeddingModel, Dims: d.Config.EmbeddingDims, Timeout: d.Config.EmbeddingTimeout})
+	var e embed.Embedder = embed.NewLocal(cfg.EmbeddingDims)
+	if cfg.EmbeddingURL != "" {
+		e = embed.NewRemote(embed.RemoteConfig{BaseURL: cfg.EmbeddingURL, APIKey: cfg.EmbeddingKey,
+			Model: cfg.EmbeddingModel, Dims: cfg.EmbeddingDims, Timeout: cfg.EmbeddingTimeout})
 	}
-	svc := app.New(st, e, rerank.New(d.Config.RerankURL, d.Config.RerankKey, d.Config.RerankTimeout), d.Queue, d.Log,
-		app.Tuning{BatchSize: d.Config.EmbeddingBatch, RetryMaxPerRun: d.Config.RetryMaxPerRun,
-			EfSearch: d.Config.HNSWEfSearch, HybridMinSimilarity: d.Config.HybridMinSimilarity})
-	return &Module{svc: svc, cfg: d.Config}, nil
+	svc := app.New(st, e, rerank.New(cfg.RerankURL, cfg.RerankKey, cfg.RerankTimeout), k.Queue, k.Settings, k.Log,
+		app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
+			EfSearch: cfg.HNSWEfSearch, HybridMinSimilarity: cfg.HybridMinSimilarity})
+	return &Module{svc: svc, cfg: cfg}, nil
 }
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "search" }
+
+// Config is the search section in use.
+func (m *Module) Config() Config { return m.cfg }
 
 // Routes registers /search, /search/suggest and the admin routes it owns.
 func (m *Module) Routes(r *httpapi.Router) { searchhttp.Register(r, m.svc) }
@@ -93,16 +115,6 @@ func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobRegenerate, m.svc.Regene
 // Schedule registers retry_missing_embeddings on the scheduler leader.
 func (m *Module) Schedule(s *scheduler.Scheduler) {
 	s.Every(app.TaskRetry, m.cfg.RetryInterval, m.svc.RetryMissing)
-}
-
-// RegisterSetting declares a site-settings key for another module (site
-// policy flags, daily quotas): GET /admin/settings shows it and PUT writes
-// it. Call while wiring, before the app starts.
-func (m *Module) RegisterSetting(s Setting) { m.svc.Settings.Register(s) }
-
-// Setting implements SettingsReader.
-func (m *Module) Setting(ctx context.Context, key string, dst any) error {
-	return m.svc.Settings.Get(ctx, key, dst)
 }
 
 // checkKind refuses a kind the index does not know (a caller's bug).
@@ -145,7 +157,4 @@ func (m *Module) Rerank(ctx context.Context, kind Kind, q string, ids []int64) [
 	return m.svc.Rerank(ctx, string(kind), q, ids)
 }
 
-var (
-	_ Facade         = (*Module)(nil)
-	_ SettingsReader = (*Module)(nil)
-)
+var _ Facade = (*Module)(nil)

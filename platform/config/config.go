@@ -4,11 +4,18 @@
 // DATABASE_URL). The result is validated once at start; a bad value stops the
 // process with a message naming the key.
 //
-// Each section is its own struct so the composition root can hand a module
-// only the section it owns.
+// The platform's sections are the fields of Config. A module owns its own
+// sections: it ships their defaults (a documented YAML file in its folder)
+// and decodes them with Section, so its keys, defaults and validation live
+// with the module while files and environment variables override them the
+// same way as the platform's.
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/spf13/viper"
+)
 
 // Config is the whole effective configuration.
 type Config struct {
@@ -22,13 +29,15 @@ type Config struct {
 	Jobs      Jobs      `mapstructure:"jobs"`
 	Scheduler Scheduler `mapstructure:"scheduler"`
 	Storage   Storage   `mapstructure:"storage"`
-	OIDC      OIDC      `mapstructure:"oidc"`
 	DevIdP    DevIdP    `mapstructure:"devidp"`
-	Identity  Identity  `mapstructure:"identity"`
-	Bank      Bank      `mapstructure:"bank"`
-	Attempts  Attempts  `mapstructure:"attempts"`
-	Drafts    Drafts    `mapstructure:"drafts"`
-	Search    Search    `mapstructure:"search"`
+
+	// Modules holds the top-level sections the platform does not own, as
+	// read from files; each module decodes its own (Section), and Check
+	// refuses any section nobody claimed (a typo).
+	Modules map[string]any `mapstructure:",remain"`
+
+	src      *viper.Viper
+	sections map[string]any // decoded module sections, for Redacted and Check
 }
 
 // Service names the deployment.
@@ -100,69 +109,10 @@ type Storage struct {
 	URL string `mapstructure:"url" validate:"required" secret:"url"`
 }
 
-// OIDC is the external identity provider, the only way in.
-type OIDC struct {
-	Issuer          string   `mapstructure:"issuer" validate:"omitempty,url"`
-	ClientID        string   `mapstructure:"client_id" validate:"required_with=Issuer"`
-	ClientSecret    string   `mapstructure:"client_secret" secret:"true"`
-	RedirectURL     string   `mapstructure:"redirect_url" validate:"omitempty,url"`
-	Scopes          []string `mapstructure:"scopes"`
-	RoleClaim       string   `mapstructure:"role_claim"`
-	AdminGroups     []string `mapstructure:"admin_groups"`
-	ModeratorGroups []string `mapstructure:"moderator_groups"`
-	ClientURL       string   `mapstructure:"client_url" validate:"required_with=Issuer,omitempty,url"`
-}
-
 // DevIdP is the built-in development OpenID provider. Never on unless set.
 type DevIdP struct {
 	Enabled   bool   `mapstructure:"enabled"`
 	Addr      string `mapstructure:"addr" validate:"required_if=Enabled true"`
 	Profiling bool   `mapstructure:"profiling"`
 	Issuer    string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
-}
-
-// Identity holds account policy.
-type Identity struct {
-	BootstrapAdminEmail string        `mapstructure:"bootstrap_admin_email" validate:"omitempty,email"`
-	CodeTTL             time.Duration `mapstructure:"code_ttl" validate:"gt=0"`
-	RefreshTTL          time.Duration `mapstructure:"refresh_ttl" validate:"gt=0"`
-	RefreshMaxPerHour   int           `mapstructure:"refresh_max_per_hour" validate:"gte=1"`
-}
-
-// Bank holds question-bank tuning.
-type Bank struct {
-	SeedDemo bool `mapstructure:"seed_demo"`
-}
-
-// Attempts holds saved-progress policy.
-type Attempts struct {
-	ProgressTTL   time.Duration `mapstructure:"progress_ttl" validate:"gt=0"`
-	DeviceLock    time.Duration `mapstructure:"device_lock" validate:"gt=0"`
-	SweepInterval time.Duration `mapstructure:"sweep_interval" validate:"gt=0"`
-	TimerGrace    time.Duration `mapstructure:"timer_grace" validate:"gte=0"`
-}
-
-// Drafts holds document upload policy.
-type Drafts struct {
-	MaxUploadSize int64         `mapstructure:"max_upload_size" validate:"gt=0"`
-	StuckAfter    time.Duration `mapstructure:"stuck_after" validate:"gt=0"`
-}
-
-// Search holds the embedding and rerank endpoints.
-type Search struct {
-	EmbeddingDims  int           `mapstructure:"embedding_dims" validate:"gte=1,lte=2000"`
-	EmbeddingURL   string        `mapstructure:"embedding_url" validate:"omitempty,url"`
-	EmbeddingKey   string        `mapstructure:"embedding_key" secret:"true"`
-	EmbeddingModel string        `mapstructure:"embedding_model" validate:"required_with=EmbeddingURL"`
-	RerankURL      string        `mapstructure:"rerank_url" validate:"omitempty,url"`
-	RerankKey      string        `mapstructure:"rerank_key" secret:"true"`
-	RerankTimeout  time.Duration `mapstructure:"rerank_timeout" validate:"gt=0"`
-	// Embedding work off the request path.
-	EmbeddingTimeout time.Duration `mapstructure:"embedding_timeout" validate:"gt=0"`
-	EmbeddingBatch   int           `mapstructure:"embedding_batch" validate:"gte=1,lte=2048"`
-	RetryInterval    time.Duration `mapstructure:"retry_interval" validate:"gt=0"`
-	RetryMaxPerRun   int           `mapstructure:"retry_max_per_run" validate:"gte=1"`
-	// Ranking.
-	HNSWEfSearch        int     `mapstructure:"hnsw_ef_search" validate:"gte=60,lte=1000"`
-	HybridMinSimilarity float64 `mapstructure:"hybrid_min_similarity" validate:"gte=0,lte=1"`
 }

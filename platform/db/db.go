@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 	"gorm.io/gorm/logger"
 
 	"github.com/roundsedu/rounds/platform/config"
@@ -58,8 +59,11 @@ func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, erro
 	return &DB{gorm: g, sql: sqlDB}, nil
 }
 
-// SQL is the underlying database/sql pool (migrations, advisory locks).
-func (d *DB) SQL() *sql.DB { return d.sql }
+// StdPool is the database/sql pool under gorm, for the platform libraries
+// that speak database/sql themselves (goose migrations, the Watermill
+// subscribers). It ignores any transaction on a context: modules never use
+// it; they go through Conn.
+func (d *DB) StdPool() *sql.DB { return d.sql }
 
 // Close releases the pool.
 func (d *DB) Close() error { return d.sql.Close() }
@@ -75,6 +79,24 @@ func (d *DB) Conn(ctx context.Context) *gorm.DB {
 		return tx
 	}
 	return d.gorm.WithContext(ctx)
+}
+
+// Detached is the pool even when ctx carries a transaction: for the few
+// writes that must stand whatever the caller's transaction does (a rate-limit
+// hit counts even when the request fails; a job's progress and outcome are
+// recorded by the runner, not by the job's own work).
+func (d *DB) Detached(ctx context.Context) *gorm.DB { return d.gorm.WithContext(ctx) }
+
+// Locked is Conn with SELECT ... FOR UPDATE for builder queries (First,
+// Take, Find): the one way to take row locks where two requests race; raw
+// SQL that needs a lock says FOR UPDATE itself. Outside a transaction a row
+// lock would be released at once, so the query fails with ErrNoTx instead.
+func (d *DB) Locked(ctx context.Context) *gorm.DB {
+	tx := d.Conn(ctx)
+	if !InTx(ctx) {
+		_ = tx.AddError(ErrNoTx)
+	}
+	return tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
 }
 
 // InTx reports whether ctx carries a transaction.
@@ -111,8 +133,13 @@ func SQLTx(ctx context.Context) (*sql.Tx, error) {
 // ErrNoTx is returned where a transaction is required and ctx has none.
 var ErrNoTx = errors.New("db: no transaction on the context")
 
-// IsNotFound reports gorm's record-not-found.
-func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) }
+// ErrNotFound is the one not-found sentinel: gorm's own (First, Take) and
+// what stores and facades return for a row the caller cannot have. The
+// HTTP edge maps it to 404 not_found when nothing more specific was said.
+var ErrNotFound = gorm.ErrRecordNotFound
+
+// IsNotFound reports ErrNotFound anywhere in err's chain.
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 
 // IsUniqueViolation reports a unique-constraint conflict, whether gorm
 // translated it or it came from raw SQL (database/sql, Raw().Scan).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"sort"
 
 	"github.com/pressly/goose/v3"
 )
@@ -13,11 +14,40 @@ import (
 // runs (several replicas starting at once with migrate_on_start).
 const migrateLock = 7_470_001
 
-// Migrate applies each module's migrations in the given order. A module's
-// files live in fsys under <module>/, its tables in the Postgres schema of the
-// same name, and its applied versions in <module>.goose_db_version, so modules
-// migrate independently of each other. Modules without a folder are skipped.
-func Migrate(ctx context.Context, d *DB, fsys fs.FS, modules []string, log *slog.Logger) error {
+// PlatformSchema migrates before every module: it creates the extensions
+// and the tables of events, jobs and settings that modules' migrations use.
+const PlatformSchema = "platform"
+
+// Folders lists the migration folders of fsys in the order they apply:
+// platform first, then the modules by name (modules never join or refer
+// across schemas, so their relative order does not matter).
+func Folders(fsys fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != PlatformSchema {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	if _, err := fs.Stat(fsys, PlatformSchema); err == nil {
+		out = append([]string{PlatformSchema}, out...)
+	}
+	return out, nil
+}
+
+// Migrate applies every folder's migrations (Folders). A module's files
+// live in fsys under <module>/, its tables in the Postgres schema of the
+// same name, and its applied versions in <module>.goose_db_version, so
+// modules migrate independently of each other.
+func Migrate(ctx context.Context, d *DB, fsys fs.FS, log *slog.Logger) error {
+	modules, err := Folders(fsys)
+	if err != nil {
+		return err
+	}
 	conn, err := d.sql.Conn(ctx)
 	if err != nil {
 		return err
@@ -32,9 +62,6 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS, modules []string, log *slog
 		sub, err := fs.Sub(fsys, module)
 		if err != nil {
 			return err
-		}
-		if _, err := fs.Stat(sub, "."); err != nil {
-			continue
 		}
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE SCHEMA IF NOT EXISTS %q", module)); err != nil {
 			return fmt.Errorf("migrate %s: schema: %w", module, err)

@@ -77,26 +77,29 @@ func New(d *db.DB, cfg config.Events, log *slog.Logger, m *metrics.Registry) *Bu
 func messagesTable(topic string) string { return fmt.Sprintf(`events.%q`, topic) }
 func offsetsTable(topic string) string  { return fmt.Sprintf(`events.%q`, topic+":offsets") }
 
+// ErrNoTx is what Publish answers without a transaction on ctx: an event
+// must commit or roll back with the change it announces (the outbox), so
+// publishing on its own is a bug, refused rather than quietly given a
+// transaction of its own.
+var ErrNoTx = errors.New("events: publish needs the transaction of the change it announces (db.Tx)")
+
 // Publish writes payload (JSON-encoded) to topic inside the transaction on
-// ctx; without one, it opens its own.
+// ctx, which it requires.
 func (b *Bus) Publish(ctx context.Context, topic string, payload any) error {
+	tx, err := db.SQLTx(ctx)
+	if err != nil {
+		return fmt.Errorf("events: publish %s: %w", topic, ErrNoTx)
+	}
 	data, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("events: encode %s: %w", topic, err)
 	}
-	err = b.db.Tx(ctx, func(ctx context.Context) error {
-		tx, err := db.SQLTx(ctx)
-		if err != nil {
-			return err
-		}
-		pub, err := wsql.NewPublisher(wsql.TxFromStdSQL(tx), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
-		if err != nil {
-			return err
-		}
+	pub, err := wsql.NewPublisher(wsql.TxFromStdSQL(tx), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
+	if err == nil {
 		msg := message.NewMessage(watermill.NewUUID(), data)
 		msg.SetContext(ctx)
-		return pub.Publish(topic, msg)
-	})
+		err = pub.Publish(topic, msg)
+	}
 	if err != nil {
 		return fmt.Errorf("events: publish %s: %w", topic, err)
 	}
@@ -128,7 +131,7 @@ func (b *Bus) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	poisonPub, err := wsql.NewPublisher(wsql.BeginnerFromStdSQL(b.db.SQL()), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
+	poisonPub, err := wsql.NewPublisher(wsql.BeginnerFromStdSQL(b.db.StdPool()), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
 	if err != nil {
 		return err
 	}
@@ -150,7 +153,7 @@ func (b *Bus) Run(ctx context.Context) error {
 	b.mu.Unlock()
 	deadline := b.cfg.HandlerDeadline
 	for _, h := range handlers {
-		sub, err := wsql.NewSubscriber(wsql.BeginnerFromStdSQL(b.db.SQL()), wsql.SubscriberConfig{
+		sub, err := wsql.NewSubscriber(wsql.BeginnerFromStdSQL(b.db.StdPool()), wsql.SubscriberConfig{
 			ConsumerGroup:  h.group,
 			PollInterval:   b.cfg.PollInterval,
 			ResendInterval: b.cfg.RetryInterval,
@@ -239,28 +242,27 @@ type Poisoned struct {
 
 // Poisoned lists the poison queue, newest first.
 func (b *Bus) Poisoned(ctx context.Context, limit int) ([]Poisoned, error) {
-	rows, err := b.db.SQL().QueryContext(ctx, fmt.Sprintf(
-		`SELECT uuid, payload, metadata, created_at FROM %s ORDER BY "offset" DESC LIMIT $1`,
-		messagesTable(PoisonTopic)), limit)
+	var rows []struct {
+		UUID      string
+		Payload   []byte
+		Metadata  []byte
+		CreatedAt time.Time
+	}
+	err := b.db.Conn(ctx).Raw(fmt.Sprintf(
+		`SELECT uuid, payload, metadata, created_at FROM %s ORDER BY "offset" DESC LIMIT ?`,
+		messagesTable(PoisonTopic)), limit).Scan(&rows).Error
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Poisoned
-	for rows.Next() {
-		var p Poisoned
-		var meta []byte
-		if err := rows.Scan(&p.MessageID, &p.Payload, &meta, &p.At); err != nil {
-			return nil, err
-		}
+	out := make([]Poisoned, 0, len(rows))
+	for _, r := range rows {
 		md := map[string]string{}
-		if err := json.Unmarshal(meta, &md); err != nil {
+		if err := json.Unmarshal(r.Metadata, &md); err != nil {
 			return nil, errors.Join(errors.New("events: poison metadata"), err)
 		}
-		p.Topic = md[middleware.PoisonedTopicKey]
-		p.Handler = md[middleware.PoisonedHandlerKey]
-		p.Reason = md[middleware.ReasonForPoisonedKey]
-		out = append(out, p)
+		out = append(out, Poisoned{MessageID: r.UUID, Payload: r.Payload, At: r.CreatedAt,
+			Topic: md[middleware.PoisonedTopicKey], Handler: md[middleware.PoisonedHandlerKey],
+			Reason: md[middleware.ReasonForPoisonedKey]})
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -31,13 +31,13 @@ func (r *Run) Decode(v any) error { return json.Unmarshal(r.Payload, v) }
 // then return.
 func (r *Run) Step(ctx context.Context, name, detail string) error {
 	step, _ := json.Marshal([]Step{{Name: name, Detail: detail, At: time.Now().UTC()}})
-	res, err := r.runner.db.SQL().ExecContext(context.WithoutCancel(ctx), `UPDATE platform.jobs
-		SET steps = steps || $1::jsonb, updated_at = now()
-		WHERE id = $2 AND status = 'running' AND worker = $3`, string(step), r.ID, r.runner.worker)
-	if err != nil {
-		return err
+	res := r.runner.db.Detached(context.WithoutCancel(ctx)).Exec(`UPDATE platform.jobs
+		SET steps = steps || ?::jsonb, updated_at = now()
+		WHERE id = ? AND status = 'running' AND worker = ?`, string(step), r.ID, r.runner.worker)
+	if res.Error != nil {
+		return res.Error
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if res.RowsAffected == 0 {
 		r.markLost()
 		return ErrCancelled
 	}

@@ -2,8 +2,6 @@ package jobs
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
@@ -110,25 +107,21 @@ loop:
 
 // claim takes the oldest pending job, or a running one whose lease expired.
 func (r *Runner) claim(ctx context.Context, kinds []string) (*row, error) {
-	var rw row
-	q := r.db.SQL().QueryRowContext(ctx, `
-		UPDATE platform.jobs SET status = 'running', attempts = attempts + 1, worker = $1,
-			lease_until = now() + $2 * interval '1 millisecond',
+	var claimed []row
+	err := r.db.Detached(ctx).Raw(`
+		UPDATE platform.jobs SET status = 'running', attempts = attempts + 1, worker = ?,
+			lease_until = now() + ? * interval '1 millisecond',
 			started_at = coalesce(started_at, now()), updated_at = now()
 		WHERE id = (
 			SELECT id FROM platform.jobs
-			WHERE kind = ANY($3) AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
+			WHERE kind IN ? AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
 			ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
 		RETURNING id, kind, payload, attempts, max_attempts`,
-		r.worker, r.cfg.Lease.Milliseconds(), kinds)
-	err := q.Scan(&rw.ID, &rw.Kind, &rw.Payload, &rw.Attempts, &rw.MaxAttempts)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
+		r.worker, r.cfg.Lease.Milliseconds(), kinds).Scan(&claimed).Error
+	if err != nil || len(claimed) == 0 {
 		return nil, err
 	}
-	return &rw, nil
+	return &claimed[0], nil
 }
 
 // execute runs one claimed job to its end.
@@ -185,10 +178,10 @@ func (r *Runner) finish(ctx context.Context, id uuid.UUID, st Status, result []b
 	if msg != "" {
 		errMsg = &msg
 	}
-	_, err := r.db.SQL().ExecContext(context.WithoutCancel(ctx), `
-		UPDATE platform.jobs SET status = $1, result = $2, error = $3, finished_at = now(),
+	err := r.db.Detached(context.WithoutCancel(ctx)).Exec(`
+		UPDATE platform.jobs SET status = ?, result = ?, error = ?, finished_at = now(),
 			updated_at = now(), lease_until = NULL
-		WHERE id = $4 AND status = 'running' AND worker = $5`, string(st), nullJSON(result), errMsg, id, r.worker)
+		WHERE id = ? AND status = 'running' AND worker = ?`, string(st), nullJSON(result), errMsg, id, r.worker).Error
 	if err != nil {
 		r.log.Error("jobs: cannot record outcome", "job_id", id, "error", err)
 	}
@@ -227,14 +220,13 @@ func (r *Runner) keepLease(ctx context.Context, run *Run) (stop func()) {
 }
 
 func (r *Runner) renew(ctx context.Context, id uuid.UUID) bool {
-	res, err := r.db.SQL().ExecContext(ctx, `UPDATE platform.jobs
-		SET lease_until = now() + $1 * interval '1 millisecond', updated_at = now()
-		WHERE id = $2 AND status = 'running' AND worker = $3`, r.cfg.Lease.Milliseconds(), id, r.worker)
-	if err != nil {
+	res := r.db.Detached(ctx).Exec(`UPDATE platform.jobs
+		SET lease_until = now() + ? * interval '1 millisecond', updated_at = now()
+		WHERE id = ? AND status = 'running' AND worker = ?`, r.cfg.Lease.Milliseconds(), id, r.worker)
+	if res.Error != nil {
 		return true // a transient error is not a lost lease; try again next tick
 	}
-	n, _ := res.RowsAffected()
-	return n == 1
+	return res.RowsAffected == 1
 }
 
 // listen wakes the runner on NOTIFY so queued work starts without waiting
@@ -253,28 +245,10 @@ func (r *Runner) listen(ctx context.Context) {
 }
 
 func (r *Runner) listenOnce(ctx context.Context) error {
-	conn, err := r.db.SQL().Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	var listenErr error
-	_ = conn.Raw(func(dc any) error {
-		pc := dc.(*stdlib.Conn).Conn()
-		if _, listenErr = pc.Exec(ctx, "LISTEN "+notifyChannel); listenErr != nil {
-			return driver.ErrBadConn
-		}
-		for {
-			if _, listenErr = pc.WaitForNotification(ctx); listenErr != nil {
-				// A session that LISTENed (or was interrupted mid-read) never
-				// goes back to the pool.
-				return driver.ErrBadConn
-			}
-			select {
-			case r.wake <- struct{}{}:
-			default:
-			}
+	return r.db.Listen(ctx, notifyChannel, func() {
+		select {
+		case r.wake <- struct{}{}:
+		default:
 		}
 	})
-	return listenErr
 }

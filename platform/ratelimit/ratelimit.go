@@ -36,26 +36,28 @@ func (r *Limiter) Allow(ctx context.Context, l Limit, key string) error {
 	if key == "" {
 		key = SharedKey
 	}
-	var count int
-	var windowStart time.Time
+	var hit struct {
+		Count       int
+		WindowStart time.Time
+	}
 	// One statement: insert, or bump the count, or open a new window when the
 	// old one ended. The row lock makes concurrent hits count exactly. It runs
 	// outside any caller transaction: a rolled-back request still counts.
-	err := r.db.SQL().QueryRowContext(ctx, `
+	err := r.db.Detached(ctx).Raw(`
 		INSERT INTO platform.rate_counters AS c (name, key, window_start, count)
-		VALUES ($1, $2, now(), 1)
+		VALUES (@name, @key, now(), 1)
 		ON CONFLICT (name, key) DO UPDATE SET
-			count = CASE WHEN c.window_start + $3 * interval '1 millisecond' <= now() THEN 1 ELSE c.count + 1 END,
-			window_start = CASE WHEN c.window_start + $3 * interval '1 millisecond' <= now() THEN now() ELSE c.window_start END
+			count = CASE WHEN c.window_start + @ms * interval '1 millisecond' <= now() THEN 1 ELSE c.count + 1 END,
+			window_start = CASE WHEN c.window_start + @ms * interval '1 millisecond' <= now() THEN now() ELSE c.window_start END
 		RETURNING count, window_start`,
-		l.Name, key, l.Window.Milliseconds()).Scan(&count, &windowStart)
+		map[string]any{"name": l.Name, "key": key, "ms": l.Window.Milliseconds()}).Scan(&hit).Error
 	if err != nil {
 		return err
 	}
-	if count <= l.Max {
+	if hit.Count <= l.Max {
 		return nil
 	}
-	wait := time.Until(windowStart.Add(l.Window))
+	wait := time.Until(hit.WindowStart.Add(l.Window))
 	if wait < time.Second {
 		wait = time.Second
 	}

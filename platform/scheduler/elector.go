@@ -2,10 +2,10 @@ package scheduler
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"sync"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // ErrNotLeader is the elector's answer on a standby.
@@ -18,40 +18,35 @@ const leaderLock = 7_470_002
 // advisory lock on a dedicated connection. The lock goes when the leader
 // releases it or its session dies, and the next standby to ask takes it.
 type Elector struct {
-	db   *sql.DB
+	db   *db.DB
 	key  int64
 	mu   sync.Mutex
-	conn *sql.Conn
+	lock *db.SessionLock
 }
 
 // NewElector makes an elector on the given lock key.
-func NewElector(db *sql.DB, key int64) *Elector { return &Elector{db: db, key: key} }
+func NewElector(d *db.DB, key int64) *Elector { return &Elector{db: d, key: key} }
 
 // IsLeader returns nil while this process holds the lock, trying to take it
 // when it does not.
 func (e *Elector) IsLeader(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.conn != nil {
-		if e.conn.PingContext(ctx) == nil {
+	if e.lock != nil {
+		if e.lock.Alive(ctx) {
 			return nil
 		}
-		e.dropLocked()
+		e.lock.Drop()
+		e.lock = nil
 	}
-	conn, err := e.db.Conn(ctx)
+	lock, err := e.db.TryAdvisoryLock(ctx, e.key)
 	if err != nil {
 		return err
 	}
-	var got bool
-	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", e.key).Scan(&got); err != nil {
-		conn.Close()
-		return err
-	}
-	if !got {
-		conn.Close()
+	if lock == nil {
 		return ErrNotLeader
 	}
-	e.conn = conn
+	e.lock = lock
 	return nil
 }
 
@@ -59,16 +54,8 @@ func (e *Elector) IsLeader(ctx context.Context) error {
 func (e *Elector) Release(ctx context.Context) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.conn != nil {
-		_, _ = e.conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", e.key)
-		e.dropLocked()
+	if e.lock != nil {
+		e.lock.Release(ctx)
+		e.lock = nil
 	}
-}
-
-// dropLocked closes the session for good: a connection that held the lock
-// must never go back to the pool, where it would keep the lock alive.
-func (e *Elector) dropLocked() {
-	_ = e.conn.Raw(func(any) error { return driver.ErrBadConn })
-	_ = e.conn.Close()
-	e.conn = nil
 }

@@ -42,7 +42,7 @@ func New(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry) 
 
 // NewWithLock uses another lock key (tests run several groups side by side).
 func NewWithLock(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, key int64) *Scheduler {
-	return &Scheduler{cfg: cfg, log: log, metrics: m, elector: NewElector(d.SQL(), key)}
+	return &Scheduler{cfg: cfg, log: log, metrics: m, elector: NewElector(d, key)}
 }
 
 // Every registers fn to run at a fixed interval.

@@ -10,7 +10,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/config"
-	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/module"
 )
 
 // adminCommands are the operator commands modules offer (run once, exit).
@@ -27,7 +27,7 @@ func usersCommand(load func() (*config.Config, error)) *cobra.Command {
 		Short: "Make the account with this email an administrator (created if nobody has signed in with it yet)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withIdentity(cmd.Context(), load, func(ctx context.Context, m *identity.Module) error {
+			return withModule(cmd.Context(), load, func(ctx context.Context, m *identity.Module) error {
 				u, created, err := m.PromoteAdmin(ctx, args[0])
 				if err != nil {
 					return err
@@ -51,7 +51,7 @@ func usersCommand(load func() (*config.Config, error)) *cobra.Command {
 		Short: "List the administrators",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withIdentity(cmd.Context(), load, func(ctx context.Context, m *identity.Module) error {
+			return withModule(cmd.Context(), load, func(ctx context.Context, m *identity.Module) error {
 				admins, err := m.Admins(ctx)
 				if err != nil {
 					return err
@@ -69,21 +69,19 @@ func usersCommand(load func() (*config.Config, error)) *cobra.Command {
 	return users
 }
 
-// withIdentity opens the database and builds the identity module for one
-// operator command.
-func withIdentity(ctx context.Context, load func() (*config.Config, error), fn func(context.Context, *identity.Module) error) error {
+// withModule builds the service (nothing starts: no listener, worker or
+// scheduler) for one operator command and hands it the module of type T.
+func withModule[T module.Module](ctx context.Context, load func() (*config.Config, error), fn func(context.Context, T) error) error {
 	cfg, err := load()
 	if err != nil {
 		return err
 	}
-	log := app.NewLogger(cfg.Log)
-	d, err := db.Open(ctx, cfg.Database, log)
+	a, err := app.New(ctx, cfg, app.NewLogger(cfg.Log))
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	return fn(ctx, identity.New(identity.Deps{DB: d, Log: log, OIDC: cfg.OIDC, Config: cfg.Identity,
-		ServiceName: cfg.Service.Name, PublicURL: cfg.Service.PublicURL}))
+	defer a.Close()
+	return fn(ctx, app.Lookup[T](a))
 }
 
 // repairStuckDocumentsCommand is `rounds repair-stuck-documents`: documents
@@ -95,22 +93,15 @@ func repairStuckDocumentsCommand(load func() (*config.Config, error)) *cobra.Com
 		Short: "Move documents stuck in processing (older than drafts.stuck_after) to ready so they can be reprocessed",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := load()
-			if err != nil {
-				return err
-			}
-			log := app.NewLogger(cfg.Log)
-			d, err := db.Open(cmd.Context(), cfg.Database, log)
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			ids, err := drafts.New(drafts.Deps{DB: d, Config: cfg.Drafts, Log: log}).RepairStuckDocuments(cmd.Context())
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "repaired %d stuck documents %v (older than %s)\n", len(ids), ids, cfg.Drafts.StuckAfter)
-			return nil
+			return withModule(cmd.Context(), load, func(ctx context.Context, m *drafts.Module) error {
+				ids, err := m.RepairStuckDocuments(ctx)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "repaired %d stuck documents %v (older than %s)\n",
+					len(ids), ids, m.StuckAfter())
+				return nil
+			})
 		},
 	}
 }

@@ -66,7 +66,7 @@ func rootCmd() *cobra.Command {
 				return err
 			}
 			defer d.Close()
-			return db.Migrate(cmd.Context(), d, migrations.FS, migrations.Order, log)
+			return db.Migrate(cmd.Context(), d, migrations.FS, log)
 		},
 	})
 	root.AddCommand(&cobra.Command{

@@ -51,7 +51,7 @@ func cleanName(field, name string) (string, error) {
 
 // checkQuestions makes sure every id is a live bank question.
 func (s *Service) checkQuestions(ctx context.Context, ids ...int64) error {
-	filings, err := s.bank.QuestionFilings(ctx, ids)
+	filings, err := s.ports.Bank.QuestionFilings(ctx, ids)
 	if err != nil {
 		return err
 	}

@@ -95,10 +95,7 @@ func (s *Service) updateSchedule(ctx context.Context, a *store.Attempt, outcomes
 // remindersOn reads the learner's durable reminders_disabled setting. A
 // learner whose account is gone gets no schedule.
 func (s *Service) remindersOn(ctx context.Context, userID int64) (bool, error) {
-	if s.users == nil {
-		return true, nil
-	}
-	u, err := s.users.User(ctx, userID)
+	u, err := s.ports.Users.User(ctx, userID)
 	if errors.Is(err, identity.ErrUserNotFound) {
 		return false, nil
 	}

@@ -54,21 +54,33 @@ type Completion struct {
 	AutoSubmitted             bool
 }
 
-// Policy is the saved-progress and timer policy (config section attempts).
-type Policy struct {
-	ProgressTTL time.Duration // saved progress expires this long after its last save
-	DeviceLock  time.Duration // another device waits this long after the holder's last save
-	TimerGrace  time.Duration // a timed attempt still takes a submit or save this long after its deadline
+// Config is the attempts section: saved-progress and timer policy.
+type Config struct {
+	// Saved progress expires this long after its last save.
+	ProgressTTL time.Duration `mapstructure:"progress_ttl" validate:"gt=0"`
+	// Another device waits this long after the holder's last save.
+	DeviceLock time.Duration `mapstructure:"device_lock" validate:"gt=0"`
+	// How often the scheduler leader runs attempts_maintenance.
+	SweepInterval time.Duration `mapstructure:"sweep_interval" validate:"gt=0"`
+	// A timed attempt still takes a submit or save this long after its deadline.
+	TimerGrace time.Duration `mapstructure:"timer_grace" validate:"gte=0"`
+}
+
+// Ports are the facades attempts asks, filled by the app once every module
+// is built.
+type Ports struct {
+	Bank      Bank
+	Users     Users
+	Documents Documents
 }
 
 // Deps is what the service is built from.
 type Deps struct {
 	DB          *db.DB
 	Log         *slog.Logger
-	Bank        Bank
-	Users       Users
+	Ports       *Ports
 	Completions Completions
-	Policy      Policy
+	Policy      Config
 }
 
 // Service holds the module's use cases.
@@ -76,20 +88,14 @@ type Service struct {
 	db          *db.DB
 	store       *store.Store
 	log         *slog.Logger
-	bank        Bank
-	users       Users
+	ports       *Ports
 	completions Completions
-	policy      Policy
-	documents   Documents // nil: the dashboard leaves documents out
+	policy      Config
 	now         func() time.Time
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, bank: d.Bank, users: d.Users,
+	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, ports: d.Ports,
 		completions: d.Completions, policy: d.Policy, now: func() time.Time { return time.Now().UTC() }}
 }
-
-// SetDocuments wires drafts' document count (nil: the dashboard leaves
-// documents out). It is called while wiring, before the service serves.
-func (s *Service) SetDocuments(d Documents) { s.documents = d }

@@ -27,7 +27,7 @@ type Started struct {
 // saved progress. mode is "timed" or "learning" (study); empty means the
 // quiz's own mode. A new attempt records every question as it is now.
 func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fresh bool, mode string) (*Started, error) {
-	quiz, err := s.bank.QuizForSitting(ctx, p, quizID)
+	quiz, err := s.ports.Bank.QuizForSitting(ctx, p, quizID)
 	if errors.Is(err, bank.ErrNotFound) {
 		return nil, apperr.NotFoundf("quiz not found")
 	}

@@ -58,11 +58,11 @@ func (s *Service) Dashboard(ctx context.Context, p auth.Principal) (*Dashboard, 
 	d := &Dashboard{Attempts: sum.Attempts, Completed: sum.Completed, InProgress: sum.InProgress,
 		AverageScore: roundPtr(sum.AveragePercentage), BestScore: roundPtr(sum.BestPercentage),
 		QuestionsAnswered: sum.QuestionsAnswered, CorrectAnswers: sum.CorrectAnswers}
-	if d.Quizzes, err = s.bank.CountQuizzes(ctx, p); err != nil {
+	if d.Quizzes, err = s.ports.Bank.CountQuizzes(ctx, p); err != nil {
 		return nil, err
 	}
-	if s.documents != nil && p.IsModerator() {
-		n, err := s.documents.CountDocuments(ctx)
+	if p.IsModerator() {
+		n, err := s.ports.Documents.CountDocuments(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func (s *Service) Dashboard(ctx context.Context, p auth.Principal) (*Dashboard, 
 	}
 	filings := map[int64]bank.Filing{}
 	if len(ids) > 0 {
-		if filings, err = s.bank.QuestionFilings(ctx, ids); err != nil {
+		if filings, err = s.ports.Bank.QuestionFilings(ctx, ids); err != nil {
 			return nil, err
 		}
 	}

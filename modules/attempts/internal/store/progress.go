@@ -2,22 +2,45 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"strings"
+	"fmt"
 	"time"
 
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// saveRule decides whether a save replaces the stored progress (the last
-// placeholder is the device lock in seconds): the stored row has expired, or
-// it is the same device's and the save is not older by revision, or it is
-// another device's whose lock has lapsed (a device of ” holds no lock).
-const saveRule = `(sp.expires_at <= now()
+// upsertProgress is the insert-or-replace both saves share; %s is where its
+// row comes from. The WHERE is the save rule: a save replaces the stored
+// progress when the stored row has expired, or it is the same device's and
+// the save is not older by revision, or it is another device's whose lock
+// (@lock seconds) has lapsed (a device of "" holds no lock).
+const upsertProgress = `INSERT INTO attempts.saved_progress AS sp
+		  (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
+		   device, revision, saved_at, expires_at)
+		%s
+		ON CONFLICT (attempt_id) DO UPDATE SET
+		  answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
+		  mode = EXCLUDED.mode, voice = EXCLUDED.voice, time_left = EXCLUDED.time_left,
+		  started_at = EXCLUDED.started_at, total_time = EXCLUDED.total_time, device = EXCLUDED.device,
+		  revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at
+		WHERE sp.expires_at <= now()
 		   OR (sp.device = EXCLUDED.device
 		       AND (EXCLUDED.revision IS NULL OR sp.revision IS NULL OR EXCLUDED.revision >= sp.revision))
 		   OR (sp.device <> EXCLUDED.device
-		       AND (sp.device = '' OR sp.saved_at <= now() - make_interval(secs => ?))))`
+		       AND (sp.device = '' OR sp.saved_at <= now() - make_interval(secs => @lock)))
+		RETURNING saved_at, expires_at`
+
+// progressValues are the saved fields as upsertProgress's named parameters.
+func progressValues(p *Progress, lock, ttl time.Duration) map[string]any {
+	return map[string]any{"user": p.UserID, "quiz": p.QuizID, "attempt": p.AttemptID, "answers": p.Answers,
+		"idx": p.CurrentIdx, "mode": p.Mode, "voice": p.Voice, "time_left": p.TimeLeft, "started": p.StartedAt,
+		"total": p.TotalTime, "device": p.Device, "revision": p.Revision, "ttl": ttl.Seconds(), "lock": lock.Seconds()}
+}
+
+// savedTimes is what a save returns.
+type savedTimes struct {
+	SavedAt   *time.Time
+	ExpiresAt *time.Time
+}
 
 // Progress is a row of attempts.saved_progress.
 type Progress struct {
@@ -48,28 +71,14 @@ func (Progress) TableName() string { return "attempts.saved_progress" }
 // lapsed (a device of ” holds no lock). It reports whether it applied,
 // and fills p.SavedAt and p.ExpiresAt when it did.
 func (s *Store) SaveProgress(ctx context.Context, p *Progress, lock, ttl time.Duration) (bool, error) {
-	var saved struct {
-		SavedAt   time.Time
-		ExpiresAt time.Time
-	}
-	res := s.db.Conn(ctx).Raw(`INSERT INTO attempts.saved_progress AS sp
-		  (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
-		   device, revision, saved_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))
-		ON CONFLICT (attempt_id) DO UPDATE SET
-		  answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
-		  mode = EXCLUDED.mode, voice = EXCLUDED.voice, time_left = EXCLUDED.time_left,
-		  started_at = EXCLUDED.started_at, total_time = EXCLUDED.total_time, device = EXCLUDED.device,
-		  revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at
-		WHERE `+saveRule+`
-		RETURNING saved_at, expires_at`,
-		p.UserID, p.QuizID, p.AttemptID, p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt,
-		p.TotalTime, p.Device, p.Revision, ttl.Seconds(), lock.Seconds()).
-		Scan(&saved)
-	if res.Error != nil || res.RowsAffected == 0 {
+	var saved savedTimes
+	res := s.db.Conn(ctx).Raw(fmt.Sprintf(upsertProgress, `VALUES (@user, @quiz, @attempt, @answers, @idx, @mode,
+		  @voice, @time_left, @started, @total, @device, @revision, now(), now() + make_interval(secs => @ttl))`),
+		progressValues(p, lock, ttl)).Scan(&saved)
+	if res.Error != nil || saved.SavedAt == nil {
 		return false, res.Error
 	}
-	p.SavedAt, p.ExpiresAt = saved.SavedAt, saved.ExpiresAt
+	p.SavedAt, p.ExpiresAt = *saved.SavedAt, *saved.ExpiresAt
 	return true, nil
 }
 
@@ -124,50 +133,25 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 // within its time plus grace and holds every answered question, and then
 // upserts under the same rules as SaveProgress. It reports whether it
 // saved; when it did not, the caller works out why on the slow path.
-//
-// It is the hot path of the service, so it speaks database/sql directly:
-// gorm's Scan renders the statement with its parameters for its logger even
-// when nothing is logged (the platform's quiet logger cannot skip that),
-// which costs more CPU than the rest of the request.
 func (s *Store) SaveIfFits(ctx context.Context, p *Progress, questionIDs []int64, grace, lock, ttl time.Duration) (bool, error) {
-	q := s.db.SQL().QueryRowContext
-	if db.InTx(ctx) {
-		tx, err := db.SQLTx(ctx)
-		if err != nil {
-			return false, err
-		}
-		q = tx.QueryRowContext
-	}
-	var savedAt, expiresAt sql.NullTime
-	err := q(ctx, `WITH a AS (
+	args := progressValues(p, lock, ttl)
+	args["grace"], args["questions"], args["answered"] = grace.Seconds(), db.IDArray(questionIDs), len(questionIDs)
+	var saved savedTimes
+	err := s.db.Conn(ctx).Raw(`WITH a AS (
 		  SELECT id FROM attempts.attempts
-		  WHERE id = $1 AND user_id = $2 AND quiz_id = $3 AND completed_at IS NULL
-		    AND (deadline_at IS NULL OR deadline_at >= now() - make_interval(secs => $4))
+		  WHERE id = @attempt AND user_id = @user AND quiz_id = @quiz AND completed_at IS NULL
+		    AND (deadline_at IS NULL OR deadline_at >= now() - make_interval(secs => @grace))
 		  FOR KEY SHARE
 		), fits AS (
 		  SELECT id FROM a WHERE (SELECT count(*) FROM attempts.answers
-		    WHERE attempt_id = a.id AND question_id = ANY($5::bigint[])) = $6
-		), up AS (
-		  INSERT INTO attempts.saved_progress AS sp
-		    (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
-		     device, revision, saved_at, expires_at)
-		  SELECT $2, $3, fits.id, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), now() + make_interval(secs => $16)
-		  FROM fits
-		  ON CONFLICT (attempt_id) DO UPDATE SET
-		    answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
-		    mode = EXCLUDED.mode, voice = EXCLUDED.voice, time_left = EXCLUDED.time_left,
-		    started_at = EXCLUDED.started_at, total_time = EXCLUDED.total_time, device = EXCLUDED.device,
-		    revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at
-		  WHERE `+strings.Replace(saveRule, "?", "$17", 1)+`
-		  RETURNING saved_at, expires_at
+		    WHERE attempt_id = a.id AND question_id = ANY(CAST(@questions AS bigint[]))) = @answered
+		), up AS (`+fmt.Sprintf(upsertProgress, `SELECT @user, @quiz, fits.id, @answers, @idx, @mode, @voice,
+		  @time_left, @started, @total, @device, @revision, now(), now() + make_interval(secs => @ttl) FROM fits`)+`
 		)
-		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`,
-		p.AttemptID, p.UserID, p.QuizID, grace.Seconds(), db.IDArray(questionIDs), len(questionIDs),
-		p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt, p.TotalTime,
-		p.Device, p.Revision, ttl.Seconds(), lock.Seconds()).Scan(&savedAt, &expiresAt)
-	if err != nil || !savedAt.Valid {
+		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`, args).Scan(&saved).Error
+	if err != nil || saved.SavedAt == nil {
 		return false, err
 	}
-	p.SavedAt, p.ExpiresAt = savedAt.Time, expiresAt.Time
+	p.SavedAt, p.ExpiresAt = *saved.SavedAt, *saved.ExpiresAt
 	return true, nil
 }

@@ -183,10 +183,10 @@ func (s *Service) resolveText(ctx context.Context, f BankFilter, q *store.BankQu
 		return
 	}
 	q.Match = store.MatchKeyword
-	if f.Mode == ModeKeyword || s.search == nil {
+	if f.Mode == ModeKeyword || s.ports.Search == nil {
 		return
 	}
-	hits, err := s.search.Semantic(ctx, search.KindQuestion, q.Text, search.MinSimilarityQuestions, semanticPoolMax)
+	hits, err := s.ports.Search.Semantic(ctx, search.KindQuestion, q.Text, search.MinSimilarityQuestions, semanticPoolMax)
 	if err != nil {
 		s.log.WarnContext(ctx, "semantic search failed; listing by keyword", "error", err)
 		return
@@ -198,7 +198,7 @@ func (s *Service) resolveText(ctx context.Context, f BankFilter, q *store.BankQu
 	// Question search is a reranked path (spec: Search behaviour): the
 	// head of the semantic matches goes through the rerank model when one
 	// is configured; otherwise the order stays as ranked.
-	q.SemanticIDs = s.search.Rerank(ctx, search.KindQuestion, q.Text, ids)
+	q.SemanticIDs = s.ports.Search.Rerank(ctx, search.KindQuestion, q.Text, ids)
 	if f.Mode == ModeSemantic {
 		q.Match = store.MatchSemantic
 	} else {

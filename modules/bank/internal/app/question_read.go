@@ -43,10 +43,7 @@ func (s *Service) Detail(ctx context.Context, p auth.Principal, id int64, attemp
 	}
 	q.AnswersShown = q.CanEdit
 	if !q.CanEdit && attemptID != nil {
-		if s.attempts == nil {
-			return nil, errSitFirst
-		}
-		ok, err := s.attempts.AuthorizesAnswers(ctx, p.UserID, *attemptID, id)
+		ok, err := s.ports.Attempts.AuthorizesAnswers(ctx, p.UserID, *attemptID, id)
 		if err != nil {
 			return nil, err
 		}

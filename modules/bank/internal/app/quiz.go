@@ -231,11 +231,9 @@ func (s *Service) ReviewQuiz(ctx context.Context, p auth.Principal, id int64) (*
 		return nil, err
 	}
 	if !p.IsModerator() {
-		done := false
-		if s.attempts != nil {
-			if done, err = s.attempts.HasCompletedAttempt(ctx, p.UserID, id); err != nil {
-				return nil, err
-			}
+		done, err := s.ports.Attempts.HasCompletedAttempt(ctx, p.UserID, id)
+		if err != nil {
+			return nil, err
 		}
 		if !done {
 			return nil, apperr.Forbiddenf("the review opens once you have completed an attempt of this quiz")

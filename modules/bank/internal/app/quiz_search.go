@@ -54,8 +54,8 @@ func (s *Service) SearchQuizzes(ctx context.Context, p auth.Principal, text, mod
 	}
 	f := store.QuizSearch{Text: text, Titles: mode != SearchQuestions, Questions: mode != SearchTitle,
 		PublishedOnly: !p.IsModerator(), PerQuiz: matchesPerQuiz, Limit: quizSearchMax}
-	if f.Questions && s.search != nil {
-		hits, err := s.search.Semantic(ctx, search.KindQuestion, text, search.MinSimilarityQuizzes, quizSemanticMax)
+	if f.Questions && s.ports.Search != nil {
+		hits, err := s.ports.Search.Semantic(ctx, search.KindQuestion, text, search.MinSimilarityQuizzes, quizSemanticMax)
 		if err != nil {
 			s.log.WarnContext(ctx, "semantic quiz search failed; keyword only", "error", err)
 		}

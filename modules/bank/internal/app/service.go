@@ -56,39 +56,35 @@ type Changes interface {
 	QuestionChanged(ctx context.Context, c Change) error
 }
 
-// Deps is what the service is built from. Grants and Search may be nil
-// (nobody holds a grant; semantic and hybrid fall back to keyword).
+// Ports are the facades the bank asks, filled by the app once every module
+// is built (attempts is built after the bank and asks it in turn).
+type Ports struct {
+	Grants   Grants
+	Search   search.Facade // nil only in tests: semantic and hybrid fall back to keyword
+	Attempts AttemptAccess
+}
+
+// Deps is what the service is built from.
 type Deps struct {
 	DB      *db.DB
 	Log     *slog.Logger
 	Changes Changes
-	Grants  Grants
-	Search  search.Facade
+	Ports   *Ports
 }
 
 // Service holds the bank's rules.
 type Service struct {
-	db       *db.DB
-	store    *store.Store
-	log      *slog.Logger
-	changes  Changes
-	grants   Grants
-	search   search.Facade
-	attempts AttemptAccess
+	db      *db.DB
+	store   *store.Store
+	log     *slog.Logger
+	changes Changes
+	ports   *Ports
 }
 
-// New builds the service. Attempts start unwired: no authorised attempts.
+// New builds the service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, changes: d.Changes, grants: d.Grants,
-		search: d.Search}
+	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, changes: d.Changes, ports: d.Ports}
 }
-
-// SetSearch wires the search module (nil: semantic and hybrid fall back to
-// keyword).
-func (s *Service) SetSearch(f search.Facade) { s.search = f }
-
-// SetAttempts wires attempts (nil: no attempt authorises the answer side).
-func (s *Service) SetAttempts(a AttemptAccess) { s.attempts = a }
 
 // publish emits a change for q.
 func (s *Service) publish(ctx context.Context, kind string, q *store.Question) error {

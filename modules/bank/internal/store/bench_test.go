@@ -32,6 +32,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
@@ -182,7 +183,7 @@ func setUp() (*benchEnv, error) {
 	}
 	defer pg.Close(ctx)
 	if reuse == "" {
-		if _, err := e.h.App.Modules.Bank.SeedDemo(ctx); err != nil {
+		if _, err := app.Lookup[*bank.Module](e.h.App).SeedDemo(ctx); err != nil {
 			return nil, err
 		}
 		t0 := time.Now()

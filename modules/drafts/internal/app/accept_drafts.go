@@ -34,9 +34,6 @@ type Decision struct {
 // failing a readiness check), or a batch without its Files-into-topic
 // category, refuses the whole selection with the reasons per draft.
 func (s *Service) AcceptDrafts(ctx context.Context, p auth.Principal, ids []int64) (*Decision, error) {
-	if s.bank == nil {
-		return nil, apperr.New(apperr.Unavailable, "the question bank is not available")
-	}
 	out := &Decision{}
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		set, err := s.lockForReview(ctx, ids)
@@ -55,7 +52,7 @@ func (s *Service) AcceptDrafts(ctx context.Context, p auth.Principal, ids []int6
 			qs[i] = toNewQuestion(&d, set.batches[d.BatchID])
 			draftIDs[i] = d.ID
 		}
-		qids, err := s.bank.CreateQuestions(ctx, p.UserID, qs)
+		qids, err := s.ports.Bank.CreateQuestions(ctx, p.UserID, qs)
 		if err != nil {
 			return byDraft(err, draftIDs)
 		}

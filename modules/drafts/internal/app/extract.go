@@ -117,10 +117,7 @@ func (s *Service) extractorFor(ctx context.Context, model, mode string) (extract
 }
 
 func (s *Service) checkCategory(ctx context.Context, id int64) error {
-	if s.bank == nil {
-		return apperr.New(apperr.Unavailable, "the question bank is not available")
-	}
-	ok, err := s.bank.CategoryExists(ctx, id)
+	ok, err := s.ports.Bank.CategoryExists(ctx, id)
 	if err != nil {
 		return err
 	}

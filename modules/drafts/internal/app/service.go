@@ -8,12 +8,12 @@ import (
 	"context"
 	"log/slog"
 	"sync/atomic"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/builtin"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
-	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/storage"
@@ -33,13 +33,25 @@ type Bank interface {
 	CategoryExists(ctx context.Context, id int64) (bool, error)
 }
 
+// Ports are the facades drafts asks, filled by the app once every module
+// is built.
+type Ports struct {
+	Bank Bank
+}
+
+// Config is the drafts section: document upload policy.
+type Config struct {
+	MaxUploadSize int64         `mapstructure:"max_upload_size" validate:"gt=0"`
+	StuckAfter    time.Duration `mapstructure:"stuck_after" validate:"gt=0"`
+}
+
 // Deps is what the service is built from.
 type Deps struct {
 	DB      *db.DB
 	Storage *storage.Store
 	Queue   *jobs.Queue
-	Bank    Bank
-	Config  config.Drafts
+	Ports   *Ports
+	Config  Config
 	Log     *slog.Logger
 }
 
@@ -49,8 +61,8 @@ type Service struct {
 	store   *store.Store
 	storage *storage.Store
 	queue   *jobs.Queue
-	bank    Bank
-	cfg     config.Drafts
+	ports   *Ports
+	cfg     Config
 	log     *slog.Logger
 	builtin extraction.Extractor
 	models  atomic.Pointer[modelsBox]
@@ -61,7 +73,7 @@ type modelsBox struct{ m extraction.Models }
 // New builds the service.
 func New(d Deps) *Service {
 	return &Service{db: d.DB, store: store.New(d.DB), storage: d.Storage, queue: d.Queue,
-		bank: d.Bank, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}}
+		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}}
 }
 
 // SetModels plugs in model-backed extractors (the AI module); nil removes

@@ -13,6 +13,7 @@ import (
 	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/settings"
 )
 
 // Kinds the index holds, and whether a search of each reranks. The spec
@@ -45,13 +46,12 @@ type Service struct {
 	queue    *jobs.Queue
 	log      *slog.Logger
 	tuning   Tuning
-	Settings *Settings
+	settings *settings.Registry
 }
 
 // New builds the service.
-func New(st *store.Store, e embed.Embedder, r *rerank.Client, q *jobs.Queue, log *slog.Logger, t Tuning) *Service {
-	s := &Service{store: st, embedder: e, reranker: r, queue: q, log: log, tuning: t}
-	s.Settings = newSettings(st)
+func New(st *store.Store, e embed.Embedder, r *rerank.Client, q *jobs.Queue, set *settings.Registry, log *slog.Logger, t Tuning) *Service {
+	s := &Service{store: st, embedder: e, reranker: r, queue: q, settings: set, log: log, tuning: t}
 	s.registerOwnSettings()
 	return s
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/search/internal/embed"
@@ -58,7 +59,7 @@ func run(n, queries, concurrency int) error {
 			log.Print(err)
 		}
 	}()
-	cfg := h.Config.Search
+	cfg := app.Lookup[*search.Module](h.App).Config()
 	fmt.Printf("search benchmark: %d questions, %d dims, local embedder, hnsw ef_search %d, %d CPUs\n",
 		n, cfg.EmbeddingDims, cfg.HNSWEfSearch, runtime.NumCPU())
 
@@ -73,7 +74,7 @@ func run(n, queries, concurrency int) error {
 	for i := range qs {
 		qs[i] = query(r)
 	}
-	facade := h.App.Modules.Search
+	facade := app.Lookup[*search.Module](h.App)
 	u := h.NewUser(auth.RoleUser)
 	client := u.Client(h)
 
@@ -135,7 +136,7 @@ func run(n, queries, concurrency int) error {
 // own HNSW and GIN indexes dropped during the load and rebuilt afterwards
 // from their stored definitions (a bulk load is how a large bank arrives).
 func load(ctx context.Context, h *harness.Harness, n, dims int) error {
-	sqlDB := h.App.DB.SQL()
+	sqlDB := h.App.DB.StdPool()
 	var defs []string
 	rows, err := sqlDB.QueryContext(ctx, `SELECT indexname, indexdef FROM pg_indexes
 		WHERE schemaname = 'search' AND tablename = 'documents' AND indexname LIKE 'documents_question_%'`)
@@ -281,7 +282,7 @@ func pct(lat []time.Duration, p float64) float64 {
 // tie-aware recall also accepts an item exactly as close as the exact 10th
 // (templated texts produce many equal distances, and which of the tied
 // items is "the" 10th is arbitrary).
-func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg config.Search) error {
+func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg search.Config) error {
 	st := store.New(h.App.DB)
 	local := embed.NewLocal(cfg.EmbeddingDims)
 	efs := []int{cfg.HNSWEfSearch}

@@ -34,15 +34,6 @@ func registerAdmin(r *httpapi.Router, h *handlers) {
 		Summary: "Check that the rerank model ranks a relevant document above an irrelevant one",
 		Errors:  []int{http.StatusBadRequest, http.StatusBadGateway},
 	}, h.testRerank)
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: http.MethodGet, Path: "/admin/settings", Tags: []string{"admin"},
-		Summary: "Site settings: embedding model (read-only), rerank model, and keys other modules declare",
-	}, h.getSettings)
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: http.MethodPut, Path: "/admin/settings", Tags: []string{"admin"},
-		Summary: "Write some settings (keys left out keep their values); changing embedding_model is refused",
-		Errors:  []int{http.StatusBadRequest},
-	}, h.putSettings)
 }
 
 // EmbeddingCoverageBody counts one kind's (or all) live items.
@@ -182,24 +173,4 @@ func (h *handlers) testRerank(ctx context.Context, in *testRerankInput) (*struct
 	}
 	return &struct{ Body RerankTestBody }{RerankTestBody{OK: res.OK, Model: res.Model, RelevantScore: res.RelevantScore,
 		IrrelevantScore: res.IrrelevantScore, LatencyMS: res.LatencyMS, Message: res.Message}}, nil
-}
-
-func (h *handlers) getSettings(ctx context.Context, _ *struct{}) (*struct{ Body map[string]any }, error) {
-	all, err := h.svc.Settings.All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &struct{ Body map[string]any }{all}, nil
-}
-
-type putSettingsInput struct {
-	Body map[string]any `doc:"Keys to write and their values; keys left out keep theirs"`
-}
-
-func (h *handlers) putSettings(ctx context.Context, in *putSettingsInput) (*struct{ Body map[string]any }, error) {
-	all, err := h.svc.Settings.Put(ctx, auth.MustFrom(ctx).UserID, in.Body)
-	if err != nil {
-		return nil, err
-	}
-	return &struct{ Body map[string]any }{all}, nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -61,44 +60,6 @@ func (s *Store) LastFailure(ctx context.Context) (msg string, at *time.Time, err
 		return "", nil, err
 	}
 	return msg, &t, nil
-}
-
-// Settings reads every stored setting.
-func (s *Store) Settings(ctx context.Context) (map[string]json.RawMessage, error) {
-	rows, err := s.q(ctx).QueryContext(ctx, `SELECT key, value FROM search.settings`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]json.RawMessage{}
-	for rows.Next() {
-		var k string
-		var v []byte
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, rows.Err()
-}
-
-// Setting reads one stored setting; ok is false when it was never written.
-func (s *Store) Setting(ctx context.Context, key string) (json.RawMessage, bool, error) {
-	var v []byte
-	err := s.q(ctx).QueryRowContext(ctx, `SELECT value FROM search.settings WHERE key = $1`, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	return v, err == nil, err
-}
-
-// PutSetting writes one setting.
-func (s *Store) PutSetting(ctx context.Context, key string, value json.RawMessage, by int64) error {
-	_, err := s.q(ctx).ExecContext(ctx, `INSERT INTO search.settings (key, value, updated_by, updated_at)
-		VALUES ($1, $2::jsonb, $3, now())
-		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()`,
-		key, string(value), by)
-	return err
 }
 
 // LockRegeneration reads the latest regeneration job (nil if none) under a

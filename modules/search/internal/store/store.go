@@ -34,7 +34,7 @@ func (s *Store) q(ctx context.Context) querier {
 			return tx
 		}
 	}
-	return s.db.SQL()
+	return s.db.StdPool()
 }
 
 // kinds maps each kind to its SQL literal. Index queries name the kind as a

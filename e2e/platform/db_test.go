@@ -1,0 +1,54 @@
+package platform_test
+
+import (
+	"context"
+	"errors"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/settings"
+)
+
+var _ = Describe("One way to the database", Ordered, func() {
+	const key = "test.tx_probe"
+	ctx := context.Background()
+	read := func(ctx context.Context) string {
+		var v string
+		Expect(h.App.Settings.Get(ctx, key, &v)).To(Succeed())
+		return v
+	}
+
+	BeforeAll(func() {
+		h.App.Settings.Register(settings.Setting{Key: key, Default: "before"})
+	})
+
+	It("lets a store call inside a transaction see that transaction's writes, and nobody else", func() {
+		err := h.App.DB.Tx(ctx, func(tx context.Context) error {
+			_, err := h.App.Settings.Put(tx, 1, map[string]any{key: "inside"})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(read(tx)).To(Equal("inside"), "the same transaction sees its write")
+			Expect(read(ctx)).To(Equal("before"), "the pool does not see an uncommitted write")
+			return errors.New("roll back")
+		})
+		Expect(err).To(MatchError("roll back"))
+		Expect(read(ctx)).To(Equal("before"), "a rolled-back write is gone")
+
+		Expect(h.App.DB.Tx(ctx, func(tx context.Context) error {
+			_, err := h.App.Settings.Put(tx, 1, map[string]any{key: "committed"})
+			return err
+		})).To(Succeed())
+		Expect(read(ctx)).To(Equal("committed"))
+	})
+
+	It("takes row locks only inside a transaction", func() {
+		var keys []string
+		err := h.App.DB.Locked(ctx).Table("platform.settings").Where("key = ?", key).Pluck("key", &keys).Error
+		Expect(err).To(MatchError(db.ErrNoTx), "a lock outside a transaction would be released at once")
+		Expect(h.App.DB.Tx(ctx, func(tx context.Context) error {
+			return h.App.DB.Locked(tx).Table("platform.settings").Where("key = ?", key).Pluck("key", &keys).Error
+		})).To(Succeed())
+		Expect(keys).To(Equal([]string{key}))
+	})
+})

@@ -1,0 +1,219 @@
+// Package settings holds the site settings an admin changes at run time
+// (GET/PUT /admin/settings): one JSON value per key in platform.settings.
+// Keys belong to the modules that use them: each module declares its own
+// (Register) while it is built, with a default, a validation and, for a key
+// fixed by the deployment, the value it reports; the platform owns only the
+// store and the two routes. A key never written reads as its default.
+package settings
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"gorm.io/gorm/clause"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// Setting declares one key.
+type Setting struct {
+	Key string
+	// Default is what the key reads as until it is written (JSON-encodable).
+	Default any
+	// Validate checks a value as decoded from JSON (string, float64, bool,
+	// nil, []any, map[string]any); nil accepts any value.
+	Validate func(v any) error
+	// Fixed makes the key read-only: it reports the value, and a write of a
+	// different value is refused with FixedReason.
+	Fixed       func() any
+	FixedReason string
+}
+
+// Registry holds the declared keys and reads and writes their values.
+type Registry struct {
+	db   *db.DB
+	mu   sync.RWMutex
+	keys map[string]Setting
+}
+
+// New makes an empty registry on the database.
+func New(d *db.DB) *Registry { return &Registry{db: d, keys: map[string]Setting{}} }
+
+// Register declares a key. Declaring one twice is a wiring bug and panics.
+func (r *Registry) Register(s Setting) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s.Key == "" {
+		panic("settings: a setting needs a key")
+	}
+	if _, dup := r.keys[s.Key]; dup {
+		panic("settings: " + s.Key + " declared twice")
+	}
+	r.keys[s.Key] = s
+}
+
+// row is platform.settings.
+type row struct {
+	Key       string `gorm:"primaryKey"`
+	Value     []byte `gorm:"type:jsonb"`
+	UpdatedBy *int64
+	UpdatedAt time.Time
+}
+
+func (row) TableName() string { return "platform.settings" }
+
+// All returns every declared key with its value.
+func (r *Registry) All(ctx context.Context) (map[string]any, error) {
+	var rows []row
+	if err := r.db.Conn(ctx).Select("key", "value").Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	stored := make(map[string]json.RawMessage, len(rows))
+	for _, rw := range rows {
+		stored[rw.Key] = rw.Value
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make(map[string]any, len(r.keys))
+	for k, s := range r.keys {
+		out[k] = value(s, stored[k])
+	}
+	return out, nil
+}
+
+func value(s Setting, raw json.RawMessage) any {
+	if s.Fixed != nil {
+		return s.Fixed()
+	}
+	if raw == nil {
+		return s.Default
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return s.Default
+	}
+	return v
+}
+
+// Get decodes one key's value into dst.
+func (r *Registry) Get(ctx context.Context, key string, dst any) error {
+	r.mu.RLock()
+	s, ok := r.keys[key]
+	r.mu.RUnlock()
+	if !ok {
+		return fmt.Errorf("settings: %q is not declared", key)
+	}
+	var raw json.RawMessage
+	if s.Fixed == nil {
+		var rows []row
+		if err := r.db.Conn(ctx).Select("value").Where("key = ?", key).Limit(1).Find(&rows).Error; err != nil {
+			return err
+		}
+		if len(rows) == 1 {
+			raw = rows[0].Value
+		}
+	}
+	if raw == nil {
+		b, err := json.Marshal(value(s, nil))
+		if err != nil {
+			return err
+		}
+		raw = b
+	}
+	return json.Unmarshal(raw, dst)
+}
+
+// Put writes the given keys (others keep their values) in one transaction
+// and returns every setting. Unknown keys and invalid values are refused
+// with 422 naming each field; changing a fixed key is refused with 400.
+func (r *Registry) Put(ctx context.Context, by int64, values map[string]any) (map[string]any, error) {
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var fields []apperr.Field
+	var write []row
+	r.mu.RLock()
+	for _, k := range keys {
+		v := values[k]
+		s, ok := r.keys[k]
+		switch {
+		case !ok:
+			fields = append(fields, apperr.Field{Field: "body." + k, Message: "unknown setting", Type: "value_error"})
+			continue
+		case s.Fixed != nil:
+			if !sameJSON(v, s.Fixed()) {
+				r.mu.RUnlock()
+				return nil, apperr.BadRequestf("%s cannot be changed through settings: %s", k, s.FixedReason)
+			}
+			continue
+		case s.Validate != nil:
+			if err := s.Validate(v); err != nil {
+				fields = append(fields, apperr.Field{Field: "body." + k, Message: err.Error(), Type: "value_error"})
+				continue
+			}
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			fields = append(fields, apperr.Field{Field: "body." + k, Message: "not a JSON value", Type: "value_error"})
+			continue
+		}
+		write = append(write, row{Key: k, Value: b, UpdatedBy: &by})
+	}
+	r.mu.RUnlock()
+	if len(fields) > 0 {
+		return nil, &apperr.Error{Code: apperr.Invalid, Message: "invalid settings: " + fields[0].Field + ": " + fields[0].Message, Fields: fields}
+	}
+	if len(write) > 0 {
+		err := r.db.Conn(ctx).Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "key"}},
+			DoUpdates: clause.Assignments(map[string]any{"value": clause.Column{Table: "excluded", Name: "value"}, "updated_by": by, "updated_at": clause.Expr{SQL: "now()"}}),
+		}).Omit("updated_at").Create(&write).Error
+		if err != nil {
+			return nil, err
+		}
+	}
+	return r.All(ctx)
+}
+
+func sameJSON(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// Routes declares GET and PUT /admin/settings (admin only).
+func (r *Registry) Routes(router *httpapi.Router) {
+	httpapi.Register(router, auth.Admin, huma.Operation{
+		Method: http.MethodGet, Path: "/admin/settings", Tags: []string{"admin"},
+		Summary: "Site settings: embedding model (read-only), rerank model, and every key a module declares",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body map[string]any }, error) {
+		all, err := r.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body map[string]any }{all}, nil
+	})
+	httpapi.Register(router, auth.Admin, huma.Operation{
+		Method: http.MethodPut, Path: "/admin/settings", Tags: []string{"admin"},
+		Summary: "Write some settings (keys left out keep their values); changing embedding_model is refused",
+		Errors:  []int{http.StatusBadRequest},
+	}, func(ctx context.Context, in *struct{ Body map[string]any }) (*struct{ Body map[string]any }, error) {
+		all, err := r.Put(ctx, auth.MustFrom(ctx).UserID, in.Body)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body map[string]any }{all}, nil
+	})
+}
