@@ -82,6 +82,7 @@ type Kit struct {
 
 type need struct {
 	owner, provider, port string
+	all                   bool // NeedAll: every other module that implements the port
 	fill                  func(Module) bool
 }
 
@@ -110,6 +111,26 @@ func Need[T any](k *Kit, provider string, dst *T) {
 			v, ok := m.(T)
 			if ok {
 				*dst = v
+			}
+			return ok
+		}})
+}
+
+// NeedAll declares that what is being built asks every other module that
+// implements T (a capability several modules offer, such as telling search
+// which of their items a caller may find): once every module is built,
+// *dst holds them in the app's order. It may be empty.
+func NeedAll[T any](k *Kit, dst *[]T) {
+	owner := k.owner
+	if owner == "" {
+		owner = "app"
+	}
+	k.needs = append(k.needs, need{owner: owner, all: true,
+		port: reflect.TypeOf((*T)(nil)).Elem().String(),
+		fill: func(m Module) bool {
+			v, ok := m.(T)
+			if ok {
+				*dst = append(*dst, v)
 			}
 			return ok
 		}})
@@ -147,6 +168,14 @@ func (k *Kit) wire() error {
 	}
 	var problems []string
 	for _, n := range k.needs {
+		if n.all {
+			for _, m := range k.built {
+				if m.Name() != n.owner {
+					n.fill(m)
+				}
+			}
+			continue
+		}
 		m, ok := byName[n.provider]
 		switch {
 		case !ok:

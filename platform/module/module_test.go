@@ -73,3 +73,24 @@ func TestAModuleListedTwiceIsRefused(t *testing.T) {
 		t.Fatal("want an error for a duplicate module")
 	}
 }
+
+func TestNeedAllCollectsEveryOtherProviderInOrder(t *testing.T) {
+	k := &Kit{}
+	var all []greeter
+	mods, err := k.Build(context.Background(), []Constructor{
+		func(_ context.Context, k *Kit) (Module, error) {
+			g := friendly{named{"collector"}} // a greeter itself: never its own provider
+			NeedAll(k, &all)
+			return g, nil
+		},
+		func(context.Context, *Kit) (Module, error) { return friendly{named{"b"}}, nil },
+		func(context.Context, *Kit) (Module, error) { return named{"plain"}, nil },
+		func(context.Context, *Kit) (Module, error) { return friendly{named{"d"}}, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mods) != 4 || len(all) != 2 || all[0].(friendly).Name() != "b" || all[1].(friendly).Name() != "d" {
+		t.Fatalf("want b and d, got %v", all)
+	}
+}
