@@ -40,6 +40,24 @@ func (s *Service) OnQuestionChanged(ctx context.Context, e QuestionChanged) erro
 	return s.index(ctx, doc)
 }
 
+// Item is one item of another module's kind (search.IndexChanged).
+type Item struct {
+	Kind                string
+	ID, Version         int64
+	Live, Purged        bool
+	Title, Body, Hidden string
+}
+
+// OnIndexChanged keeps an item's index row in step, under the same rules
+// as OnQuestionChanged.
+func (s *Service) OnIndexChanged(ctx context.Context, it Item) error {
+	if it.Purged {
+		return s.store.Purge(ctx, it.Kind, it.ID)
+	}
+	return s.index(ctx, store.Document{Kind: it.Kind, ID: it.ID, Version: it.Version, Live: it.Live,
+		Title: it.Title, Body: it.Body, Extra: it.Hidden})
+}
+
 // index writes one document, embedding its text when the stored vector does
 // not match it.
 func (s *Service) index(ctx context.Context, doc store.Document) error {
