@@ -6,7 +6,7 @@
 // checking an upload reads the header, the cross-reference table, the
 // trailer and the page tree, never the page contents, so a 50 MB upload is
 // checked in a few MiB of memory (pdfcpu's validation loads every stream
-// and held about twice the file; see docs/decisions.md (Documents and drafts)).
+// and held about twice the file; see docs/decisions/drafts.md).
 package pdfdoc
 
 import (
