@@ -51,4 +51,27 @@ var _ = Describe("One way to the database", Ordered, func() {
 		})).To(Succeed())
 		Expect(keys).To(Equal([]string{key}))
 	})
+	It("holds a key-share lock against a delete but not against an update of other columns", func() {
+		other := func(stmt string) error { // a second transaction that gives up quickly
+			return h.App.DB.Tx(ctx, func(tx context.Context) error {
+				if err := h.App.DB.Conn(tx).Exec(`SET LOCAL lock_timeout = '100ms'`).Error; err != nil {
+					return err
+				}
+				return h.App.DB.Conn(tx).Exec(stmt, key).Error
+			})
+		}
+		var keys []string
+		Expect(h.App.DB.Locking(ctx, db.NoLock).Table("platform.settings").Where("key = ?", key).
+			Pluck("key", &keys).Error).To(Succeed(), "no lock needs no transaction")
+		Expect(h.App.DB.Tx(ctx, func(tx context.Context) error {
+			if err := h.App.DB.Locking(tx, db.ForKeyShare).Table("platform.settings").Where("key = ?", key).
+				Pluck("key", &keys).Error; err != nil {
+				return err
+			}
+			Expect(other(`UPDATE platform.settings SET updated_at = now() WHERE key = ?`)).To(Succeed())
+			Expect(other(`DELETE FROM platform.settings WHERE key = ?`)).To(MatchError(ContainSubstring("lock timeout")))
+			return nil
+		})).To(Succeed())
+		Expect(keys).To(Equal([]string{key}))
+	})
 })

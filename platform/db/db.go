@@ -87,16 +87,37 @@ func (d *DB) Conn(ctx context.Context) *gorm.DB {
 // recorded by the runner, not by the job's own work).
 func (d *DB) Detached(ctx context.Context) *gorm.DB { return d.gorm.WithContext(ctx) }
 
+// Lock is the strength of the row lock a read takes to guard a write.
+type Lock string
+
+// The row-lock strengths the modules use.
+const (
+	// NoLock reads without locking.
+	NoLock Lock = ""
+	// ForUpdate blocks every other lock and write on the rows.
+	ForUpdate Lock = clause.LockingStrengthUpdate
+	// ForKeyShare only keeps the rows from being deleted or their keys
+	// changed: a child write that must not race its parent's removal.
+	ForKeyShare Lock = "KEY SHARE"
+)
+
 // Locked is Conn with SELECT ... FOR UPDATE for builder queries (First,
 // Take, Find): the one way to take row locks where two requests race; raw
-// SQL that needs a lock says FOR UPDATE itself. Outside a transaction a row
-// lock would be released at once, so the query fails with ErrNoTx instead.
-func (d *DB) Locked(ctx context.Context) *gorm.DB {
+// SQL that needs a lock says FOR UPDATE itself.
+func (d *DB) Locked(ctx context.Context) *gorm.DB { return d.Locking(ctx, ForUpdate) }
+
+// Locking is Conn with the given row lock for builder queries (NoLock is
+// Conn itself). Outside a transaction a row lock would be released at once,
+// so a locking query fails with ErrNoTx instead.
+func (d *DB) Locking(ctx context.Context, l Lock) *gorm.DB {
 	tx := d.Conn(ctx)
+	if l == NoLock {
+		return tx
+	}
 	if !InTx(ctx) {
 		_ = tx.AddError(ErrNoTx)
 	}
-	return tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+	return tx.Clauses(clause.Locking{Strength: string(l)})
 }
 
 // InTx reports whether ctx carries a transaction.

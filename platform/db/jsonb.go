@@ -24,6 +24,21 @@ func (l JSONList[T]) Value() (driver.Value, error) {
 // Scan decodes the list.
 func (l *JSONList[T]) Scan(src any) error { return ScanJSON(src, (*[]T)(l)) }
 
+// JSONMap is a string-keyed map kept in a jsonb column; nil is stored as {}.
+type JSONMap[V any] map[string]V
+
+// Value encodes the map.
+func (m JSONMap[V]) Value() (driver.Value, error) {
+	if m == nil {
+		return "{}", nil
+	}
+	b, err := json.Marshal(map[string]V(m))
+	return string(b), err
+}
+
+// Scan decodes the map.
+func (m *JSONMap[V]) Scan(src any) error { return ScanJSON(src, (*map[string]V)(m)) }
+
 // ScanJSON decodes a json/jsonb column value into dst (null leaves dst alone).
 func ScanJSON(src, dst any) error {
 	switch v := src.(type) {

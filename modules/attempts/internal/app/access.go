@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 
-	"github.com/roundsedu/rounds/modules/attempts/internal/store"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // AuthorizesAnswers reports whether the user's own attempt contains the
 // question and has opened its answer side.
 func (s *Service) AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error) {
-	a, err := s.store.Attempt(ctx, userID, attemptID, store.NoLock)
-	if errors.Is(err, store.ErrNotFound) {
+	a, err := s.store.Attempt(ctx, userID, attemptID, db.NoLock)
+	if errors.Is(err, db.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil || !toAttempt(a).AnswersOpen() {
@@ -30,8 +30,8 @@ func (s *Service) HasCompletedAttempt(ctx context.Context, userID, quizID int64)
 // AuthorizedQuestions lists the questions of the user's own attempt whose
 // answer side it has opened.
 func (s *Service) AuthorizedQuestions(ctx context.Context, userID, attemptID int64) ([]int64, error) {
-	a, err := s.store.Attempt(ctx, userID, attemptID, store.NoLock)
-	if errors.Is(err, store.ErrNotFound) {
+	a, err := s.store.Attempt(ctx, userID, attemptID, db.NoLock)
+	if errors.Is(err, db.ErrNotFound) {
 		return []int64{}, nil
 	}
 	if err != nil {
@@ -49,8 +49,8 @@ func (s *Service) AuthorizesMedia(ctx context.Context, userID, attemptID int64, 
 	if key == "" {
 		return false, nil
 	}
-	a, err := s.store.Attempt(ctx, userID, attemptID, store.NoLock)
-	if errors.Is(err, store.ErrNotFound) {
+	a, err := s.store.Attempt(ctx, userID, attemptID, db.NoLock)
+	if errors.Is(err, db.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil || !toAttempt(a).AnswersOpen() {

@@ -8,10 +8,11 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 func collectionErr(err error) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return apperr.NotFoundf("collection not found")
 	}
 	return err
@@ -54,7 +55,7 @@ func toCollection(c *store.Collection, questions int) *Collection {
 // all, one folder's (404 for a folder that is not theirs), or the unfiled.
 func (s *Service) Collections(ctx context.Context, p auth.Principal, folderID *int64, unfiled bool, limit, offset int) ([]Collection, error) {
 	if folderID != nil {
-		if _, err := s.store.Folder(ctx, p.UserID, *folderID, store.NoLock); err != nil {
+		if _, err := s.store.Folder(ctx, p.UserID, *folderID, db.NoLock); err != nil {
 			return nil, folderErr(err)
 		}
 	}
@@ -70,7 +71,7 @@ func (s *Service) Collections(ctx context.Context, p auth.Principal, folderID *i
 // Collection returns one of the caller's collections with its question ids
 // in the order added.
 func (s *Service) Collection(ctx context.Context, p auth.Principal, id int64) (*Collection, error) {
-	c, err := s.store.Collection(ctx, p.UserID, id, store.NoLock)
+	c, err := s.store.Collection(ctx, p.UserID, id, db.NoLock)
 	if err != nil {
 		return nil, collectionErr(err)
 	}
@@ -96,7 +97,7 @@ type CollectionPatch struct {
 func (s *Service) UpdateCollection(ctx context.Context, p auth.Principal, id int64, pt CollectionPatch) (*Collection, error) {
 	var out *Collection
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		c, err := s.store.Collection(ctx, p.UserID, id, store.ForUpdate)
+		c, err := s.store.Collection(ctx, p.UserID, id, db.ForUpdate)
 		if err != nil {
 			return collectionErr(err)
 		}
@@ -145,7 +146,7 @@ func (s *Service) AddToCollection(ctx context.Context, p auth.Principal, id, que
 		return err
 	}
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, err := s.store.Collection(ctx, p.UserID, id, store.ForUpdate); err != nil {
+		if _, err := s.store.Collection(ctx, p.UserID, id, db.ForUpdate); err != nil {
 			return collectionErr(err)
 		}
 		n, err := s.store.CountCollectionQuestions(ctx, id)
@@ -167,7 +168,7 @@ func (s *Service) AddToCollection(ctx context.Context, p auth.Principal, id, que
 // collections (404 when it is not in it).
 func (s *Service) RemoveFromCollection(ctx context.Context, p auth.Principal, id, questionID int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, err := s.store.Collection(ctx, p.UserID, id, store.ForUpdate); err != nil {
+		if _, err := s.store.Collection(ctx, p.UserID, id, db.ForUpdate); err != nil {
 			return collectionErr(err)
 		}
 		ok, err := s.store.RemoveCollectionQuestion(ctx, id, questionID)

@@ -7,6 +7,7 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // CreateFolder makes a folder; names are unique per learner (409).
@@ -44,7 +45,7 @@ func (s *Service) RenameFolder(ctx context.Context, p auth.Principal, id int64, 
 	}
 	var f *store.Folder
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
-		if f, err = s.store.Folder(ctx, p.UserID, id, store.ForUpdate); err != nil {
+		if f, err = s.store.Folder(ctx, p.UserID, id, db.ForUpdate); err != nil {
 			return folderErr(err)
 		}
 		f.Name = name
@@ -72,7 +73,7 @@ func (s *Service) DeleteFolder(ctx context.Context, p auth.Principal, id int64) 
 }
 
 func folderErr(err error) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return apperr.NotFoundf("folder not found")
 	}
 	return err
@@ -84,8 +85,8 @@ func (s *Service) checkFolder(ctx context.Context, userID int64, id *int64) erro
 	if id == nil {
 		return nil
 	}
-	_, err := s.store.Folder(ctx, userID, *id, store.ForKeyShare)
-	if errors.Is(err, store.ErrNotFound) {
+	_, err := s.store.Folder(ctx, userID, *id, db.ForKeyShare)
+	if errors.Is(err, db.ErrNotFound) {
 		return apperr.Invalidf("folder_id", "you have no folder %d", *id)
 	}
 	return err

@@ -8,6 +8,7 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // PutNote writes the caller's note on a live bank question (one per
@@ -34,7 +35,7 @@ func toNote(n *store.Note) *Note {
 // Note returns the caller's note on a question.
 func (s *Service) Note(ctx context.Context, p auth.Principal, questionID int64) (*Note, error) {
 	n, err := s.store.Note(ctx, p.UserID, questionID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, apperr.NotFoundf("you have no note on question %d", questionID)
 	}
 	if err != nil {

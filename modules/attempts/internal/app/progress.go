@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Limits of an answer set a client sends (saved or given at submission).
@@ -83,7 +84,7 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 	timeUp := false
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		// KEY SHARE: saves run side by side, a submit (FOR UPDATE) waits.
-		a, err := s.store.Attempt(ctx, p.UserID, in.AttemptID, store.ForKeyShare)
+		a, err := s.store.Attempt(ctx, p.UserID, in.AttemptID, db.ForKeyShare)
 		if err != nil {
 			return attemptErr(err)
 		}
@@ -116,8 +117,8 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 		}
 		// Refused: either another device holds the lock, or a newer save
 		// from this device is already stored.
-		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, in.AttemptID, store.ForUpdate)
-		if errors.Is(err, store.ErrNotFound) {
+		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, in.AttemptID, db.ForUpdate)
+		if errors.Is(err, db.ErrNotFound) {
 			return apperr.Conflictf("the saved progress changed meanwhile; save again")
 		}
 		if err != nil {
@@ -193,7 +194,7 @@ type ProgressRead struct {
 // lock is fresh.
 func (s *Service) Progress(ctx context.Context, p auth.Principal, device string, quizID int64, attemptID *int64) (*ProgressRead, error) {
 	if attemptID != nil {
-		a, err := s.store.Attempt(ctx, p.UserID, *attemptID, store.NoLock)
+		a, err := s.store.Attempt(ctx, p.UserID, *attemptID, db.NoLock)
 		if err != nil {
 			return nil, attemptErr(err)
 		}
@@ -208,11 +209,11 @@ func (s *Service) Progress(ctx context.Context, p auth.Principal, device string,
 	out := &ProgressRead{AutoSubmitted: done}
 	var cur *store.Progress
 	if attemptID != nil {
-		cur, err = s.store.ProgressOfAttempt(ctx, p.UserID, *attemptID, store.NoLock)
+		cur, err = s.store.ProgressOfAttempt(ctx, p.UserID, *attemptID, db.NoLock)
 	} else {
 		cur, err = s.store.LatestProgress(ctx, p.UserID, quizID)
 	}
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return out, nil
 	}
 	if err != nil {
@@ -238,11 +239,11 @@ func toProgress(r *store.Progress) *Progress {
 // there is none). Another device gets 409 while the holder's lock is fresh.
 func (s *Service) DeleteProgress(ctx context.Context, p auth.Principal, device string, attemptID int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, err := s.store.Attempt(ctx, p.UserID, attemptID, store.NoLock); err != nil {
+		if _, err := s.store.Attempt(ctx, p.UserID, attemptID, db.NoLock); err != nil {
 			return attemptErr(err)
 		}
-		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, attemptID, store.ForUpdate)
-		if errors.Is(err, store.ErrNotFound) {
+		cur, err := s.store.ProgressOfAttempt(ctx, p.UserID, attemptID, db.ForUpdate)
+		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
 		if err != nil {

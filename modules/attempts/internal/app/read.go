@@ -6,11 +6,12 @@ import (
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Detail returns one of the caller's attempts with its questions as sat.
 func (s *Service) Detail(ctx context.Context, p auth.Principal, id int64) (*Detail, error) {
-	a, err := s.store.Attempt(ctx, p.UserID, id, store.NoLock)
+	a, err := s.store.Attempt(ctx, p.UserID, id, db.NoLock)
 	if err != nil {
 		return nil, attemptErr(err)
 	}
@@ -66,7 +67,7 @@ func (s *Service) InProgress(ctx context.Context, p auth.Principal, limit, offse
 // timed attempt whose time ran out, which is auto-submitted). Someone
 // else's attempt is 404.
 func (s *Service) OpenAttemptOf(ctx context.Context, p auth.Principal, id, quizID int64) (*Attempt, error) {
-	a, err := s.store.Attempt(ctx, p.UserID, id, store.NoLock)
+	a, err := s.store.Attempt(ctx, p.UserID, id, db.NoLock)
 	if err != nil {
 		return nil, attemptErr(err)
 	}

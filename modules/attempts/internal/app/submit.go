@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Submit scores the caller's attempt and returns it in full. answers holds
@@ -26,7 +27,7 @@ func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answer
 	}
 	var out *Detail
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		a, err := s.store.Attempt(ctx, p.UserID, id, store.ForUpdate)
+		a, err := s.store.Attempt(ctx, p.UserID, id, db.ForUpdate)
 		if err != nil {
 			return attemptErr(err)
 		}
@@ -115,9 +116,9 @@ func (s *Service) answersToScore(ctx context.Context, a *store.Attempt, qs []sto
 		inAttempt[q.QuestionID] = true
 	}
 	out := map[int64]string{}
-	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID, store.ForUpdate)
+	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID, db.ForUpdate)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, db.ErrNotFound):
 	case err != nil:
 		return nil, err
 	case p.ExpiresAt.After(s.now()):
@@ -142,7 +143,7 @@ func (s *Service) autoSubmit(ctx context.Context, id int64) (bool, error) {
 	done := false
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		a, err := s.store.AttemptByID(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
 		if err != nil || !s.expired(a) {

@@ -7,6 +7,7 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Attempt modes: how a quiz is sat (the bank's quiz modes, since an
@@ -105,7 +106,7 @@ func errAttemptNotFound() error { return apperr.NotFoundf("attempt not found") }
 
 // attemptErr maps the store's not-found to the 404 of an attempt.
 func attemptErr(err error) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return errAttemptNotFound()
 	}
 	return err

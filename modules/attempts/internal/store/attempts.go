@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Attempt is a row of attempts.attempts.
@@ -35,17 +37,20 @@ func (s *Store) InsertAttempt(ctx context.Context, a *Attempt) error {
 		a.TimeLimitSeconds).Scan(a).Error
 }
 
-// Attempt loads one of the user's attempts, locked with lock (NoLock,
-// ForUpdate or ForKeyShare). ErrNotFound when missing or someone else's.
-func (s *Store) Attempt(ctx context.Context, userID, id int64, lock string) (*Attempt, error) {
-	return scanOne[Attempt](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts WHERE id = ? AND user_id = ? `+lock,
-		id, userID))
+// Attempt loads one of the user's attempts under lock (db.ErrNotFound when
+// it is missing or someone else's).
+func (s *Store) Attempt(ctx context.Context, userID, id int64, lock db.Lock) (*Attempt, error) {
+	return ownedRow[Attempt](ctx, s, "id", id, userID, lock)
 }
 
 // AttemptByID loads any attempt, locked for update (the sweep, which acts for
 // no caller).
 func (s *Store) AttemptByID(ctx context.Context, id int64) (*Attempt, error) {
-	return scanOne[Attempt](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.attempts WHERE id = ? FOR UPDATE`, id))
+	var a Attempt
+	if err := s.db.Locked(ctx).Where("id = ?", id).Take(&a).Error; err != nil {
+		return nil, err
+	}
+	return &a, nil
 }
 
 // LatestOpen is the user's most recently started incomplete attempt of a

@@ -31,11 +31,9 @@ func (s *Store) InsertFolder(ctx context.Context, f *Folder) error {
 		f.UserID, f.Name).Scan(f).Error)
 }
 
-// Folder loads one of the user's folders, locked with lock (NoLock,
-// ForUpdate or ForKeyShare).
-func (s *Store) Folder(ctx context.Context, userID, id int64, lock string) (*Folder, error) {
-	return scanOne[Folder](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.folders WHERE id = ? AND user_id = ? `+lock,
-		id, userID))
+// Folder loads one of the user's folders under lock.
+func (s *Store) Folder(ctx context.Context, userID, id int64, lock db.Lock) (*Folder, error) {
+	return ownedRow[Folder](ctx, s, "id", id, userID, lock)
 }
 
 // Folders lists the user's folders by name, with their collection counts.
@@ -87,11 +85,9 @@ func (s *Store) InsertCollection(ctx context.Context, c *Collection) error {
 		VALUES (?, ?, ?, ?) RETURNING *`, c.UserID, c.FolderID, c.Name, c.Description).Scan(c).Error
 }
 
-// Collection loads one of the user's collections, locked with lock (NoLock
-// or ForUpdate).
-func (s *Store) Collection(ctx context.Context, userID, id int64, lock string) (*Collection, error) {
-	return scanOne[Collection](s.db.Conn(ctx).Raw(`SELECT * FROM attempts.collections WHERE id = ? AND user_id = ? `+lock,
-		id, userID))
+// Collection loads one of the user's collections under lock.
+func (s *Store) Collection(ctx context.Context, userID, id int64, lock db.Lock) (*Collection, error) {
+	return ownedRow[Collection](ctx, s, "id", id, userID, lock)
 }
 
 // CollectionFilter narrows the user's collections to one folder, or to the
@@ -188,9 +184,8 @@ func (s *Store) PutNote(ctx context.Context, n *Note) error {
 // Note loads the user's note on a question.
 func (s *Store) Note(ctx context.Context, userID, questionID int64) (*Note, error) {
 	var n Note
-	err := s.db.Conn(ctx).Where("user_id = ? AND question_id = ?", userID, questionID).Take(&n).Error
-	if err != nil {
-		return nil, notFound(err)
+	if err := s.db.Conn(ctx).Where("user_id = ? AND question_id = ?", userID, questionID).Take(&n).Error; err != nil {
+		return nil, err
 	}
 	return &n, nil
 }

@@ -89,17 +89,16 @@ func (s *Store) LatestProgress(ctx context.Context, userID, quizID int64) (*Prog
 	err := s.db.Conn(ctx).Where("user_id = ? AND quiz_id = ?", userID, quizID).
 		Order("saved_at DESC, attempt_id DESC").Take(&p).Error
 	if err != nil {
-		return nil, notFound(err)
+		return nil, err
 	}
 	return &p, nil
 }
 
-// ProgressOfAttempt loads the saved progress pointing at an attempt, locked
-// with lock (NoLock for a read, ForUpdate when the caller is about to
-// submit the attempt or delete the progress).
-func (s *Store) ProgressOfAttempt(ctx context.Context, userID, attemptID int64, lock string) (*Progress, error) {
-	return scanOne[Progress](s.db.Conn(ctx).Raw(
-		`SELECT * FROM attempts.saved_progress WHERE user_id = ? AND attempt_id = ? `+lock, userID, attemptID))
+// ProgressOfAttempt loads the saved progress pointing at an attempt under
+// lock (db.ForUpdate when the caller is about to submit the attempt or
+// delete the progress).
+func (s *Store) ProgressOfAttempt(ctx context.Context, userID, attemptID int64, lock db.Lock) (*Progress, error) {
+	return ownedRow[Progress](ctx, s, "attempt_id", attemptID, userID, lock)
 }
 
 // DeleteProgressOfAttempt removes the saved progress pointing at an attempt.
