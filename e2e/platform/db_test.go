@@ -3,10 +3,12 @@ package platform_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/settings"
 )
@@ -75,3 +77,13 @@ var _ = Describe("One way to the database", Ordered, func() {
 		Expect(keys).To(Equal([]string{key}))
 	})
 })
+
+// openDB opens a pool on url for the test's own reads, closed when the test
+// ends.
+func openDB(url string) *db.DB {
+	d, err := db.Open(context.Background(), config.Database{URL: url, MaxOpenConns: 2, MaxIdleConns: 1},
+		slog.New(slog.DiscardHandler))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(d.Close)
+	return d
+}

@@ -2,7 +2,6 @@ package platform_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -21,12 +20,8 @@ import (
 var _ = Describe("Migrations", func() {
 	It("migrate an empty database per module, each in its schema with its own version table, and two runs at once are harmless", func() {
 		ctx := context.Background()
-		admin, err := sql.Open("pgx", harness.AdminURL())
-		Expect(err).NotTo(HaveOccurred())
-		defer admin.Close()
 		name := fmt.Sprintf("rounds_t_migrate_%d", GinkgoRandomSeed())
-		_, err = admin.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %q", name))
-		Expect(err).NotTo(HaveOccurred())
+		Expect(openDB(harness.AdminURL()).Conn(ctx).Exec(fmt.Sprintf("CREATE DATABASE %q", name)).Error).To(Succeed())
 		u, _ := url.Parse(harness.AdminURL())
 		u.Path = "/" + name
 		DeferCleanup(func() { _ = harness.DropDatabase(ctx, u.String()) })
@@ -47,22 +42,20 @@ var _ = Describe("Migrations", func() {
 		wg.Wait()
 		Expect(errs).To(HaveEach(BeNil()))
 
-		conn, err := sql.Open("pgx", u.String())
-		Expect(err).NotTo(HaveOccurred())
-		defer conn.Close()
+		conn := openDB(u.String())
 		folders, err := db.Folders(migrations.FS)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(folders[0]).To(Equal("platform"), "the platform migrates first")
 		for _, module := range folders {
 			var versions int
-			Expect(conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT count(*) FROM %q.goose_db_version WHERE version_id > 0`, module)).
-				Scan(&versions)).To(Succeed(), module)
+			Expect(conn.Conn(ctx).Raw(fmt.Sprintf(`SELECT count(*) FROM %q.goose_db_version WHERE version_id > 0`, module)).
+				Scan(&versions).Error).To(Succeed(), module)
 			files, err := fs.Glob(migrations.FS, module+"/*.sql")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(versions).To(Equal(len(files)), "each of %s's migrations applied exactly once", module)
 		}
 		var vector bool
-		Expect(conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')`).Scan(&vector)).To(Succeed())
+		Expect(conn.Conn(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')`).Scan(&vector).Error).To(Succeed())
 		Expect(vector).To(BeTrue())
 	})
 })
