@@ -54,3 +54,26 @@ func TestLevels(t *testing.T) {
 		t.Error("level table wrong")
 	}
 }
+
+func TestCachedTokenStillExpires(t *testing.T) {
+	now := time.Now()
+	s := NewSigner("k-0123456789abcdef0123456789abcdef", "rounds")
+	s.now = func() time.Time { return now }
+	tok, _, _ := s.Issue(7)
+	d := dir{7: {Role: RoleUser}}
+	v := NewVerifier(s, d, 0)
+	for range 2 { // the second check is served by the token cache
+		if p, err := v.Verify(context.Background(), tok); err != nil || p.UserID != 7 {
+			t.Fatalf("verify: %+v %v", p, err)
+		}
+	}
+	delete(d, 7)
+	if _, err := v.Verify(context.Background(), tok); !apperr.Is(err, apperr.Unauthenticated) {
+		t.Errorf("a cached token of a deleted account: want unauthenticated, got %v", err)
+	}
+	d[7] = Account{Role: RoleUser}
+	now = now.Add(TokenTTL)
+	if _, err := v.Verify(context.Background(), tok); !apperr.Is(err, apperr.Unauthenticated) {
+		t.Errorf("a cached token past its expiry: want unauthenticated, got %v", err)
+	}
+}
