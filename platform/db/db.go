@@ -188,6 +188,14 @@ func (q quietLogger) Trace(ctx context.Context, begin time.Time, fc func() (stri
 	}
 }
 
+func init() {
+	// Raw(...).Scan renders every statement with its parameters into a
+	// recorder before the real logger decides whether to log it: rendering
+	// an autosave's answers that way cost as much as encoding them. The
+	// recorder keeps the statement without parameters, as quietLogger logs.
+	logger.RecorderParamsFilter = func(_ context.Context, sql string, _ ...any) (string, []any) { return sql, nil }
+}
+
 // ParamsFilter keeps parameter values out of logged statements.
 func (q quietLogger) ParamsFilter(_ context.Context, sql string, _ ...any) (string, []any) {
 	return sql, nil

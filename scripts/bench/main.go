@@ -1,0 +1,447 @@
+// Command bench measures the hot paths against what this machine can do, in
+// one run: it boots the service in-process on a private database of the
+// local cluster (the e2e harness: a cloned database, a development sign-in
+// provider, learners signed in through SSO), drives autosave and the quiz
+// read over loopback HTTP with keep-alive, and beside each runs the
+// machine's own limit: pgbench on the single-row upsert an autosave boils
+// down to (same database, same table shape), and a bare net/http handler
+// serving the same bytes as the quiz read. It prints one Markdown table
+// with the ratios, for docs/performance.md.
+//
+// Run it with `go tool task bench` (it needs the local cluster up).
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
+)
+
+type options struct {
+	duration, warmup time.Duration
+	questions        int
+	learners         int
+	cpuProfile       string
+}
+
+func main() {
+	var o options
+	flag.DurationVar(&o.duration, "duration", 10*time.Second, "measured time of each load")
+	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured time before each load")
+	flag.IntVar(&o.questions, "questions", 50, "questions in the quiz")
+	flag.IntVar(&o.learners, "learners", 1000, "learners signed in (the largest load)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the loads (server and generator share the process)")
+	flag.Parse()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(o options) error {
+	defaults, err := config.Read()
+	if err != nil {
+		return err
+	}
+	h, err := harness.Start(harness.WithConfig(func(c *config.Config) {
+		// The deployment's pool and caches, not the tests' small ones.
+		c.Database.MaxOpenConns, c.Database.MaxIdleConns = defaults.Database.MaxOpenConns, defaults.Database.MaxIdleConns
+		c.Auth.RoleCacheTTL = defaults.Auth.RoleCacheTTL
+	}))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = h.Stop() }()
+
+	w, err := setUp(h, o)
+	if err != nil {
+		return err
+	}
+	var rows []row
+
+	save := func(clients int, every time.Duration) (load, error) {
+		return drive(clients, every, o, func(i int) error { return w.autosave(i) })
+	}
+	for _, c := range []int{50, 200} {
+		c = min(c, o.learners)
+		rounds, err := save(c, 0)
+		if err != nil {
+			return err
+		}
+		limit, err := pgbenchUpsert(h.DBURL, c, o.duration)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners back to back", c), rounds,
+			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS", c, limit), rounds.rate() / limit})
+	}
+	paced, err := save(o.learners, 3*time.Second)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, "—", 0})
+
+	quiz, err := drive(min(50, o.learners), 0, o, func(i int) error { return w.readQuiz(i) })
+	if err != nil {
+		return err
+	}
+	bare, err := bareHandler(w.quizBody, 50, o)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, row{fmt.Sprintf("`GET /quizzes/{id}`, %d questions, 50 clients", o.questions), quiz,
+		fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s", bare.rate()), quiz.rate() / bare.rate()})
+
+	printTable(rows, o)
+	return nil
+}
+
+// world is what the loads act on: a published quiz and learners each with
+// a started attempt of it.
+type world struct {
+	base      string
+	client    *http.Client
+	quizID    int64
+	questions []int64
+	learners  []learner
+	quizBody  []byte
+}
+
+type learner struct {
+	token     string
+	attemptID int64
+	revision  int64 // the learner's device counts its saves across loads, as a client would
+}
+
+func setUp(h *harness.Harness, o options) (*world, error) {
+	w := &world{base: h.BaseURL, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: o.learners + 10, MaxIdleConnsPerHost: o.learners + 10, IdleConnTimeout: time.Minute}}}
+	mod := h.NewUser(auth.RoleModerator)
+	for i := range o.questions {
+		var q struct{ ID int64 }
+		body := map[string]any{"question_text": fmt.Sprintf("Bench question %d: which is the second letter?", i),
+			"question_type": "mcq", "options": []string{"Alpha", "Bravo", "Charlie", "Delta"},
+			"correct_answer": "Bravo", "explanation": "Bravo is the second letter of the NATO alphabet."}
+		if err := w.call(mod.Token, http.MethodPost, "/api/v1/questions/create", nil, body, &q); err != nil {
+			return nil, err
+		}
+		w.questions = append(w.questions, q.ID)
+	}
+	var quiz struct{ ID int64 }
+	if err := w.call(mod.Token, http.MethodPost, "/api/v1/questions/from-bank", nil,
+		map[string]any{"title": "Bench quiz", "question_ids": w.questions, "time_limit_minutes": 600}, &quiz); err != nil {
+		return nil, err
+	}
+	w.quizID = quiz.ID
+	if err := w.call(mod.Token, http.MethodPatch, fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", w.quizID),
+		nil, nil, nil); err != nil {
+		return nil, err
+	}
+
+	log.Printf("signing in %d learners through SSO", o.learners)
+	w.learners = make([]learner, o.learners)
+	var wg sync.WaitGroup
+	errs := make(chan error, o.learners)
+	sem := make(chan struct{}, 8)
+	for i := range w.learners {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			tok := h.NewUser(auth.RoleUser).Token
+			var a struct{ ID int64 }
+			if err := w.call(tok, http.MethodPost, fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", w.quizID),
+				nil, nil, &a); err != nil {
+				errs <- err
+				return
+			}
+			w.learners[i] = learner{token: tok, attemptID: a.ID}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+	body, err := w.get(w.learners[0].token, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID))
+	w.quizBody = body
+	return w, err
+}
+
+// autosave sends learner i's next revision of its progress (one worker
+// drives a learner at a time).
+func (w *world) autosave(i int) error {
+	l := &w.learners[i]
+	l.revision++
+	rev := l.revision
+	answers := make(map[string]string, rev)
+	for k := range min(int(rev), len(w.questions)) {
+		answers[strconv.FormatInt(w.questions[k], 10)] = "Bravo"
+	}
+	body := map[string]any{"quiz_id": w.quizID, "attempt_id": l.attemptID, "answers": answers,
+		"current_idx": int(rev) % len(w.questions), "mode": "timed", "time_left": 36000 - rev, "revision": rev}
+	return w.call(l.token, http.MethodPost, "/api/v1/attempts/progress",
+		http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, body, nil)
+}
+
+func (w *world) readQuiz(i int) error {
+	_, err := w.get(w.learners[i].token, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID))
+	return err
+}
+
+func (w *world) get(tok, path string) ([]byte, error) {
+	var raw json.RawMessage
+	err := w.call(tok, http.MethodGet, path, nil, nil, &raw)
+	return raw, err
+}
+
+// call sends one JSON request and decodes a 2xx answer into out.
+func (w *world) call(tok, method, path string, header http.Header, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, w.base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return do(w.client, req, out)
+}
+
+func do(client *http.Client, req *http.Request, out any) error {
+	res, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: %d %s", req.Method, req.URL.Path, res.StatusCode, data)
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+// load is what one driven load measured.
+type load struct {
+	latencies []time.Duration
+	errors    int
+	firstErr  error
+	window    time.Duration
+}
+
+func (l load) rate() float64 { return float64(len(l.latencies)) / l.window.Seconds() }
+
+func (l load) pct(p float64) time.Duration {
+	if len(l.latencies) == 0 {
+		return 0
+	}
+	return l.latencies[min(len(l.latencies)-1, int(float64(len(l.latencies))*p))]
+}
+
+// drive runs op from clients workers (back to back when every is 0, else
+// each worker once per every, starts spread over one period) through the
+// warm-up and the measured window, and keeps what the window saw.
+func drive(clients int, every time.Duration, o options, op func(worker int) error) (load, error) {
+	begin := time.Now()
+	from, end := begin.Add(o.warmup), begin.Add(o.warmup+o.duration)
+	results := make([]load, clients)
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &results[i]
+			if every > 0 {
+				time.Sleep(time.Duration(int64(every) * int64(i) / int64(clients)))
+			}
+			for time.Now().Before(end) {
+				next := time.Now().Add(every)
+				t0 := time.Now()
+				err := op(i)
+				took := time.Since(t0)
+				if t0.After(from) && t0.Before(end) {
+					if err != nil {
+						r.errors++
+						if r.firstErr == nil {
+							r.firstErr = err
+						}
+					} else {
+						r.latencies = append(r.latencies, took)
+					}
+				}
+				time.Sleep(time.Until(next))
+			}
+		}()
+	}
+	wg.Wait()
+	all := load{window: o.duration}
+	for _, r := range results {
+		all.latencies = append(all.latencies, r.latencies...)
+		all.errors += r.errors
+		if all.firstErr == nil {
+			all.firstErr = r.firstErr
+		}
+	}
+	slices.Sort(all.latencies)
+	if all.firstErr != nil {
+		log.Printf("%d errors; first: %v", all.errors, all.firstErr)
+	}
+	return all, nil
+}
+
+// bareHandler serves body from a plain net/http handler and drives it like
+// the quiz read: the ceiling of HTTP on this machine for these bytes.
+func bareHandler(body []byte, clients int, o options) (load, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return load{}, err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients + 10}}
+	url := "http://" + ln.Addr().String() + "/"
+	return drive(clients, 0, o, func(int) error {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		return do(client, req, nil)
+	})
+}
+
+// upsertScript is the single-row upsert an autosave boils down to, on a
+// table shaped like attempts.saved_progress, with no HTTP, auth or checks.
+const upsertScript = `\set aid random(1, 1000)
+INSERT INTO bench.progress (attempt_id, user_id, quiz_id, answers, current_idx, mode, device, revision, saved_at, expires_at)
+VALUES (:aid, :aid, 1, '{"101":"Bravo","102":"Bravo","103":"Alpha","104":"Bravo","105":"Delta","106":"Bravo","107":"Bravo","108":"Charlie","109":"Bravo","110":"Bravo"}',
+        :aid % 40, 'timed', 'device', :aid, now(), now() + interval '7 days')
+ON CONFLICT (attempt_id) DO UPDATE SET answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
+  revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at;
+`
+
+var tpsLine = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`)
+
+// pgbenchUpsert runs pgbench's upsert with clients connections on the
+// bench's own database and returns its transactions per second.
+func pgbenchUpsert(dbURL string, clients int, d time.Duration) (float64, error) {
+	bin, err := pgbench()
+	if err != nil {
+		return 0, err
+	}
+	psql := filepath.Join(filepath.Dir(bin), "psql")
+	setup := exec.Command(psql, dbURL, "-qc", `CREATE SCHEMA IF NOT EXISTS bench;
+		CREATE TABLE IF NOT EXISTS bench.progress (LIKE attempts.saved_progress INCLUDING ALL)`)
+	if out, err := setup.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("pgbench setup: %v: %s", err, out)
+	}
+	script := filepath.Join(os.TempDir(), fmt.Sprintf("rounds-bench-%d.sql", os.Getpid()))
+	if err := os.WriteFile(script, []byte(upsertScript), 0o600); err != nil {
+		return 0, err
+	}
+	defer os.Remove(script)
+	cmd := exec.CommandContext(context.Background(), bin, "-n", "-M", "prepared", "-c", strconv.Itoa(clients),
+		"-j", "2", "-T", strconv.Itoa(int(d.Seconds())), "-f", script, dbURL)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("pgbench: %v: %s", err, out)
+	}
+	m := tpsLine.FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("pgbench printed no tps: %s", out)
+	}
+	return strconv.ParseFloat(string(m[1]), 64)
+}
+
+// pgbench finds the pgbench of the local cluster's PostgreSQL.
+func pgbench() (string, error) {
+	if p, err := exec.LookPath("pgbench"); err == nil {
+		return p, nil
+	}
+	found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench")
+	if len(found) == 0 {
+		return "", fmt.Errorf("pgbench not found (install postgresql-contrib or the server package)")
+	}
+	return found[len(found)-1], nil
+}
+
+type row struct {
+	path   string
+	rounds load
+	limit  string
+	ratio  float64
+}
+
+func printTable(rows []row, o options) {
+	fmt.Printf("\nOne run, %s per load after %s warm-up, on %s.\n\n", o.duration, o.warmup, machine())
+	fmt.Println("| Path | Rounds | p50 / p95 / p99 | errors | The machine's limit, same run | Ratio |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, r := range rows {
+		ratio := "—"
+		if r.ratio > 0 {
+			ratio = fmt.Sprintf("%.2f", r.ratio)
+		}
+		fmt.Printf("| %s | %.0f/s | %s / %s / %s | %d | %s | %s |\n", r.path, r.rounds.rate(),
+			ms(r.rounds.pct(0.50)), ms(r.rounds.pct(0.95)), ms(r.rounds.pct(0.99)), r.rounds.errors, r.limit, ratio)
+	}
+}
+
+func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms" }
+
+func machine() string {
+	cpu := "?"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				cpu = strings.TrimSpace(strings.SplitN(line, ":", 2)[1])
+				break
+			}
+		}
+	}
+	n, _ := exec.Command("nproc").Output()
+	return fmt.Sprintf("%s cores of %s", strings.TrimSpace(string(n)), cpu)
+}
