@@ -69,8 +69,8 @@ type Log struct {
 // Database is the Postgres connection and pool.
 type Database struct {
 	URL             string        `mapstructure:"url" validate:"required,startswith=postgres" secret:"url"`
-	MaxOpenConns    int           `mapstructure:"max_open_conns" validate:"gte=1"`
-	MaxIdleConns    int           `mapstructure:"max_idle_conns" validate:"gte=0,ltefield=MaxOpenConns"`
+	MaxOpenConns    int           `mapstructure:"max_open_conns" validate:"gte=0"`
+	MaxIdleConns    int           `mapstructure:"max_idle_conns" validate:"gte=0"`
 	ConnMaxLifetime time.Duration `mapstructure:"conn_max_lifetime" validate:"gte=0"`
 	MigrateOnStart  bool          `mapstructure:"migrate_on_start"`
 	SlowQuery       time.Duration `mapstructure:"slow_query" validate:"gte=0"`

@@ -60,7 +60,7 @@ func TestBadValuesNameTheKey(t *testing.T) {
 	cases := map[string][2]string{
 		"missing secret": {"ROUNDS_AUTH_TOKEN_SECRET", "short"},
 		"bad duration":   {"ROUNDS_JOBS_LEASE", "soon"},
-		"bad int":        {"ROUNDS_DATABASE_MAX_OPEN_CONNS", "0"},
+		"bad int":        {"ROUNDS_DATABASE_MAX_OPEN_CONNS", "-1"},
 		"bad level":      {"ROUNDS_LOG_LEVEL", "loud"},
 	}
 	want := map[string]string{

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -47,8 +48,9 @@ func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, erro
 	if err != nil {
 		return nil, err
 	}
-	sqlDB.SetMaxOpenConns(cfg.MaxOpenConns)
-	sqlDB.SetMaxIdleConns(cfg.MaxIdleConns)
+	open, idle := PoolSize(cfg)
+	sqlDB.SetMaxOpenConns(open)
+	sqlDB.SetMaxIdleConns(idle)
 	sqlDB.SetConnMaxLifetime(cfg.ConnMaxLifetime)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -57,6 +59,20 @@ func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, erro
 		return nil, fmt.Errorf("db: cannot reach %s: %w", redactURL(cfg.URL), err)
 	}
 	return &DB{gorm: g, sql: sqlDB}, nil
+}
+
+// PoolSize is the pool's ceiling and idle size: the configured ones, or
+// when 0, four connections per CPU (at least 8) all kept idle.
+func PoolSize(cfg config.Database) (open, idle int) {
+	open = cfg.MaxOpenConns
+	if open == 0 {
+		open = max(8, 4*runtime.GOMAXPROCS(0))
+	}
+	idle = cfg.MaxIdleConns
+	if idle == 0 || idle > open {
+		idle = open
+	}
+	return open, idle
 }
 
 // StdPool is the database/sql pool under gorm, for the platform libraries
