@@ -14,7 +14,7 @@ func (s *Service) AuthorizesAnswers(ctx context.Context, userID, attemptID, ques
 	if errors.Is(err, db.ErrNotFound) {
 		return false, nil
 	}
-	if err != nil || !toAttempt(a).AnswersOpen() {
+	if err != nil || !a.AnswersOpen() {
 		return false, err
 	}
 	n, err := s.store.CountInAttempt(ctx, attemptID, []int64{questionID})
@@ -37,7 +37,7 @@ func (s *Service) AuthorizedQuestions(ctx context.Context, userID, attemptID int
 	if err != nil {
 		return nil, err
 	}
-	if !toAttempt(a).AnswersOpen() {
+	if !a.AnswersOpen() {
 		return []int64{}, nil
 	}
 	return s.store.AttemptQuestionIDs(ctx, attemptID)
@@ -53,7 +53,7 @@ func (s *Service) AuthorizesMedia(ctx context.Context, userID, attemptID int64, 
 	if errors.Is(err, db.ErrNotFound) {
 		return false, nil
 	}
-	if err != nil || !toAttempt(a).AnswersOpen() {
+	if err != nil || !a.AnswersOpen() {
 		return false, err
 	}
 	return s.store.AttemptShowsMedia(ctx, attemptID, key)

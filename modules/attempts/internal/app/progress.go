@@ -18,23 +18,9 @@ const (
 	maxAnswerLength = 2000
 )
 
-// Progress is a learner's saved progress for one quiz: the client's own
-// fields, the device that last saved it and when it expires.
-type Progress struct {
-	QuizID     int64
-	AttemptID  int64
-	Answers    map[string]string
-	CurrentIdx int
-	Mode       *string
-	Voice      *string
-	TimeLeft   *float64
-	StartedAt  *time.Time
-	TotalTime  *float64
-	Revision   *int64
-	Device     string
-	SavedAt    time.Time
-	ExpiresAt  time.Time
-}
+// Progress is a learner's saved progress for one quiz: the stored row,
+// whose fields are exactly what the service hands out.
+type Progress = store.Progress
 
 // SaveInput is one autosave.
 type SaveInput struct {
@@ -225,14 +211,8 @@ func (s *Service) Progress(ctx context.Context, p auth.Principal, device string,
 	if s.lockedOut(cur, device) {
 		return nil, s.lockedError(cur)
 	}
-	out.Progress = toProgress(cur)
+	out.Progress = cur
 	return out, nil
-}
-
-func toProgress(r *store.Progress) *Progress {
-	return &Progress{QuizID: r.QuizID, AttemptID: r.AttemptID, Answers: r.Answers, CurrentIdx: r.CurrentIdx,
-		Mode: r.Mode, Voice: r.Voice, TimeLeft: r.TimeLeft, StartedAt: r.StartedAt, TotalTime: r.TotalTime,
-		Revision: r.Revision, Device: r.Device, SavedAt: r.SavedAt, ExpiresAt: r.ExpiresAt}
 }
 
 // DeleteProgress drops the saved progress of the caller's attempt (204 when

@@ -28,9 +28,8 @@ func (s *Service) detail(ctx context.Context, a *store.Attempt) (*Detail, error)
 
 // Attempts lists the caller's attempts newest first (of one quiz when
 // quizID is set), complete or not.
-func (s *Service) Attempts(ctx context.Context, p auth.Principal, quizID *int64, limit, offset int) ([]*Attempt, error) {
-	rows, err := s.store.Attempts(ctx, p.UserID, quizID, limit, offset)
-	return toAttempts(rows), err
+func (s *Service) Attempts(ctx context.Context, p auth.Principal, quizID *int64, limit, offset int) ([]Attempt, error) {
+	return s.store.Attempts(ctx, p.UserID, quizID, limit, offset)
 }
 
 // OpenAttempt is an incomplete attempt with what its saved progress says
@@ -56,7 +55,7 @@ func (s *Service) InProgress(ctx context.Context, p auth.Principal, limit, offse
 	out := make([]OpenAttempt, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		out[i] = OpenAttempt{Attempt: *toAttempt(&r.Attempt), Answered: r.Answered, CurrentIdx: r.CurrentIdx,
+		out[i] = OpenAttempt{Attempt: r.Attempt, Answered: r.Answered, CurrentIdx: r.CurrentIdx,
 			SavedAt: r.SavedAt}
 	}
 	return out, nil
@@ -78,7 +77,7 @@ func (s *Service) OpenAttemptOf(ctx context.Context, p auth.Principal, id, quizI
 		_, err := s.autoSubmit(ctx, a.ID)
 		return nil, err
 	}
-	return toAttempt(a), nil
+	return a, nil
 }
 
 // Delete removes one of the caller's attempts with its answers, saved
@@ -95,14 +94,8 @@ func (s *Service) Delete(ctx context.Context, p auth.Principal, id int64) error 
 
 // QuizHistory is the caller's record on one quiz with its recent attempts.
 type QuizHistory struct {
-	QuizID            int64
-	QuizTitle         string
-	Attempts          int
-	Completed         int
-	BestPercentage    *float64
-	AveragePercentage *float64
-	LastStartedAt     time.Time
-	Recent            []*Attempt
+	store.QuizHistory
+	Recent []Attempt
 }
 
 // historyRecent is how many recent attempts each quiz of the history shows.
@@ -123,16 +116,14 @@ func (s *Service) History(ctx context.Context, p auth.Principal, limit, offset i
 	if err != nil {
 		return nil, err
 	}
-	byQuiz := map[int64][]*Attempt{}
-	for i := range recent {
-		byQuiz[recent[i].QuizID] = append(byQuiz[recent[i].QuizID], toAttempt(&recent[i]))
+	byQuiz := map[int64][]Attempt{}
+	for _, a := range recent {
+		byQuiz[a.QuizID] = append(byQuiz[a.QuizID], a)
 	}
 	out := make([]QuizHistory, len(rows))
 	for i, r := range rows {
-		out[i] = QuizHistory{QuizID: r.QuizID, QuizTitle: r.QuizTitle, Attempts: r.Attempts,
-			Completed: r.Completed, BestPercentage: roundPtr(r.BestPercentage),
-			AveragePercentage: roundPtr(r.AveragePercentage), LastStartedAt: r.LastStartedAt,
-			Recent: byQuiz[r.QuizID]}
+		r.BestPercentage, r.AveragePercentage = roundPtr(r.BestPercentage), roundPtr(r.AveragePercentage)
+		out[i] = QuizHistory{QuizHistory: r, Recent: byQuiz[r.QuizID]}
 	}
 	return out, nil
 }

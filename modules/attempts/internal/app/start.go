@@ -55,7 +55,7 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fre
 				return err
 			}
 			if open != nil && !s.expired(open) {
-				out = Started{Attempt: toAttempt(open), Resumed: true}
+				out = Started{Attempt: open, Resumed: true}
 				return nil
 			}
 			if open != nil {
@@ -96,7 +96,7 @@ func (s *Service) createAttempt(ctx context.Context, userID int64, quiz *bank.Qu
 	if err := s.store.InsertAnswers(ctx, answers); err != nil {
 		return nil, err
 	}
-	return toAttempt(row), nil
+	return row, nil
 }
 
 // storeSnapshots makes sure every question's current content is stored

@@ -23,7 +23,7 @@ type Dashboard struct {
 	Documents         *int // moderators only, when drafts is wired
 	Streak            Streak
 	Categories        []CategoryStat
-	Recent            []*Attempt
+	Recent            []Attempt
 	RemindersDue      int
 	RemindersDisabled bool
 }
@@ -94,7 +94,7 @@ func (s *Service) Dashboard(ctx context.Context, p auth.Principal) (*Dashboard, 
 	if err != nil {
 		return nil, err
 	}
-	d.Recent = toAttempts(recent)
+	d.Recent = recent
 	on, err := s.remindersOn(ctx, p.UserID)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package app
 
 import (
 	"errors"
-	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/modules/bank"
@@ -17,44 +16,10 @@ const (
 	ModeLearning = bank.ModeLearning // study: answer side shown at once
 )
 
-// Attempt is one sitting of a quiz by a learner.
-type Attempt struct {
-	ID               int64
-	UserID           int64
-	QuizID           int64
-	QuizTitle        string
-	Mode             string
-	TimeLimitSeconds *int
-	TotalQuestions   int
-	Score            *int
-	Percentage       *float64
-	StartedAt        time.Time
-	DeadlineAt       *time.Time
-	CompletedAt      *time.Time
-	AutoSubmitted    bool
-}
-
-// Completed reports whether the attempt has been scored.
-func (a *Attempt) Completed() bool { return a.CompletedAt != nil }
-
-// AnswersOpen reports whether the attempt shows its answer side: a study
-// attempt at once, a timed one after submission.
-func (a *Attempt) AnswersOpen() bool { return a.Mode == ModeLearning || a.Completed() }
-
-func toAttempt(r *store.Attempt) *Attempt {
-	return &Attempt{ID: r.ID, UserID: r.UserID, QuizID: r.QuizID, QuizTitle: r.QuizTitle, Mode: r.Mode,
-		TimeLimitSeconds: r.TimeLimitSeconds, TotalQuestions: r.TotalQuestions, Score: r.Score,
-		Percentage: r.Percentage, StartedAt: r.StartedAt, DeadlineAt: r.DeadlineAt, CompletedAt: r.CompletedAt,
-		AutoSubmitted: r.AutoSubmitted}
-}
-
-func toAttempts(rows []store.Attempt) []*Attempt {
-	out := make([]*Attempt, len(rows))
-	for i := range rows {
-		out[i] = toAttempt(&rows[i])
-	}
-	return out
-}
+// Attempt is one sitting of a quiz by a learner: the stored row itself,
+// since the service needs exactly its fields (Completed and AnswersOpen
+// live on it).
+type Attempt = store.Attempt
 
 // SatQuestion is a question as it was when the attempt sat it.
 type SatQuestion struct {
@@ -88,7 +53,7 @@ type Detail struct {
 }
 
 func toDetail(a *store.Attempt, rows []store.SatAnswer) *Detail {
-	d := &Detail{Attempt: *toAttempt(a), Answers: make([]AnswerDetail, len(rows))}
+	d := &Detail{Attempt: *a, Answers: make([]AnswerDetail, len(rows))}
 	for i, r := range rows {
 		q := r.SatQuestion
 		d.Answers[i] = AnswerDetail{Position: r.Position, UserAnswer: r.UserAnswer, IsCorrect: r.IsCorrect,

@@ -31,10 +31,10 @@ func toAttemptResponse(a *app.Attempt) AttemptResponse {
 		AutoSubmitted: a.AutoSubmitted}
 }
 
-func toAttemptResponses(as []*app.Attempt) []AttemptResponse {
+func toAttemptResponses(as []app.Attempt) []AttemptResponse {
 	out := make([]AttemptResponse, len(as))
-	for i, a := range as {
-		out[i] = toAttemptResponse(a)
+	for i := range as {
+		out[i] = toAttemptResponse(&as[i])
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/roundsedu/rounds/modules/bank"
+
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -26,6 +28,13 @@ type Attempt struct {
 
 // TableName places the row in the module's schema.
 func (Attempt) TableName() string { return "attempts.attempts" }
+
+// Completed reports whether the attempt has been scored.
+func (a *Attempt) Completed() bool { return a.CompletedAt != nil }
+
+// AnswersOpen reports whether the attempt shows its answer side: a study
+// attempt at once, a timed one after submission.
+func (a *Attempt) AnswersOpen() bool { return a.Mode == bank.ModeLearning || a.Completed() }
 
 // InsertAttempt creates an attempt starting now; its deadline is now plus
 // the time limit when it has one.
