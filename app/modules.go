@@ -6,6 +6,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/modules/site"
 	"github.com/roundsedu/rounds/platform/module"
 )
 
@@ -19,4 +20,5 @@ var Modules = []module.Constructor{
 	bank.New,
 	drafts.New,
 	attempts.New,
+	site.New,
 }
