@@ -19,9 +19,10 @@ PGPORT=${ROUNDS_PG_PORT:-54329}
 
 as_root() { [ "$(id -u)" -eq 0 ]; }
 
-# Postgres refuses to run as root; as root we run it as the postgres user.
+# Postgres refuses to run as root; as root we run it as the postgres user,
+# from / because the working directory may be one it cannot enter.
 as_pg() {
-  if as_root; then runuser -u postgres -- "$@"; else "$@"; fi
+  if as_root; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 # base prints the directory that holds this checkout's cluster (pg), its
