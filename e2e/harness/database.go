@@ -21,14 +21,19 @@ import (
 )
 
 // AdminURL is the server the tests create databases on: ROUNDS_TEST_DATABASE_URL,
-// else DATABASE_URL, else the project-local cluster of `task db:start`.
+// else DATABASE_URL, else the project-local cluster of `task db:start` on
+// ROUNDS_PG_PORT (the variable that moves that cluster), 54329 by default.
 func AdminURL() string {
 	for _, k := range []string{"ROUNDS_TEST_DATABASE_URL", "DATABASE_URL"} {
 		if v := os.Getenv(k); v != "" {
 			return v
 		}
 	}
-	return "postgres://rounds@127.0.0.1:54329/postgres?sslmode=disable"
+	port := os.Getenv("ROUNDS_PG_PORT")
+	if port == "" {
+		port = "54329"
+	}
+	return "postgres://rounds@127.0.0.1:" + port + "/postgres?sslmode=disable"
 }
 
 // templateLock serialises template builds and clones across test processes.

@@ -91,13 +91,22 @@ func TestConfig(dbURL, dataDir string) (*config.Config, error) {
 	return cfg, config.Validate(cfg)
 }
 
-// Start clones a database and boots the app on it.
-func Start(opts ...Option) (*Harness, error) {
+// Start clones a database and boots the app on it. When it fails, it
+// leaves nothing behind (provider, database, files).
+func Start(opts ...Option) (_ *Harness, err error) {
 	s := &setup{role: app.RoleAll}
 	for _, o := range opts {
 		o(s)
 	}
 	ctx := context.Background()
+	var undo []func() error
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				_ = undo[i]()
+			}
+		}
+	}()
 	ownIdP := s.idp == nil && !s.noSSO
 	if ownIdP {
 		// Every harness signs people in through a real provider.
@@ -105,6 +114,7 @@ func Start(opts ...Option) (*Harness, error) {
 		if err != nil {
 			return nil, err
 		}
+		undo = append(undo, idp.Stop)
 		s.idp = idp
 		s.configure = append([]func(*config.Config){withSSO(idp)}, s.configure...)
 	}
@@ -112,10 +122,12 @@ func Start(opts ...Option) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	dataDir, err := os.MkdirTemp("", "rounds-e2e-")
+	undo = append(undo, func() error { return DropDatabase(context.Background(), dbURL) })
+	dataDir, err := newDataDir()
 	if err != nil {
 		return nil, err
 	}
+	undo = append(undo, func() error { return releaseDataDir(dataDir) })
 	cfg, err := TestConfig(dbURL, dataDir)
 	if err != nil {
 		return nil, err
@@ -131,6 +143,7 @@ func Start(opts ...Option) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
+	undo = append(undo, a.Stop)
 	for _, fn := range s.beforeStart {
 		fn(a)
 	}
@@ -155,7 +168,7 @@ func logSink() io.Writer {
 	return io.Discard
 }
 
-// Stop shuts the app down and drops its database.
+// Stop shuts the app down, drops its database and removes its files.
 func (h *Harness) Stop() error {
 	err := h.App.Stop()
 	if h.ownIdP {
@@ -164,6 +177,5 @@ func (h *Harness) Stop() error {
 	if derr := DropDatabase(context.Background(), h.DBURL); derr != nil && err == nil {
 		err = derr
 	}
-	os.RemoveAll(h.dataDir)
-	return err
+	return errors.Join(err, releaseDataDir(h.dataDir))
 }
