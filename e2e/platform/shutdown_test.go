@@ -38,7 +38,9 @@ var _ = Describe("Graceful shutdown", func() {
 		}))
 		Expect(err).NotTo(HaveOccurred())
 		dbURL := s.DBURL
-		DeferCleanup(func() { _ = harness.DropDatabase(context.Background(), dbURL) })
+		// The test stops the app itself; the harness still drops the
+		// database, stops the provider and removes the files.
+		DeferCleanup(func() { _ = s.Stop() })
 		ctx := context.Background()
 
 		Eventually(func() bool { return s.App.Scheduler.Leading(ctx) }, "5s").Should(BeTrue())
