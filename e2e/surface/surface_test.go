@@ -49,6 +49,15 @@ func TestSurface(t *testing.T) {
 		t.Errorf("the HTTP surface changed (- snapshot, + served); if that is meant, run "+
 			"`go tool task surface:accept` and commit %s:\n%s", snapshot, diff)
 	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops, paths, tags int
+	fmt.Sscanf(got, "# %d operations, %d paths, %d tags", &ops, &paths, &tags)
+	if line := fmt.Sprintf("**%d operations, %d paths, %d tag groups**", ops, paths, tags); !strings.Contains(string(readme), line) {
+		t.Errorf("README.md should say %s", line)
+	}
 }
 
 type openAPI struct {
