@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/roundsedu/rounds/modules/analytics"
 	"github.com/roundsedu/rounds/modules/attempts"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
@@ -21,4 +22,5 @@ var Modules = []module.Constructor{
 	drafts.New,
 	attempts.New,
 	site.New,
+	analytics.New,
 }

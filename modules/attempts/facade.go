@@ -2,6 +2,25 @@ package attempts
 
 import "context"
 
+// Sitting is a completed attempt with what was answered, as item analysis
+// reads it.
+type Sitting struct {
+	AttemptID, UserID, QuizID int64
+	Mode                      string
+	Percentage                float64
+	Responses                 []Response
+}
+
+// Response is one question of a sitting: the version sat, its options,
+// the answer given ("" when left blank) and whether it was right.
+type Response struct {
+	QuestionID int64
+	Version    int
+	Options    []string
+	Answer     string
+	Correct    bool
+}
+
 // Facade is what other modules may ask attempts. Every question is about the
 // caller's own attempt: another user's attempt authorises nothing.
 type Facade interface {
@@ -19,4 +38,8 @@ type Facade interface {
 	// question whose image or explanation image is the storage key (media:
 	// attempt_id on /uploads for answer-side files).
 	AuthorizesMedia(ctx context.Context, userID, attemptID int64, key string) (bool, error)
+	// CompletedSitting is a completed attempt with its responses, whoever's
+	// it is (db.ErrNotFound when missing or not completed): for item
+	// analysis, which checks ownership itself where a caller asks.
+	CompletedSitting(ctx context.Context, attemptID int64) (*Sitting, error)
 }

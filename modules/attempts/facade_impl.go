@@ -21,3 +21,27 @@ func (m *Module) AuthorizedQuestions(ctx context.Context, userID, attemptID int6
 func (m *Module) AuthorizesMedia(ctx context.Context, userID, attemptID int64, key string) (bool, error) {
 	return m.svc.AuthorizesMedia(ctx, userID, attemptID, key)
 }
+
+// CompletedSitting implements Facade.
+func (m *Module) CompletedSitting(ctx context.Context, attemptID int64) (*Sitting, error) {
+	a, rows, err := m.svc.CompletedSitting(ctx, attemptID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Sitting{AttemptID: a.ID, UserID: a.UserID, QuizID: a.QuizID, Mode: a.Mode, Responses: make([]Response, len(rows))}
+	if a.Percentage != nil {
+		out.Percentage = *a.Percentage
+	}
+	for i, r := range rows {
+		out.Responses[i] = Response{QuestionID: r.QuestionID, Version: r.Version, Options: r.Options,
+			Answer: deref(r.UserAnswer), Correct: r.IsCorrect != nil && *r.IsCorrect}
+	}
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -57,4 +58,16 @@ func (s *Service) AuthorizesMedia(ctx context.Context, userID, attemptID int64, 
 		return false, err
 	}
 	return s.store.AttemptShowsMedia(ctx, attemptID, key)
+}
+
+// CompletedSitting loads a completed attempt, whoever's it is, with its
+// questions as sat and the answers given (db.ErrNotFound when it is
+// missing or not completed).
+func (s *Service) CompletedSitting(ctx context.Context, attemptID int64) (*Attempt, []store.SatAnswer, error) {
+	a, err := s.store.CompletedAttempt(ctx, attemptID)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := s.store.AttemptQuestions(ctx, attemptID)
+	return a, rows, err
 }

@@ -62,6 +62,16 @@ func (s *Store) AttemptByID(ctx context.Context, id int64) (*Attempt, error) {
 	return &a, nil
 }
 
+// CompletedAttempt loads any completed attempt (db.ErrNotFound when it is
+// missing or still open).
+func (s *Store) CompletedAttempt(ctx context.Context, id int64) (*Attempt, error) {
+	var a Attempt
+	if err := s.db.Conn(ctx).Where("id = ? AND completed_at IS NOT NULL", id).Take(&a).Error; err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
 // LatestOpen is the user's most recently started incomplete attempt of a
 // quiz in mode, locked for update; nil when none.
 func (s *Store) LatestOpen(ctx context.Context, userID, quizID int64, mode string) (*Attempt, error) {
