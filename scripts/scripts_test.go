@@ -315,3 +315,18 @@ func TestBuildStagesPgvector(t *testing.T) {
 		t.Fatalf("/etc/apt/sources.list.d changed: %v -> %v", before, after)
 	}
 }
+
+// TestTaskfileParses: the README's commands go through Task, so a Taskfile
+// that does not parse (a bare {{ in a YAML flow sequence, say) fails every one
+// of them; catch it with the tests rather than on a newcomer's machine.
+func TestTaskfileParses(t *testing.T) {
+	out, err := run(t, nil, "go", "tool", "task", "--dir", "..", "--list-all")
+	if err != nil {
+		t.Fatalf("Taskfile.yml does not parse: %v\n%s", err, out)
+	}
+	for _, task := range []string{"up", "test", "bench"} {
+		if !regexp.MustCompile(`(?m)^\* ` + regexp.QuoteMeta(task) + `:`).MatchString(out) {
+			t.Errorf("task %q missing from:\n%s", task, out)
+		}
+	}
+}
