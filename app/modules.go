@@ -5,6 +5,7 @@ import (
 	"github.com/roundsedu/rounds/modules/attempts"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
+	"github.com/roundsedu/rounds/modules/feedback"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/site"
@@ -23,4 +24,5 @@ var Modules = []module.Constructor{
 	attempts.New,
 	site.New,
 	analytics.New,
+	feedback.New,
 }
