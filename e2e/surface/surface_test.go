@@ -33,6 +33,9 @@ func TestSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := describe(doc)
+	if declared, used := declaredTags(doc), usedTags(doc); !slices.Equal(declared, used) {
+		t.Errorf("the document's tag groups %v differ from those its operations use %v", declared, used)
+	}
 
 	if os.Getenv("ROUNDS_SURFACE_ACCEPT") != "" {
 		if err := os.WriteFile(snapshot, []byte(got), 0o644); err != nil {
@@ -61,6 +64,7 @@ func TestSurface(t *testing.T) {
 }
 
 type openAPI struct {
+	Tags       []struct{ Name string } `json:"tags"`
 	Paths      map[string]map[string]operation `json:"paths"`
 	Components struct {
 		Schemas map[string]schema `json:"schemas"`
@@ -102,21 +106,42 @@ type schema struct {
 // the counts first, so the README's figures come from the same place.
 func describe(doc openAPI) string {
 	var ops []string
-	tags := map[string]bool{}
 	for path, methods := range doc.Paths {
 		for method, op := range methods {
 			if method == "parameters" {
 				continue
 			}
-			for _, t := range op.Tags {
-				tags[t] = true
-			}
 			ops = append(ops, describeOp(doc, strings.ToUpper(method), path, op))
 		}
 	}
 	slices.Sort(ops)
-	return fmt.Sprintf("# %d operations, %d paths, %d tags\n", len(ops), len(doc.Paths), len(tags)) +
+	return fmt.Sprintf("# %d operations, %d paths, %d tags\n", len(ops), len(doc.Paths), len(usedTags(doc))) +
 		strings.Join(ops, "")
+}
+
+// usedTags are the tag groups the operations carry, sorted.
+func usedTags(doc openAPI) []string {
+	var tags []string
+	for _, methods := range doc.Paths {
+		for method, op := range methods {
+			if method != "parameters" {
+				tags = append(tags, op.Tags...)
+			}
+		}
+	}
+	slices.Sort(tags)
+	return slices.Compact(tags)
+}
+
+// declaredTags are the groups the document lists, sorted: an empty group
+// would be a promise the surface does not keep.
+func declaredTags(doc openAPI) []string {
+	tags := make([]string, len(doc.Tags))
+	for i, t := range doc.Tags {
+		tags[i] = t.Name
+	}
+	slices.Sort(tags)
+	return tags
 }
 
 func describeOp(doc openAPI, method, path string, op operation) string {

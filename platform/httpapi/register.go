@@ -3,8 +3,10 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -37,6 +39,7 @@ func (r *Router) API() huma.API { return r.api }
 // (auth.From). op.Tags must name one of the spec's tag groups.
 func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
 	op.Path = Prefix + op.Path
+	declareTags(r.api.OpenAPI(), op)
 	if op.OperationID == "" {
 		op.OperationID = operationID(op.Method, op.Path)
 	}
@@ -56,6 +59,23 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 		}
 		return out, nil
 	})
+}
+
+// declareTags lists the operation's tag groups in the document, so the
+// document names exactly the groups that have operations (a group of the
+// spec whose module has not landed is absent rather than empty). A tag
+// outside the spec's groups is a programming error.
+func declareTags(doc *huma.OpenAPI, op huma.Operation) {
+	for _, t := range op.Tags {
+		if !slices.Contains(Tags, t) {
+			panic(fmt.Sprintf("httpapi: %s %s: tag %q is not one of the spec's groups %v", op.Method, op.Path, t, Tags))
+		}
+		if slices.ContainsFunc(doc.Tags, func(d *huma.Tag) bool { return d.Name == t }) {
+			continue
+		}
+		doc.Tags = append(doc.Tags, &huma.Tag{Name: t})
+		slices.SortFunc(doc.Tags, func(a, b *huma.Tag) int { return strings.Compare(a.Name, b.Name) })
+	}
 }
 
 // toEnvelope turns a handler's error into the envelope, logging the ones the
