@@ -64,7 +64,7 @@ func TestSurface(t *testing.T) {
 }
 
 type openAPI struct {
-	Tags       []struct{ Name string } `json:"tags"`
+	Tags       []struct{ Name string }         `json:"tags"`
 	Paths      map[string]map[string]operation `json:"paths"`
 	Components struct {
 		Schemas map[string]schema `json:"schemas"`
