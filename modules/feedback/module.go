@@ -33,9 +33,8 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	ports := &app.Ports{}
-	module.NeedAll(k, &ports.Targets)
-	return &Module{svc: app.New(k.DB, k.Limiter, ports, cfg)}, nil
+	targets := module.NeedKinds(k, Target.FeedbackKinds)
+	return &Module{svc: app.New(k.DB, k.Limiter, targets, cfg)}, nil
 }
 
 // Name implements module.Module.

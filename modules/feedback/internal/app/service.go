@@ -7,16 +7,15 @@ package app
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/feedback/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/module"
 	"github.com/roundsedu/rounds/platform/ratelimit"
 )
 
@@ -33,10 +32,8 @@ type Target interface {
 	FeedbackTarget(ctx context.Context, p auth.Principal, kind string, id int64) (title string, err error)
 }
 
-// Ports are filled once every module is built.
-type Ports struct {
-	Targets []Target
-}
+// Targets are the modules offering things to report, by kind.
+type Targets = module.Kinds[Target]
 
 // Types are the kinds of problem a report names.
 var Types = []string{"wrong_answer", "unclear", "typo", "outdated", "broken_media", "other"}
@@ -50,41 +47,12 @@ type Service struct {
 	store   *store.Store
 	limiter *ratelimit.Limiter
 	cfg     Config
-	ports   *Ports
-
-	once    sync.Once
-	targets map[string]Target
+	targets *Targets
 }
 
 // New builds the service.
-func New(d *db.DB, limiter *ratelimit.Limiter, ports *Ports, cfg Config) *Service {
-	return &Service{db: d, store: store.New(d), limiter: limiter, ports: ports, cfg: cfg}
-}
-
-// target finds the module owning kind (the ports are filled only once
-// every module is built, so the map is made at first use).
-func (s *Service) target(kind string) (Target, bool) {
-	s.once.Do(func() {
-		s.targets = map[string]Target{}
-		for _, t := range s.ports.Targets {
-			for _, k := range t.FeedbackKinds() {
-				s.targets[k] = t
-			}
-		}
-	})
-	t, ok := s.targets[kind]
-	return t, ok
-}
-
-// Kinds lists what may be reported, sorted.
-func (s *Service) Kinds() []string {
-	s.target("")
-	out := make([]string, 0, len(s.targets))
-	for k := range s.targets {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+func New(d *db.DB, limiter *ratelimit.Limiter, targets *Targets, cfg Config) *Service {
+	return &Service{db: d, store: store.New(d), limiter: limiter, targets: targets, cfg: cfg}
 }
 
 // NewReport is what a learner reports.
@@ -103,9 +71,9 @@ func (s *Service) File(ctx context.Context, p auth.Principal, in NewReport) (*Re
 	if text == "" {
 		return nil, apperr.Invalidf("text", "say what is wrong: text must not be blank")
 	}
-	t, ok := s.target(in.Kind)
-	if !ok {
-		return nil, apperr.Invalidf("kind", "kind must be one of %s", strings.Join(s.Kinds(), ", "))
+	t, err := s.targets.Find("kind", in.Kind)
+	if err != nil {
+		return nil, err
 	}
 	if !p.IsModerator() {
 		limit := ratelimit.Limit{Name: "feedback.report", Max: s.cfg.ReportsPerHour, Window: time.Hour}
@@ -161,8 +129,8 @@ func (s *Service) Resolve(ctx context.Context, p auth.Principal, id int64, statu
 // OpenCounts counts the open reports on targets of a kind, for the
 // editors' marks.
 func (s *Service) OpenCounts(ctx context.Context, kind string, ids []int64) (map[int64]int64, error) {
-	if _, ok := s.target(kind); !ok {
-		return nil, apperr.Invalidf("kind", "kind must be one of %s", strings.Join(s.Kinds(), ", "))
+	if _, err := s.targets.Find("kind", kind); err != nil {
+		return nil, err
 	}
 	return s.store.OpenCounts(ctx, kind, ids)
 }
