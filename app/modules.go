@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/roundsedu/rounds/modules/ai"
 	"github.com/roundsedu/rounds/modules/analytics"
 	"github.com/roundsedu/rounds/modules/attempts"
 	"github.com/roundsedu/rounds/modules/bank"
@@ -27,4 +28,5 @@ var Modules = []module.Constructor{
 	analytics.New,
 	feedback.New,
 	share.New,
+	ai.New,
 }

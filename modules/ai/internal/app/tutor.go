@@ -1,0 +1,169 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
+	"github.com/roundsedu/rounds/modules/ai/internal/store"
+	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/ratelimit"
+)
+
+// TeachModels lists the active tutor models.
+func (s *Service) TeachModels(ctx context.Context) ([]Model, error) {
+	return s.Available(ctx, "teach")
+}
+
+// ChatInput is a learner's conversation about a question.
+type ChatInput struct {
+	QuestionID int64
+	AttemptID  *int64 // the caller's attempt that may show the answer side
+	ModelID    *int64 // a teach model's row id; nil: the task's default
+	Messages   []gateway.Message
+}
+
+// ChatReply is the tutor's answer: markdown, and up to three follow-up
+// questions the learner may ask next.
+type ChatReply struct {
+	Reply       string
+	Suggestions []string
+}
+
+// similarShown is how many other questions the tutor sees beside the one
+// asked about.
+const similarShown = 4
+
+// Chat answers a learner about a question. The tutor sees the question and,
+// only when the caller may see them (an editor, or inside the caller's own
+// attempt that shows answers: study mode, or a submitted timed one), its
+// answer and explanation; never during a timed attempt. It also sees the
+// stems of up to four similar questions.
+func (s *Service) Chat(ctx context.Context, p auth.Principal, in ChatInput) (*ChatReply, error) {
+	m, err := s.teachModel(ctx, in.ModelID)
+	if err != nil {
+		return nil, err
+	}
+	rate := ratelimit.Limit{Name: "ai.tutor", Max: s.cfg.TutorPer10Minutes, Window: 10 * time.Minute}
+	if err := s.limit(ctx, p, "teach", rate, SettingTutorQuota); err != nil {
+		return nil, err
+	}
+	q, err := s.ports.Bank.TutorQuestion(ctx, p, in.QuestionID, in.AttemptID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.target(m)
+	if err != nil {
+		return nil, err
+	}
+	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, q)}}, in.Messages...)
+	reply, err := s.gw.Chat(ctx, t, msgs, 1200)
+	if err != nil {
+		return nil, err
+	}
+	s.record(ctx, p, "teach", m.ModelID, reply.PromptTokens, reply.CompletionTokens)
+	return parseReply(reply.Text), nil
+}
+
+func (s *Service) teachModel(ctx context.Context, id *int64) (*store.Model, error) {
+	if id != nil {
+		m, err := s.store.Get(ctx, *id)
+		if db.IsNotFound(err) || err == nil && (m.Task != "teach" || !m.IsActive) {
+			return nil, apperr.Invalidf("model_id", "model %d is not an active tutor model (GET /teach/models)", *id)
+		}
+		return m, err
+	}
+	rows, err := s.store.Models(ctx, "teach", true)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		if rows[i].IsDefault {
+			return &rows[i], nil
+		}
+	}
+	if len(rows) > 0 {
+		return &rows[0], nil
+	}
+	return nil, apperr.New(apperr.Unavailable, "no tutor model is configured (an admin adds one for the task teach)")
+}
+
+// brief is the system message: the question, what the caller may see of
+// its answer, and similar questions' stems.
+func (s *Service) brief(ctx context.Context, q *bank.TutorQuestion) string {
+	var b strings.Builder
+	b.WriteString("You are a patient medical tutor. Answer in markdown, briefly and accurately. " +
+		"End with exactly three follow-up questions the learner could ask, each on its own line starting with '>'.\n\n")
+	fmt.Fprintf(&b, "The learner is looking at this question:\n%s\n", q.Text)
+	for i, o := range q.Options {
+		fmt.Fprintf(&b, "%c. %s\n", 'A'+i, o)
+	}
+	if q.AnswersShown {
+		fmt.Fprintf(&b, "\nCorrect answer: %s\n", q.CorrectAnswer)
+		if q.Explanation != "" {
+			fmt.Fprintf(&b, "Explanation: %s\n", q.Explanation)
+		}
+	} else {
+		b.WriteString("\nThe learner has not seen the answer yet. Do not reveal or hint at which option is correct; " +
+			"help them reason about the topic instead.\n")
+	}
+	if similar := s.similar(ctx, q); len(similar) > 0 {
+		b.WriteString("\nRelated questions in the bank (for context):\n")
+		for _, stem := range similar {
+			fmt.Fprintf(&b, "- %s\n", stem)
+		}
+	}
+	return b.String()
+}
+
+// similar gives the stems of up to four questions like q. A search failure
+// leaves them out: the tutor still answers.
+func (s *Service) similar(ctx context.Context, q *bank.TutorQuestion) []string {
+	hits, err := s.ports.Search.Semantic(ctx, search.KindQuestion, q.Text, 0.3, similarShown+1)
+	if err != nil {
+		s.log.WarnContext(ctx, "ai: similar questions unavailable", "error", err)
+		return nil
+	}
+	ids := make([]int64, 0, len(hits))
+	for _, h := range hits {
+		if h.ID != q.ID {
+			ids = append(ids, h.ID)
+		}
+	}
+	stems, err := s.ports.Bank.QuestionStems(ctx, ids)
+	if err != nil {
+		s.log.WarnContext(ctx, "ai: similar questions unavailable", "error", err)
+		return nil
+	}
+	var out []string
+	for _, id := range ids {
+		if stem, ok := stems[id]; ok && len(out) < similarShown {
+			out = append(out, stem)
+		}
+	}
+	return out
+}
+
+// parseReply splits the model's text into the answer and the follow-ups
+// (lines starting with '>'; at most three kept).
+func parseReply(text string) *ChatReply {
+	out := &ChatReply{Suggestions: []string{}}
+	var body []string
+	for _, line := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, ">") {
+			if sug := strings.TrimSpace(strings.TrimLeft(t, "> ")); sug != "" && len(out.Suggestions) < 3 {
+				out.Suggestions = append(out.Suggestions, sug)
+			}
+			continue
+		}
+		body = append(body, line)
+	}
+	out.Reply = strings.TrimSpace(strings.Join(body, "\n"))
+	return out
+}

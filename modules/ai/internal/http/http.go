@@ -1,0 +1,386 @@
+// Package http is the AI module's HTTP surface: model configuration
+// (admins), the tutor, speech and usage.
+package http
+
+import (
+	"context"
+	"io"
+	nethttp "net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/ai/internal/app"
+	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
+	"github.com/roundsedu/rounds/modules/ai/internal/store"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// ModelResponse is a configured model; the key is masked, never returned.
+type ModelResponse struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	ModelID   string    `json:"model_id"`
+	Task      string    `json:"task"`
+	Voice     string    `json:"voice,omitempty" doc:"speech models: the voice this row is for"`
+	IsActive  bool      `json:"is_active"`
+	IsDefault bool      `json:"is_default"`
+	APIKey    *string   `json:"api_key" doc:"masked (last four characters at most); null when the proxy's own key is used"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+func toModel(m app.Model) ModelResponse {
+	return ModelResponse{ID: m.ID, Name: m.Name, ModelID: m.ModelID, Task: m.Task, Voice: m.Voice, IsActive: m.IsActive,
+		IsDefault: m.IsDefault, APIKey: m.MaskedKey, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt}
+}
+
+func toModels(ms []app.Model) []ModelResponse {
+	out := make([]ModelResponse, len(ms))
+	for i := range ms {
+		out[i] = toModel(ms[i])
+	}
+	return out
+}
+
+// ChoiceResponse is a model offered for a choice.
+type ChoiceResponse struct {
+	ID        *int64 `json:"id" doc:"null: the configured default model, not registered"`
+	Name      string `json:"name"`
+	ModelID   string `json:"model_id"`
+	IsDefault bool   `json:"is_default"`
+}
+
+func toChoices(ms []app.Model) []ChoiceResponse {
+	out := make([]ChoiceResponse, len(ms))
+	for i, m := range ms {
+		out[i] = ChoiceResponse{Name: m.Name, ModelID: m.ModelID, IsDefault: m.IsDefault}
+		if m.ID != 0 {
+			id := m.ID
+			out[i].ID = &id
+		}
+	}
+	return out
+}
+
+const taskEnum = "teach,extraction,article,flashcard,keyword,tool,tts,stt"
+
+type modelsOut struct{ Body []ModelResponse }
+
+// ModelPath names a model row in the path.
+type ModelPath struct {
+	ID int64 `path:"model_id" minimum:"1" doc:"the row id"`
+}
+
+// Register adds the AI operations.
+func Register(r *httpapi.Router, svc *app.Service) {
+	admin := []string{"admin"}
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/admin/models", Tags: admin, Summary: "Every configured model (keys masked)",
+	}, func(ctx context.Context, _ *struct{}) (*modelsOut, error) {
+		ms, err := svc.Models(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &modelsOut{toModels(ms)}, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/admin/models", Tags: admin, DefaultStatus: nethttp.StatusCreated,
+		Summary: "Register a model for a task (speech: one row per voice)",
+		Description: "The first model of a task becomes its default; is_default clears the task's others. " +
+			"Registering an existing (model_id, task, voice) fills in what it lacks (name, api_key) and answers 200; " +
+			"with nothing to fill in it is 409.",
+		Errors: []int{nethttp.StatusConflict},
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			Name      string   `json:"name,omitempty" required:"false" maxLength:"200"`
+			ModelID   string   `json:"model_id" minLength:"1" maxLength:"200" pattern:"^[^\\s:]+$" patternDescription:"no spaces or colons"`
+			Task      string   `json:"task" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
+			Voices    []string `json:"voices,omitempty" required:"false" maxItems:"50" doc:"speech models: the voices it accepts"`
+			APIKey    *string  `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"stored encrypted; never returned"`
+			IsDefault bool     `json:"is_default,omitempty" required:"false"`
+		}
+	}) (*struct {
+		Status int
+		Body   []ModelResponse
+	}, error) {
+		b := in.Body
+		ms, created, err := svc.Create(ctx, app.NewModel{Name: strings.TrimSpace(b.Name), ModelID: b.ModelID, Task: b.Task,
+			Voices: b.Voices, APIKey: b.APIKey, IsDefault: b.IsDefault})
+		if err != nil {
+			return nil, err
+		}
+		status := nethttp.StatusOK
+		if created {
+			status = nethttp.StatusCreated
+		}
+		return &struct {
+			Status int
+			Body   []ModelResponse
+		}{status, toModels(ms)}, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodPut, Path: "/admin/models/{model_id}", Tags: admin,
+		Summary: "Change a model (partial); deactivating keeps its row, task and default flag",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		ModelPath
+		Body struct {
+			Name      *string `json:"name,omitempty" required:"false" maxLength:"200"`
+			IsActive  *bool   `json:"is_active,omitempty" required:"false"`
+			IsDefault *bool   `json:"is_default,omitempty" required:"false"`
+			APIKey    *string `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"empty string: drop the stored key"`
+		}
+	}) (*struct{ Body ModelResponse }, error) {
+		b := in.Body
+		m, err := svc.Update(ctx, in.ID, app.ModelPatch{Name: b.Name, IsActive: b.IsActive, IsDefault: b.IsDefault, APIKey: b.APIKey})
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body ModelResponse }{toModel(*m)}, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/admin/models/{model_id}", Tags: admin, DefaultStatus: nethttp.StatusNoContent,
+		Summary: "Remove a model", Errors: []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *ModelPath) (*struct{}, error) {
+		return nil, svc.Delete(ctx, in.ID)
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/admin/models/{model_id}/test", Tags: admin,
+		Summary: "Exercise a model as its task would (400 for speech models; 502 with the upstream's message)",
+		Errors:  []int{nethttp.StatusBadRequest, nethttp.StatusNotFound, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+	}, func(ctx context.Context, in *ModelPath) (*struct {
+		Body struct {
+			Message string `json:"message"`
+		}
+	}, error) {
+		msg, err := svc.Test(ctx, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		out := &struct {
+			Body struct {
+				Message string `json:"message"`
+			}
+		}{}
+		out.Body.Message = msg
+		return out, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/admin/models/available", Tags: admin,
+		Summary: "The active models of a task to choose from (the configured default when none is registered)",
+	}, func(ctx context.Context, in *struct {
+		Task string `query:"task" default:"extraction" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
+	}) (*struct{ Body []ChoiceResponse }, error) {
+		ms, err := svc.Available(ctx, in.Task)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body []ChoiceResponse }{toChoices(ms)}, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/admin/litellm/models", Tags: admin,
+		Summary: "The models a proxy serves (the configured one, or the base and key given)",
+		Errors:  []int{nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			APIKey  *string `json:"api_key" required:"false" nullable:"true" maxLength:"500"`
+			APIBase *string `json:"api_base" required:"false" nullable:"true" maxLength:"500" format:"uri"`
+		}
+	}) (*struct {
+		Body struct {
+			Models []string `json:"models"`
+			Source string   `json:"source"`
+		}
+	}, error) {
+		models, source, err := svc.ProxyModels(ctx, in.Body.APIBase, in.Body.APIKey)
+		if err != nil {
+			return nil, err
+		}
+		out := &struct {
+			Body struct {
+				Models []string `json:"models"`
+				Source string   `json:"source"`
+			}
+		}{}
+		out.Body.Models, out.Body.Source = models, source
+		return out, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/admin/tts/voices", Tags: admin,
+		Summary: "The voices speech models may be registered with",
+	}, func(ctx context.Context, _ *struct{}) (*struct {
+		Body struct {
+			Voices []VoiceResponse `json:"voices"`
+		}
+	}, error) {
+		vs, err := svc.DiscoverVoices(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := &struct {
+			Body struct {
+				Voices []VoiceResponse `json:"voices"`
+			}
+		}{}
+		for _, v := range vs {
+			out.Body.Voices = append(out.Body.Voices, VoiceResponse{ModelID: v.ModelID, Name: v.Name, Labels: v.Labels})
+		}
+		return out, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/admin/ai/usage", Tags: admin,
+		Summary: "Model calls and tokens per person and task over the last days, heaviest first",
+	}, func(ctx context.Context, in *struct {
+		httpapi.Page
+		Days int `query:"days" default:"1" minimum:"1" maximum:"90"`
+	}) (*struct{ Body []UsageResponse }, error) {
+		rows, err := svc.Usage(ctx, in.Days, in.Limit, in.Offset)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body []UsageResponse }{toUsage(rows)}, nil
+	})
+
+	learnerRoutes(r, svc)
+}
+
+// VoiceResponse is a voice on offer for registration.
+type VoiceResponse struct {
+	ModelID string   `json:"model_id"`
+	Name    string   `json:"name"`
+	Labels  []string `json:"labels"`
+}
+
+// UsageResponse is one person's use of one task.
+type UsageResponse struct {
+	UserID           int64  `json:"user_id"`
+	Task             string `json:"task"`
+	Calls            int64  `json:"calls"`
+	PromptTokens     int64  `json:"prompt_tokens" doc:"speech: characters"`
+	CompletionTokens int64  `json:"completion_tokens"`
+}
+
+func toUsage(rows []store.UsageRow) []UsageResponse {
+	out := make([]UsageResponse, len(rows))
+	for i, r := range rows {
+		out[i] = UsageResponse(r)
+	}
+	return out
+}
+
+// ChatMessage is one turn the learner sends.
+type ChatMessage struct {
+	Role    string `json:"role" enum:"user,assistant"`
+	Content string `json:"content" minLength:"1" maxLength:"4000"`
+}
+
+func learnerRoutes(r *httpapi.Router, svc *app.Service) {
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/teach/models", Tags: []string{"teach"}, Summary: "The tutor models to choose from",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []ChoiceResponse }, error) {
+		ms, err := svc.TeachModels(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body []ChoiceResponse }{toChoices(ms)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/teach/chat", Tags: []string{"teach"},
+		Summary: "Ask the tutor about a question",
+		Description: "The tutor sees the question and, only when you may see them (an editor, or attempt_id names your " +
+			"own attempt that shows answers), its answer and explanation. suggestions are up to three follow-ups. " +
+			"503 without a tutor model, 502 when the model fails; 30 messages per 10 minutes and the daily quota " +
+			"(admins and unthrottled people exempt).",
+		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			QuestionID int64         `json:"question_id" minimum:"1"`
+			AttemptID  *int64        `json:"attempt_id,omitempty" required:"false" minimum:"1"`
+			ModelID    *int64        `json:"model_id,omitempty" required:"false" minimum:"1" doc:"a tutor model's id (GET /teach/models); absent: the default"`
+			Messages   []ChatMessage `json:"messages" minItems:"1" maxItems:"40"`
+		}
+	}) (*struct {
+		Body struct {
+			Reply       string   `json:"reply" doc:"markdown"`
+			Suggestions []string `json:"suggestions"`
+		}
+	}, error) {
+		b := in.Body
+		msgs := make([]gateway.Message, len(b.Messages))
+		for i, m := range b.Messages {
+			msgs[i] = gateway.Message{Role: m.Role, Content: m.Content}
+		}
+		rep, err := svc.Chat(ctx, auth.MustFrom(ctx), app.ChatInput{QuestionID: b.QuestionID, AttemptID: b.AttemptID,
+			ModelID: b.ModelID, Messages: msgs})
+		if err != nil {
+			return nil, err
+		}
+		out := &struct {
+			Body struct {
+				Reply       string   `json:"reply" doc:"markdown"`
+				Suggestions []string `json:"suggestions"`
+			}
+		}{}
+		out.Body.Reply, out.Body.Suggestions = rep.Reply, rep.Suggestions
+		return out, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/tts/voices", Tags: []string{"tts"}, Summary: "The speech voices to choose from",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []SpeechVoiceResponse }, error) {
+		vs, err := svc.Voices(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]SpeechVoiceResponse, len(vs))
+		for i, v := range vs {
+			out[i] = SpeechVoiceResponse(v)
+		}
+		return &struct{ Body []SpeechVoiceResponse }{out}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/tts/speak", Tags: []string{"tts"},
+		Summary: "Read text aloud (audio/mpeg, streamed)",
+		Description: "voice is model_route:voice from GET /tts/voices. 60 per hour and the daily quota " +
+			"(admins and unthrottled people exempt).",
+		Errors: []int{nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+		Responses: map[string]*huma.Response{"200": {Description: "MP3 audio",
+			Content: map[string]*huma.MediaType{"audio/mpeg": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}},
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			Text  string `json:"text" minLength:"1" maxLength:"4096"`
+			Voice string `json:"voice" minLength:"3" maxLength:"300"`
+		}
+	}) (*huma.StreamResponse, error) {
+		audio, err := svc.Speak(ctx, auth.MustFrom(ctx), in.Body.Voice, in.Body.Text)
+		if err != nil {
+			return nil, err
+		}
+		return &huma.StreamResponse{Body: func(hc huma.Context) {
+			defer audio.Close()
+			hc.SetHeader("Content-Type", "audio/mpeg")
+			hc.SetHeader("Cache-Control", "private, no-store")
+			_, _ = io.Copy(hc.BodyWriter(), audio)
+		}}, nil
+	})
+}
+
+// SpeechVoiceResponse is a voice a learner may choose.
+type SpeechVoiceResponse struct {
+	ID        string `json:"id" doc:"model_route:voice"`
+	Name      string `json:"name"`
+	IsDefault bool   `json:"is_default"`
+}

@@ -1,0 +1,48 @@
+// Package ai is where Rounds reaches models: which model performs which
+// task (admins), one gateway to an OpenAI-compatible proxy, the tutor beside
+// a question, speech, and usage for quotas.
+package ai
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/roundsedu/rounds/modules/ai/internal/app"
+	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
+	aihttp "github.com/roundsedu/rounds/modules/ai/internal/http"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/module"
+)
+
+// Config is the ai section.
+type Config = app.Config
+
+//go:embed config.yaml
+var defaults []byte
+
+// Module is the AI bounded context.
+type Module struct{ svc *app.Service }
+
+// New builds the module; it asks the bank for questions and search for
+// similar ones.
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "ai", defaults)
+	if err != nil {
+		return nil, err
+	}
+	ports := &app.Ports{}
+	module.Need(k, "bank", &ports.Bank)
+	module.Need(k, "search", &ports.Search)
+	gw := &gateway.Gateway{Timeout: cfg.Timeout, Retries: cfg.Retries}
+	svc, err := app.New(k.DB, k.Limiter, k.Settings, gw, ports, cfg, k.Log)
+	if err != nil {
+		return nil, err
+	}
+	return &Module{svc: svc}, nil
+}
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "ai" }
+
+// Routes registers the AI operations.
+func (m *Module) Routes(r *httpapi.Router) { aihttp.Register(r, m.svc) }
