@@ -4,7 +4,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
@@ -167,23 +166,36 @@ type Favorite struct {
 // TableName places the row in the module's schema.
 func (Favorite) TableName() string { return "bank.favorites" }
 
-// row is one RETURNING row whose errors are translated like gorm's own
-// (a unique violation becomes gorm.ErrDuplicatedKey for db.IsUniqueViolation).
+// row is the one row a write's RETURNING clause answers, read through
+// gorm on the context's connection so its errors are translated like any
+// other (a unique violation is db.IsUniqueViolation).
 type row struct {
-	r    *sql.Row
-	conn *gorm.DB
+	conn  *gorm.DB
+	query string
+	args  []any
 }
 
 func (s *Store) row(ctx context.Context, query string, args ...any) row {
-	conn := s.db.Conn(ctx)
-	return row{r: conn.Raw(query, args...).Row(), conn: conn}
+	return row{conn: s.db.Conn(ctx), query: query, args: args}
 }
 
-// Scan reads the row.
+// Scan runs the statement and reads its row into dest, in column order;
+// db.ErrNotFound when it returned none.
 func (r row) Scan(dest ...any) error {
-	err := r.r.Scan(dest...)
-	if t, ok := r.conn.Dialector.(gorm.ErrorTranslator); ok && err != nil {
-		return t.Translate(err)
+	tx := r.conn.Raw(r.query, r.args...)
+	rows, err := tx.Rows()
+	if err != nil {
+		return err
 	}
-	return err
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return tx.AddError(err)
+		}
+		return db.ErrNotFound
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return tx.AddError(err)
+	}
+	return tx.AddError(rows.Close())
 }
