@@ -12,6 +12,11 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
+// Timestamps are the database's: the columns default to now() and writes
+// say now() themselves, so the rows below tell gorm never to fill one from
+// the application's clock (autoCreateTime/autoUpdateTime off) and to let
+// the default apply and read it back (default:now()).
+
 // Store reads and writes bank rows.
 type Store struct{ db *db.DB }
 
@@ -51,8 +56,8 @@ type Question struct {
 	QuestionCategoryID   *int64
 	CreatedBy            *int64
 	Version              int
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
+	CreatedAt            time.Time `gorm:"default:now();autoCreateTime:false"`
+	UpdatedAt            time.Time `gorm:"default:now();autoUpdateTime:false"`
 	DeletedAt            *time.Time
 }
 
@@ -89,7 +94,7 @@ type Version struct {
 	QuestionID int64
 	Snapshot   []byte
 	EditedBy   int64
-	CreatedAt  time.Time
+	CreatedAt  time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -105,8 +110,8 @@ type Quiz struct {
 	TimeLimitMinutes *int
 	IsPublished      bool
 	CategoryID       *int64
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	CreatedAt        time.Time `gorm:"default:now();autoCreateTime:false"`
+	UpdatedAt        time.Time `gorm:"default:now();autoUpdateTime:false"`
 	DeletedAt        *time.Time
 }
 
@@ -127,8 +132,8 @@ type Category struct {
 	Description *string
 	ParentID    *int64
 	SystemID    *int64
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	CreatedAt   time.Time `gorm:"default:now();autoCreateTime:false"`
+	UpdatedAt   time.Time `gorm:"default:now();autoUpdateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -138,7 +143,7 @@ func (Category) TableName() string { return "bank.question_categories" }
 type QuizCategory struct {
 	ID        int64 `gorm:"primaryKey"`
 	Name      string
-	CreatedAt time.Time
+	CreatedAt time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -149,7 +154,7 @@ type Tag struct {
 	ID        int64 `gorm:"primaryKey"`
 	Type      string
 	Name      string
-	CreatedAt time.Time
+	CreatedAt time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -160,7 +165,7 @@ type Favorite struct {
 	ID         int64 `gorm:"primaryKey"`
 	UserID     int64
 	QuestionID int64
-	CreatedAt  time.Time
+	CreatedAt  time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
