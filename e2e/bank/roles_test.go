@@ -110,7 +110,7 @@ var _ = Describe("Every bank route from every role", Ordered, func() {
 		{"POST", func(f fixture) string { return fmt.Sprintf("/question-categories/%d/create-quiz?title=x", f.category) }, none, modOnly(201)},
 
 		{"GET", fixed("/tags"), none, all(200)},
-		{"POST", fixed("/tags/classify"), none, modOnly(410)},
+		{"POST", fixed("/tags/classify"), none, modOnly(202)},
 		{"GET", fixed("/tags/status/job-1"), none, all(404)},
 		{"POST", fixed("/favorites"), func(f fixture) any { return q{"question_id": f.question} }, all(201)},
 		{"DELETE", func(f fixture) string { return fmt.Sprintf("/favorites/%d", f.question) }, none, all(204)},

@@ -1,6 +1,11 @@
 package bank_test
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -64,15 +69,121 @@ var _ = Describe("Tags", func() {
 		}
 	})
 
-	It("closes classification: 410 for moderators, 403 for learners", func() {
+	It("knows no job that is not a classification (404)", func() {
+		learner := h.NewUser(auth.RoleUser)
+		Expect(learner.Client(h).Get(api + "/tags/status/abc-123")).To(HaveError(404, "not_found"))
+		Expect(learner.Client(h).Get(api + "/tags/status/" + uuid.NewString())).To(HaveError(404, "not_found"))
+		other, err := h.App.Queue.Enqueue(ctxBG, "bank_e2e.other", nil, struct{}{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(h.App.Queue.Cancel(ctxBG, other)).To(Succeed()) })
+		Expect(learner.Client(h).Get(api + "/tags/status/" + other.String())).To(HaveError(404, "not_found"))
+	})
+})
+
+var _ = Describe("Tag classification", func() {
+	type status struct {
+		JobID  string `json:"job_id"`
+		Status string `json:"status"`
+		Steps  []struct {
+			Name   string `json:"name"`
+			Detail string `json:"detail"`
+		} `json:"steps"`
+		Error  *string `json:"error"`
+		Result *struct {
+			Questions   int `json:"questions"`
+			Tagged      int `json:"tagged"`
+			TagsApplied int `json:"tags_applied"`
+		} `json:"result"`
+	}
+	// classify starts a classification as a moderator and polls it (as a
+	// learner: anyone signed in may) until it is over.
+	classify := func() status {
 		res := mod.Client(h).Post(api+"/tags/classify", nil)
-		Expect(res).To(HaveError(410, "not_found"))
-		Expect(res.Map()["detail"]).To(ContainSubstring("offline"))
+		ExpectWithOffset(1, res).To(HaveStatus(202))
+		var started struct {
+			JobID  string `json:"job_id"`
+			Status string `json:"status"`
+		}
+		res.JSON(&started)
+		ExpectWithOffset(1, started.Status).To(Equal("started"))
+		ExpectWithOffset(1, uuid.Validate(started.JobID)).To(Succeed())
+		learner := h.NewUser(auth.RoleUser)
+		var st status
+		EventuallyWithOffset(1, func() string {
+			res := learner.Client(h).Get(api + "/tags/status/" + started.JobID)
+			ExpectWithOffset(1, res).To(HaveStatus(200))
+			st = status{}
+			res.JSON(&st)
+			return st.Status
+		}).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).
+			Should(BeElementOf("completed", "failed", "cancelled"))
+		ExpectWithOffset(1, st.JobID).To(Equal(started.JobID))
+		return st
+	}
+	tagsOf := func(questionID int64) []int64 {
+		out := []int64{}
+		ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(`SELECT tag_id FROM bank.question_tags WHERE question_id = ?
+			ORDER BY tag_id`, questionID).Scan(&out).Error).To(Succeed())
+		return out
+	}
+	newTag := func(typ, name string) int64 {
+		var id int64
+		ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(`INSERT INTO bank.tags (type, name) VALUES (?, ?) RETURNING id`,
+			typ, name).Scan(&id).Error).To(Succeed())
+		return id
+	}
+
+	It("is refused to learners (403) and starts nothing", func() {
+		var before int64
+		Expect(h.App.DB.Conn(ctxBG).Raw(`SELECT count(*) FROM platform.jobs WHERE kind = 'classify_tags'`).
+			Scan(&before).Error).To(Succeed())
 		Expect(h.NewUser(auth.RoleUser).Client(h).Post(api+"/tags/classify", nil)).To(HaveError(403, "forbidden"))
+		var after int64
+		Expect(h.App.DB.Conn(ctxBG).Raw(`SELECT count(*) FROM platform.jobs WHERE kind = 'classify_tags'`).
+			Scan(&after).Error).To(Succeed())
+		Expect(after).To(Equal(before))
 	})
 
-	It("knows no classification job (404)", func() {
-		Expect(h.NewUser(auth.RoleUser).Client(h).Get(api + "/tags/status/abc-123")).To(HaveError(404, "not_found"))
+	It("runs as a job: started, polled to completed, the tagger's tags stored; a second run adds nothing", func() {
+		fever := "Zorblax " + unique("fever")
+		drug := unique("Quintaphylline")
+		disease, subject := newTag("disease", fever), newTag("subject", drug)
+		kept := newTag("subject", unique("Offline"))
+
+		inStem := create(mcq("A patient with " + strings.ToUpper(fever) + ": which sign?"))
+		inAnswer := create(q{"question_text": "Name the condition: spots and hiccups.", "question_type": "fill_in",
+			"correct_answer": fever})
+		inExplanation := create(mcq(unique("Which drug?"), q{"explanation": "Treated with " + drug + ", as " + fever + " is."}))
+		distractor := create(mcq(unique("Which one?"), q{"options": []string{fever, "Bravo"},
+			"option_explanations": []string{}}))
+		trashed := create(mcq("Trashed: " + fever))
+		Expect(mod.Client(h).Delete(path("/questions/%d", trashed))).To(HaveStatus(204))
+		tag(inStem, "subject", mustTagName(kept)) // offline tooling's tag stays
+
+		st := classify()
+		Expect(st.Status).To(Equal("completed"), "error: %v", st.Error)
+		Expect(st.Error).To(BeNil())
+		Expect(st.Steps).NotTo(BeEmpty())
+		Expect(st.Steps[0].Name).To(Equal("started"))
+		Expect(st.Steps[len(st.Steps)-1].Name).To(Equal("classified"))
+		Expect(st.Result).NotTo(BeNil())
+		Expect(st.Result.Questions).To(BeNumerically(">=", 4))
+		Expect(st.Result.TagsApplied).To(BeNumerically(">=", 4))
+
+		Expect(tagsOf(inStem)).To(ConsistOf(disease, kept))
+		Expect(tagsOf(inAnswer)).To(ConsistOf(disease))
+		Expect(tagsOf(inExplanation)).To(ConsistOf(disease, subject))
+		Expect(tagsOf(distractor)).To(BeEmpty(), "options are not read")
+		Expect(tagsOf(trashed)).To(BeEmpty(), "trashed questions are not classified")
+
+		// The listing and the tag filter see the new tags.
+		res := mod.Client(h).Get(fmt.Sprintf("%s/questions/bank?tag_ids=%d", api, disease))
+		Expect(ids(res)).To(ConsistOf(inStem, inAnswer, inExplanation))
+
+		again := classify()
+		Expect(again.Status).To(Equal("completed"))
+		Expect(again.Result.TagsApplied).To(BeZero())
+		Expect(tagsOf(inStem)).To(ConsistOf(disease, kept))
 	})
 })
 

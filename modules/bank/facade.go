@@ -2,16 +2,18 @@ package bank
 
 import (
 	"context"
-	"errors"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // ErrNotFound is returned by the facade for a quiz or question the caller
-// cannot see (missing, trashed, or not visible to them).
-var ErrNotFound = errors.New("bank: not found")
+// cannot see (missing, trashed, or not visible to them). It is the
+// platform's one not-found sentinel (db.ErrNotFound), so callers may test
+// either and the error table maps it once.
+var ErrNotFound = db.ErrNotFound
 
 // Question types.
 const (

@@ -14,6 +14,7 @@ import (
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/module"
 )
 
@@ -47,7 +48,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "identity", &ports.Grants)
 	module.Need(k, "search", &ports.Search)
 	module.Need(k, "attempts", &ports.Attempts)
-	svc := app.New(app.Deps{DB: k.DB, Log: k.Log, Changes: publisher{bus: k.Bus}, Ports: ports})
+	svc := app.New(app.Deps{DB: k.DB, Queue: k.Queue, Log: k.Log, Changes: publisher{bus: k.Bus}, Ports: ports})
 	return &Module{svc: svc, cfg: cfg, ports: ports}, nil
 }
 
@@ -56,6 +57,9 @@ func (m *Module) Name() string { return "bank" }
 
 // Routes registers the bank's HTTP operations.
 func (m *Module) Routes(r *httpapi.Router) { bankhttp.Register(r, m.svc) }
+
+// Jobs registers tag classification (POST /tags/classify).
+func (m *Module) Jobs(r *jobs.Runner) { m.svc.RegisterJobs(r) }
 
 // SetSearch replaces the wired search facade; nil makes semantic and hybrid
 // listing fall back to keyword (tests of that fallback).

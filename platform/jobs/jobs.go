@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Status is a job's state.
@@ -67,8 +69,9 @@ func (r *Record) Decode(v any) error {
 var (
 	// ErrQueueFull: the queue cannot accept more work now (jobs.max_pending).
 	ErrQueueFull = errors.New("jobs: queue cannot accept more work")
-	// ErrNotFound: no such job.
-	ErrNotFound = errors.New("jobs: not found")
+	// ErrNotFound: no such job. It is the platform's one not-found
+	// sentinel (db.ErrNotFound), so the error table maps it to 404.
+	ErrNotFound = db.ErrNotFound
 	// ErrNotCancellable: the job is already over.
 	ErrNotCancellable = errors.New("jobs: job is not running")
 	// ErrCancelled is returned from Step once the job was cancelled (or its

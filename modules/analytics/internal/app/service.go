@@ -7,7 +7,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"math"
 
 	"github.com/roundsedu/rounds/modules/analytics/internal/store"
@@ -151,7 +150,7 @@ func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 // editors (a moderator, or a grant covering it).
 func (s *Service) QuestionAnalysis(ctx context.Context, p auth.Principal, questionID int64) ([]Item, error) {
 	ok, err := s.ports.Bank.CanEditQuestion(ctx, p, questionID)
-	if db.IsNotFound(err) || errors.Is(err, bank.ErrNotFound) {
+	if db.IsNotFound(err) {
 		return nil, apperr.NotFoundf("question %d not found", questionID)
 	}
 	if err != nil {

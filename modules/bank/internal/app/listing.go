@@ -6,6 +6,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -28,6 +29,7 @@ type BankFilter struct {
 	Uncategorized bool
 	FavoritesOnly bool
 	TagIDs        []int64
+	Type          string // any spelling ParseType reads; "" for every type
 	Limit, Offset int
 }
 
@@ -100,12 +102,19 @@ func modeOf(match string) string {
 // branches, tags by type, and the text matched by keyword or through the
 // search module.
 func (s *Service) resolve(ctx context.Context, p auth.Principal, f BankFilter) (*store.BankQuery, error) {
+	var typ string
+	if f.Type != "" {
+		var ok bool
+		if typ, ok = ParseType(f.Type); !ok {
+			return nil, apperr.Invalidf("question_type", "%s", typeProblem)
+		}
+	}
 	v, err := s.viewerOf(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	q := &store.BankQuery{UserID: p.UserID, QuizID: f.QuizID, Uncategorized: f.Uncategorized,
-		FavoritesOnly: f.FavoritesOnly, EditAll: v.mod(), ShowAllQuizzes: v.mod()}
+		FavoritesOnly: f.FavoritesOnly, Type: typ, EditAll: v.mod(), ShowAllQuizzes: v.mod()}
 	var t *tree
 	if len(f.CategoryIDs) > 0 || len(f.TagIDs) > 0 || len(v.branches) > 0 {
 		if t, err = s.loadTree(ctx); err != nil {

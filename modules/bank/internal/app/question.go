@@ -12,11 +12,30 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// Question types.
+// Question types, in their canonical spelling: stored and answered so.
 const (
 	TypeMCQ    = "mcq"
 	TypeFillIn = "fill_in"
 )
+
+// ParseType reads a question type in any spelling clients send (the spec
+// writes MCQ and non-MCQ (fill-in); letter case, '-', '_' and a space are
+// all accepted) and returns its canonical spelling. ok is false for
+// anything else.
+func ParseType(s string) (canonical string, ok bool) {
+	key := strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(strings.TrimSpace(s)))
+	switch key {
+	case "mcq":
+		return TypeMCQ, true
+	case "fill_in", "fillin", "non_mcq", "nonmcq":
+		return TypeFillIn, true
+	}
+	return "", false
+}
+
+// typeProblem is the message for a question type ParseType refuses.
+var typeProblem = fmt.Sprintf("question_type must be %s or %s (MCQ, fill-in and non-MCQ are accepted in any letter case)",
+	TypeMCQ, TypeFillIn)
 
 // Figure roles: only stem figures are shown to callers who may not see the
 // answer side.
@@ -134,6 +153,9 @@ func (c *Content) normalize() []apperr.Field {
 	if c.Text == "" {
 		fail("question_text", "the question text is empty")
 	}
+	if t, ok := ParseType(c.Type); ok {
+		c.Type = t
+	}
 	switch c.Type {
 	case TypeMCQ:
 		if len(c.Options) < 2 {
@@ -169,7 +191,7 @@ func (c *Content) normalize() []apperr.Field {
 			fail("correct_answer", "a fill-in question needs a correct answer")
 		}
 	default:
-		fail("question_type", "question_type must be %s or %s", TypeMCQ, TypeFillIn)
+		fail("question_type", "%s", typeProblem)
 	}
 	for field, p := range map[string]*string{"image_path": &c.ImagePath, "explanation_image_path": &c.ExplanationImagePath} {
 		*p = strings.TrimSpace(*p)

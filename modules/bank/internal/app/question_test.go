@@ -71,3 +71,20 @@ func TestPatchOntoDropsStaleOptionExplanations(t *testing.T) {
 		t.Fatalf("a plain patch must not drop explanations")
 	}
 }
+
+func TestParseTypeReadsTheSpecsSpellings(t *testing.T) {
+	for in, want := range map[string]string{
+		"mcq": TypeMCQ, "MCQ": TypeMCQ, " Mcq ": TypeMCQ,
+		"fill_in": TypeFillIn, "fill-in": TypeFillIn, "Fill In": TypeFillIn, "FILLIN": TypeFillIn,
+		"non-MCQ": TypeFillIn, "non_mcq": TypeFillIn,
+	} {
+		if got, ok := ParseType(in); !ok || got != want {
+			t.Errorf("ParseType(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "essay", "mcqs", "fill--in", "m c q"} {
+		if got, ok := ParseType(in); ok {
+			t.Errorf("ParseType(%q) = %q; want refused", in, got)
+		}
+	}
+}

@@ -340,8 +340,7 @@ func (s *Service) PublishQuiz(ctx context.Context, p auth.Principal, id int64, p
 // TrashQuiz moves a live quiz to the trash (moderators only).
 func (s *Service) TrashQuiz(ctx context.Context, p auth.Principal, id int64) error {
 	_, err := s.changeQuiz(ctx, p, id, func(ctx context.Context, z *store.QuizSummary) error {
-		now := time.Now().UTC()
-		return s.store.SetQuizDeleted(ctx, id, &now)
+		return s.store.SetQuizDeleted(ctx, id, true)
 	})
 	return err
 }
@@ -394,7 +393,7 @@ func (s *Service) RestoreQuiz(ctx context.Context, p auth.Principal, id int64) (
 		if err := s.trashedQuiz(ctx, id, "the quiz is not in the trash"); err != nil {
 			return err
 		}
-		if err := s.store.SetQuizDeleted(ctx, id, nil); err != nil {
+		if err := s.store.SetQuizDeleted(ctx, id, false); err != nil {
 			return err
 		}
 		row, err := s.store.Quiz(ctx, id, false)

@@ -12,6 +12,7 @@ import (
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 // Grants is the port to identity: the editorial grants a user holds
@@ -67,6 +68,7 @@ type Ports struct {
 // Deps is what the service is built from.
 type Deps struct {
 	DB      *db.DB
+	Queue   *jobs.Queue // tag classification runs as a job
 	Log     *slog.Logger
 	Changes Changes
 	Ports   *Ports
@@ -75,6 +77,7 @@ type Deps struct {
 // Service holds the bank's rules.
 type Service struct {
 	db      *db.DB
+	queue   *jobs.Queue
 	store   *store.Store
 	log     *slog.Logger
 	changes Changes
@@ -83,7 +86,7 @@ type Service struct {
 
 // New builds the service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, changes: d.Changes, ports: d.Ports}
+	return &Service{db: d.DB, queue: d.Queue, store: store.New(d.DB), log: d.Log, changes: d.Changes, ports: d.Ports}
 }
 
 // publish emits a change for q.

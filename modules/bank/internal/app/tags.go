@@ -2,13 +2,11 @@ package app
 
 import (
 	"context"
-
-	"github.com/roundsedu/rounds/platform/apperr"
 )
 
 // Tag types. Questions carry subject and disease tags directly (assigned
-// by offline classification), system tags through their category; keyword
-// tags are retired and never listed.
+// by classification: the classify_tags job or offline tooling), system tags
+// through their category; keyword tags are retired and never listed.
 const (
 	TagSubject = "subject"
 	TagDisease = "disease"
@@ -64,16 +62,4 @@ func (s *Service) Tags(ctx context.Context) (*TagGroups, error) {
 		}
 	}
 	return g, nil
-}
-
-// errOffline answers the classification routes of an older listing: tags
-// are assigned by offline tooling only, so no classification job exists.
-var errOffline = apperr.Gone("tag classification runs as offline tooling; no endpoint or task assigns tags")
-
-// Classify refuses: classification is offline (410).
-func (s *Service) Classify(context.Context) error { return errOffline }
-
-// ClassifyStatus reports on a classification job; there are none.
-func (s *Service) ClassifyStatus(_ context.Context, jobID string) error {
-	return apperr.NotFoundf("no classification job %q: classification runs offline", jobID)
 }

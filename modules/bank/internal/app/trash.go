@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -26,8 +25,7 @@ func (s *Service) trash(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now().UTC()
-	if err := s.store.SetDeleted(ctx, &q.Question, &now); err != nil {
+	if err := s.store.SetDeleted(ctx, &q.Question, true); err != nil {
 		return err
 	}
 	return s.publish(ctx, ChangeDeleted, &q.Question)
@@ -58,7 +56,7 @@ func (s *Service) RestoreQuestion(ctx context.Context, p auth.Principal, id int6
 		if err != nil {
 			return err
 		}
-		if err := s.store.SetDeleted(ctx, &q.Question, nil); err != nil {
+		if err := s.store.SetDeleted(ctx, &q.Question, false); err != nil {
 			return err
 		}
 		if err := s.publish(ctx, ChangeRestored, &q.Question); err != nil {

@@ -20,11 +20,13 @@ type BankFilterInput struct {
 	Uncategorized bool               `query:"uncategorized" default:"false" doc:"questions filed nowhere (OR with the categories)"`
 	FavoritesOnly bool               `query:"favorites_only" default:"false"`
 	TagIDs        []int64            `query:"tag_ids" maxItems:"50" doc:"comma-separated; every one of these tags"`
+	QuestionType  string             `query:"question_type" maxLength:"20" doc:"only this type: mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case"`
 }
 
 func (in *BankFilterInput) filter() app.BankFilter {
 	f := app.BankFilter{Text: in.Q, QuizID: in.QuizID.Ptr(), CategoryIDs: in.CategoryIDs,
-		Uncategorized: in.Uncategorized, FavoritesOnly: in.FavoritesOnly, TagIDs: in.TagIDs}
+		Uncategorized: in.Uncategorized, FavoritesOnly: in.FavoritesOnly, TagIDs: in.TagIDs,
+		Type: in.QuestionType}
 	if c := in.CategoryID.Ptr(); c != nil {
 		f.CategoryIDs = append([]int64{*c}, f.CategoryIDs...)
 	}

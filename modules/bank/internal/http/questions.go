@@ -25,7 +25,7 @@ type questionOutput struct{ Body QuestionBody }
 type createQuestionInput struct {
 	Body struct {
 		QuestionText         string       `json:"question_text" minLength:"1" maxLength:"10000"`
-		QuestionType         string       `json:"question_type" enum:"mcq,fill_in"`
+		QuestionType         string       `json:"question_type" maxLength:"20" doc:"mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case"`
 		Options              []string     `json:"options" required:"false" maxItems:"20"`
 		CorrectAnswer        string       `json:"correct_answer" maxLength:"2000" doc:"for mcq one of the options; for fill_in, accepted answers separated by |"`
 		Explanation          string       `json:"explanation" required:"false" maxLength:"20000"`
@@ -43,7 +43,7 @@ type patchQuestionInput struct {
 	ID   int64 `path:"id" minimum:"1"`
 	Body struct {
 		QuestionText         *string                  `json:"question_text,omitempty" required:"false" minLength:"1" maxLength:"10000"`
-		QuestionType         *string                  `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
+		QuestionType         *string                  `json:"question_type,omitempty" required:"false" maxLength:"20" doc:"mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case"`
 		Options              []string                 `json:"options,omitempty" required:"false" maxItems:"20"`
 		CorrectAnswer        *string                  `json:"correct_answer,omitempty" required:"false" maxLength:"2000"`
 		Explanation          *string                  `json:"explanation,omitempty" required:"false" maxLength:"20000"`

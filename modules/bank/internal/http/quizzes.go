@@ -80,7 +80,7 @@ type patchQuizQuestionInput struct {
 		Options       []string `json:"options,omitempty" required:"false" maxItems:"20"`
 		CorrectAnswer *string  `json:"correct_answer,omitempty" required:"false" maxLength:"2000"`
 		Explanation   *string  `json:"explanation,omitempty" required:"false" maxLength:"20000"`
-		QuestionType  *string  `json:"question_type,omitempty" required:"false" enum:"mcq,fill_in"`
+		QuestionType  *string  `json:"question_type,omitempty" required:"false" maxLength:"20" doc:"mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case"`
 	}
 }
 

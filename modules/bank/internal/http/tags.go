@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -32,12 +33,34 @@ type tagJobInput struct {
 	JobID string `path:"job_id" maxLength:"100"`
 }
 
+type classifyStartedOutput struct {
+	Body struct {
+		JobID  string `json:"job_id"`
+		Status string `json:"status" enum:"started"`
+	}
+}
+
+// JobStepBody is one line of a job's progress.
+type JobStepBody struct {
+	Name   string    `json:"name"`
+	Detail string    `json:"detail,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// ClassifyResultBody is what a completed classification did.
+type ClassifyResultBody struct {
+	Questions   int   `json:"questions" doc:"live questions read"`
+	Tagged      int   `json:"tagged" doc:"questions the tagger found a tag for"`
+	TagsApplied int64 `json:"tags_applied" doc:"question-tag pairs added (pairs already there are not counted)"`
+}
+
 type tagJobOutput struct {
 	Body struct {
-		JobID  string   `json:"job_id"`
-		Status string   `json:"status"`
-		Steps  []string `json:"steps"`
-		Error  *string  `json:"error"`
+		JobID  string              `json:"job_id"`
+		Status string              `json:"status" enum:"pending,running,completed,failed,cancelled"`
+		Steps  []JobStepBody       `json:"steps"`
+		Error  *string             `json:"error"`
+		Result *ClassifyResultBody `json:"result" doc:"set once completed"`
 	}
 }
 
@@ -65,15 +88,38 @@ func registerTags(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/tags/classify", Tags: tags,
-		Errors:  []int{http.StatusGone},
-		Summary: "Closed (410): tags are classified by offline tooling, never by an endpoint"},
-		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
-			return nil, s.Classify(ctx)
+		DefaultStatus: http.StatusAccepted, Errors: []int{http.StatusServiceUnavailable},
+		Summary: "Start tagging the bank's live questions with the rule-based classifier (moderators); poll /tags/status/{job_id}"},
+		func(ctx context.Context, _ *struct{}) (*classifyStartedOutput, error) {
+			id, err := s.StartClassify(ctx, auth.MustFrom(ctx))
+			if err != nil {
+				return nil, err
+			}
+			out := &classifyStartedOutput{}
+			out.Body.JobID, out.Body.Status = id, "started"
+			return out, nil
 		})
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/tags/status/{job_id}", Tags: tags,
-		Summary: "Status of a classification job: none exist (classification is offline), so 404"},
+		Summary: "Status, steps and result of a classification job"},
 		func(ctx context.Context, in *tagJobInput) (*tagJobOutput, error) {
-			return nil, s.ClassifyStatus(ctx, in.JobID)
+			j, err := s.ClassifyStatus(ctx, in.JobID)
+			if err != nil {
+				return nil, err
+			}
+			out := &tagJobOutput{}
+			out.Body.JobID, out.Body.Status = j.ID, string(j.Status)
+			out.Body.Steps = make([]JobStepBody, 0, len(j.Steps))
+			for _, st := range j.Steps {
+				out.Body.Steps = append(out.Body.Steps, JobStepBody(st))
+			}
+			if j.Error != "" {
+				out.Body.Error = &j.Error
+			}
+			if j.Result != nil {
+				r := ClassifyResultBody(*j.Result)
+				out.Body.Result = &r
+			}
+			return out, nil
 		})
 }

@@ -38,6 +38,7 @@ type BankQuery struct {
 	HasCategories bool
 	Uncategorized bool
 	FavoritesOnly bool
+	Type          string    // canonical question type; "" for every type
 	DirectTags    []int64   // AND over bank.question_tags
 	SystemTags    [][]int64 // AND: each entry is the categories carrying one system tag
 	Never         bool      // a filter no question can satisfy (a retired or unknown tag)
@@ -129,6 +130,9 @@ func (q *BankQuery) filters() *where {
 		w.add(`q.question_category_id = ANY(?::bigint[])`, db.IDArray(q.Categories))
 	case q.Uncategorized:
 		w.add(`q.question_category_id IS NULL`)
+	}
+	if q.Type != "" {
+		w.add(`q.question_type = ?`, q.Type)
 	}
 	if q.FavoritesOnly {
 		w.add(`EXISTS (SELECT 1 FROM bank.favorites f WHERE f.user_id = ? AND f.question_id = q.id)`, q.UserID)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"time"
 
 	"gorm.io/gorm"
 
@@ -92,12 +91,12 @@ func (s *Store) MoveCategory(ctx context.Context, from int64, to *int64) ([]Ques
 	return rows, err
 }
 
-// SetDeleted trashes (at != nil) or restores (at == nil) a question and
-// bumps its version.
-func (s *Store) SetDeleted(ctx context.Context, q *Question, at *time.Time) error {
-	q.DeletedAt = at
-	return s.row(ctx, `UPDATE bank.questions SET deleted_at = ?, version = version + 1, updated_at = now()
-		WHERE id = ? RETURNING version, updated_at`, at, q.ID).Scan(&q.Version, &q.UpdatedAt)
+// SetDeleted trashes (at the database's now) or restores a question, bumps
+// its version and reads back its version and times.
+func (s *Store) SetDeleted(ctx context.Context, q *Question, trashed bool) error {
+	return s.row(ctx, `UPDATE bank.questions SET deleted_at = CASE WHEN ? THEN now() END, version = version + 1,
+		updated_at = now() WHERE id = ? RETURNING version, updated_at, deleted_at`, trashed, q.ID).
+		Scan(&q.Version, &q.UpdatedAt, &q.DeletedAt)
 }
 
 // PurgeQuestion removes a question for good; its versions, tags, links and

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"strings"
-	"time"
 
 	"gorm.io/gorm"
 
@@ -128,9 +127,10 @@ func (s *Store) SetQuizPublished(ctx context.Context, id int64, published bool) 
 		published, id).Error
 }
 
-// SetQuizDeleted trashes (at != nil) or restores a quiz.
-func (s *Store) SetQuizDeleted(ctx context.Context, id int64, at *time.Time) error {
-	return s.db.Conn(ctx).Exec(`UPDATE bank.quizzes SET deleted_at = ?, updated_at = now() WHERE id = ?`, at, id).Error
+// SetQuizDeleted trashes (at the database's now) or restores a quiz.
+func (s *Store) SetQuizDeleted(ctx context.Context, id int64, trashed bool) error {
+	return s.db.Conn(ctx).Exec(`UPDATE bank.quizzes SET deleted_at = CASE WHEN ? THEN now() END, updated_at = now()
+		WHERE id = ?`, trashed, id).Error
 }
 
 // SetQuizCategory files a quiz under a quiz category (nil = none).

@@ -4,7 +4,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
@@ -12,6 +11,11 @@ import (
 
 	"github.com/roundsedu/rounds/platform/db"
 )
+
+// Timestamps are the database's: the columns default to now() and writes
+// say now() themselves, so the rows below tell gorm never to fill one from
+// the application's clock (autoCreateTime/autoUpdateTime off) and to let
+// the default apply and read it back (default:now()).
 
 // Store reads and writes bank rows.
 type Store struct{ db *db.DB }
@@ -52,8 +56,8 @@ type Question struct {
 	QuestionCategoryID   *int64
 	CreatedBy            *int64
 	Version              int
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
+	CreatedAt            time.Time `gorm:"default:now();autoCreateTime:false"`
+	UpdatedAt            time.Time `gorm:"default:now();autoUpdateTime:false"`
 	DeletedAt            *time.Time
 }
 
@@ -90,7 +94,7 @@ type Version struct {
 	QuestionID int64
 	Snapshot   []byte
 	EditedBy   int64
-	CreatedAt  time.Time
+	CreatedAt  time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -106,8 +110,8 @@ type Quiz struct {
 	TimeLimitMinutes *int
 	IsPublished      bool
 	CategoryID       *int64
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	CreatedAt        time.Time `gorm:"default:now();autoCreateTime:false"`
+	UpdatedAt        time.Time `gorm:"default:now();autoUpdateTime:false"`
 	DeletedAt        *time.Time
 }
 
@@ -128,8 +132,8 @@ type Category struct {
 	Description *string
 	ParentID    *int64
 	SystemID    *int64
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	CreatedAt   time.Time `gorm:"default:now();autoCreateTime:false"`
+	UpdatedAt   time.Time `gorm:"default:now();autoUpdateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -139,7 +143,7 @@ func (Category) TableName() string { return "bank.question_categories" }
 type QuizCategory struct {
 	ID        int64 `gorm:"primaryKey"`
 	Name      string
-	CreatedAt time.Time
+	CreatedAt time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -150,7 +154,7 @@ type Tag struct {
 	ID        int64 `gorm:"primaryKey"`
 	Type      string
 	Name      string
-	CreatedAt time.Time
+	CreatedAt time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
@@ -161,29 +165,42 @@ type Favorite struct {
 	ID         int64 `gorm:"primaryKey"`
 	UserID     int64
 	QuestionID int64
-	CreatedAt  time.Time
+	CreatedAt  time.Time `gorm:"default:now();autoCreateTime:false"`
 }
 
 // TableName places the row in the module's schema.
 func (Favorite) TableName() string { return "bank.favorites" }
 
-// row is one RETURNING row whose errors are translated like gorm's own
-// (a unique violation becomes gorm.ErrDuplicatedKey for db.IsUniqueViolation).
+// row is the one row a write's RETURNING clause answers, read through
+// gorm on the context's connection so its errors are translated like any
+// other (a unique violation is db.IsUniqueViolation).
 type row struct {
-	r    *sql.Row
-	conn *gorm.DB
+	conn  *gorm.DB
+	query string
+	args  []any
 }
 
 func (s *Store) row(ctx context.Context, query string, args ...any) row {
-	conn := s.db.Conn(ctx)
-	return row{r: conn.Raw(query, args...).Row(), conn: conn}
+	return row{conn: s.db.Conn(ctx), query: query, args: args}
 }
 
-// Scan reads the row.
+// Scan runs the statement and reads its row into dest, in column order;
+// db.ErrNotFound when it returned none.
 func (r row) Scan(dest ...any) error {
-	err := r.r.Scan(dest...)
-	if t, ok := r.conn.Dialector.(gorm.ErrorTranslator); ok && err != nil {
-		return t.Translate(err)
+	tx := r.conn.Raw(r.query, r.args...)
+	rows, err := tx.Rows()
+	if err != nil {
+		return err
 	}
-	return err
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return tx.AddError(err)
+		}
+		return db.ErrNotFound
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return tx.AddError(err)
+	}
+	return tx.AddError(rows.Close())
 }

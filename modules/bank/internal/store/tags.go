@@ -58,3 +58,43 @@ func (s *Store) TagQuestion(ctx context.Context, questionID int64, tagIDs []int6
 	return s.db.Conn(ctx).Exec(`INSERT INTO bank.question_tags (question_id, tag_id)
 		SELECT ?, unnest(?::bigint[]) ON CONFLICT DO NOTHING`, questionID, db.IDArray(tagIDs)).Error
 }
+
+// TagsOfTypes lists the tags of the given types by id.
+func (s *Store) TagsOfTypes(ctx context.Context, types ...string) ([]Tag, error) {
+	var rows []Tag
+	err := s.db.Conn(ctx).Where("type IN ?", types).Order("id").Find(&rows).Error
+	return rows, err
+}
+
+// QuestionText is the text of a live question the tagger reads.
+type QuestionText struct {
+	ID            int64
+	QuestionText  string
+	CorrectAnswer string
+	Explanation   string
+}
+
+// QuestionTexts reads up to limit live questions after afterID, by id (a
+// keyset page: a long classification never skips or repeats a question).
+func (s *Store) QuestionTexts(ctx context.Context, afterID int64, limit int) ([]QuestionText, error) {
+	var rows []QuestionText
+	err := s.db.Conn(ctx).Table("bank.questions").Select("id, question_text, correct_answer, explanation").
+		Where("deleted_at IS NULL AND id > ?", afterID).Order("id").Limit(limit).Find(&rows).Error
+	return rows, err
+}
+
+// CountLive counts the live questions.
+func (s *Store) CountLive(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.Conn(ctx).Table("bank.questions").Where("deleted_at IS NULL").Count(&n).Error
+	return n, err
+}
+
+// AddQuestionTags attaches tagIDs[i] to questionIDs[i], keeping pairs
+// already there, and returns how many were new.
+func (s *Store) AddQuestionTags(ctx context.Context, questionIDs, tagIDs []int64) (int64, error) {
+	res := s.db.Conn(ctx).Exec(`INSERT INTO bank.question_tags (question_id, tag_id)
+		SELECT * FROM unnest(?::bigint[], ?::bigint[]) ON CONFLICT DO NOTHING`,
+		db.IDArray(questionIDs), db.IDArray(tagIDs))
+	return res.RowsAffected, res.Error
+}

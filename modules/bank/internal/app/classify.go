@@ -1,0 +1,148 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/jobs"
+)
+
+// KindClassifyTags is the job that tags the bank's live questions with the
+// rule-based tagger.
+const KindClassifyTags = "classify_tags"
+
+// classifyBatch is how many questions one step reads and tags, each batch
+// in its own short transaction.
+const classifyBatch = 500
+
+// queueFullRetry is the Retry-After of a 503 when the job queue is full.
+const queueFullRetry = 30 * time.Second
+
+// ClassifyResult is what a finished classification did.
+type ClassifyResult struct {
+	Questions   int   `json:"questions"`    // live questions read
+	Tagged      int   `json:"tagged"`       // questions the tagger found a tag for
+	TagsApplied int64 `json:"tags_applied"` // (question, tag) pairs added
+}
+
+// ClassifyJob is a classification job as clients poll it.
+type ClassifyJob struct {
+	ID     string
+	Status jobs.Status
+	Steps  []jobs.Step
+	Error  string
+	Result *ClassifyResult // once completed
+}
+
+// RegisterJobs registers the bank's job kinds.
+func (s *Service) RegisterJobs(r *jobs.Runner) { r.Handle(KindClassifyTags, s.classifyJob) }
+
+// StartClassify queues a classification of the whole bank (moderators
+// only) and returns the job's id.
+func (s *Service) StartClassify(ctx context.Context, p auth.Principal) (string, error) {
+	if !p.IsModerator() {
+		return "", apperr.Forbiddenf("only moderators start tag classification")
+	}
+	id, err := s.queue.Enqueue(ctx, KindClassifyTags, &p.UserID, struct{}{})
+	if errors.Is(err, jobs.ErrQueueFull) {
+		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: queueFullRetry,
+			Message: "the job queue cannot accept a classification now; nothing was started, try again shortly"}
+	}
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
+}
+
+// ClassifyStatus reports on a classification job; any other id (another
+// kind of job included) is 404.
+func (s *Service) ClassifyStatus(ctx context.Context, jobID string) (*ClassifyJob, error) {
+	missing := apperr.NotFoundf("no classification job %q", jobID)
+	id, err := uuid.Parse(jobID)
+	if err != nil {
+		return nil, missing
+	}
+	rec, err := s.queue.Get(ctx, id)
+	if errors.Is(err, jobs.ErrNotFound) || (err == nil && rec.Kind != KindClassifyTags) {
+		return nil, missing
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &ClassifyJob{ID: rec.ID.String(), Status: rec.Status, Steps: rec.Steps, Error: rec.Error}
+	if rec.Status == jobs.Completed {
+		out.Result = &ClassifyResult{}
+		if err := rec.Decode(out.Result); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// classifyJob walks the live questions by id and adds the tags the tagger
+// finds. It only adds (tags from offline tooling stay), so running it
+// again, or resuming it after a lost worker, is safe.
+func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
+	tags, err := s.store.TagsOfTypes(ctx, TagSubject, TagDisease)
+	if err != nil {
+		return nil, err
+	}
+	total, err := s.store.CountLive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := run.Step(ctx, "started", fmt.Sprintf("%d live questions, %d subject and disease tags", total, len(tags))); err != nil {
+		return nil, err
+	}
+	t := newTagger(tags)
+	res := &ClassifyResult{}
+	for after := int64(0); ; {
+		batch, err := s.store.QuestionTexts(ctx, after, classifyBatch)
+		if err != nil || len(batch) == 0 {
+			return res, err
+		}
+		after = batch[len(batch)-1].ID
+		byQuestion := map[int64][]int64{}
+		ids := make([]int64, 0, len(batch))
+		for _, q := range batch {
+			if m := t.match(q); len(m) > 0 {
+				byQuestion[q.ID] = m
+				ids = append(ids, q.ID)
+			}
+		}
+		err = s.db.Tx(ctx, func(ctx context.Context) error {
+			if len(ids) == 0 {
+				return nil
+			}
+			// Share-locked: a question purged meanwhile is skipped, not a
+			// foreign-key failure.
+			live, err := s.store.LockLive(ctx, ids)
+			if err != nil {
+				return err
+			}
+			var qs, ts []int64
+			for _, id := range live {
+				for _, tag := range byQuestion[id] {
+					qs, ts = append(qs, id), append(ts, tag)
+				}
+			}
+			n, err := s.store.AddQuestionTags(ctx, qs, ts)
+			res.TagsApplied += n
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		res.Questions += len(batch)
+		res.Tagged += len(ids)
+		if err := run.Step(ctx, "classified", fmt.Sprintf("%d of %d questions", res.Questions, total)); err != nil {
+			return nil, err
+		}
+	}
+}
