@@ -33,7 +33,10 @@ var h *harness.Harness
 var _ = BeforeSuite(func() {
 	var err error
 	h, err = harness.Start(
-		harness.WithConfig(func(c *config.Config) { c.Set("drafts.max_upload_size", uploadLimit) }),
+		harness.WithConfig(func(c *config.Config) {
+			c.Set("drafts.max_upload_size", uploadLimit)
+			c.Set("drafts.inspect_timeout", "2s")
+		}),
 		harness.BeforeStart(func(a *app.App) { app.Lookup[*drafts.Module](a).SetModels(stubModels{}) }))
 	Expect(err).NotTo(HaveOccurred())
 })

@@ -107,21 +107,25 @@ func (s *Service) readPages(ctx context.Context, doc *store.Document, step stepF
 	if err != nil {
 		return nil, err
 	}
-	r, err := pdfdoc.Open(f, size)
+	openCtx, cancel := context.WithTimeout(ctx, s.cfg.InspectTimeout)
+	r, err := pdfdoc.Open(openCtx, f, size, s.cfg.limits())
+	cancel()
 	if err != nil {
 		return nil, err
 	}
 	n := r.NumPages()
-	if n < 1 {
-		return nil, pdfdoc.ErrNoPages
-	}
 	if err := step(ctx, "reading pages", fmt.Sprintf("%d pages", n)); err != nil {
 		return nil, err
 	}
 	texts := make([]string, n)
 	withText, unreadable := 0, 0
 	for i := 1; i <= n; i++ {
-		text, err := r.PageText(i)
+		pageCtx, cancel := context.WithTimeout(ctx, s.cfg.PageTimeout)
+		text, err := r.PageText(pageCtx, i)
+		cancel()
+		if errors.Is(err, pdfdoc.ErrTooSlow) || errors.Is(err, pdfdoc.ErrTooLarge) {
+			return nil, err // hostile, not merely damaged: the document fails
+		}
 		if err != nil {
 			unreadable++
 			s.log.Warn("drafts: unreadable page", "document_id", doc.ID, "page", i, "error", err)
@@ -165,7 +169,7 @@ func (s *Service) localCopy(ctx context.Context, key string) (*os.File, int64, e
 // processingFailure is the one-line message recorded on the document.
 func processingFailure(err error) string {
 	switch {
-	case errors.Is(err, pdfdoc.ErrMalformed):
+	case errors.Is(err, pdfdoc.ErrMalformed), errors.Is(err, pdfdoc.ErrTooSlow), errors.Is(err, pdfdoc.ErrTooLarge):
 		return "the PDF could not be read: " + err.Error()
 	case errors.Is(err, pdfdoc.ErrNoPages):
 		return pdfdoc.ErrNoPages.Error()

@@ -13,6 +13,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/builtin"
+	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
@@ -39,10 +40,20 @@ type Ports struct {
 	Bank Bank
 }
 
-// Config is the drafts section: document upload policy.
+// Config is the drafts section: document upload policy and the bounds on
+// reading a PDF.
 type Config struct {
-	MaxUploadSize int64         `mapstructure:"max_upload_size" validate:"gt=0"`
-	StuckAfter    time.Duration `mapstructure:"stuck_after" validate:"gt=0"`
+	MaxUploadSize    int64         `mapstructure:"max_upload_size" validate:"gt=0"`
+	StuckAfter       time.Duration `mapstructure:"stuck_after" validate:"gt=0"`
+	InspectTimeout   time.Duration `mapstructure:"inspect_timeout" validate:"gt=0"`
+	PageTimeout      time.Duration `mapstructure:"page_timeout" validate:"gt=0"`
+	MaxStreamBytes   int64         `mapstructure:"max_stream_bytes" validate:"gt=0"`
+	MaxDocumentBytes int64         `mapstructure:"max_document_bytes" validate:"gt=0"`
+}
+
+// limits are the inflation bounds of one document's extraction.
+func (c Config) limits() pdfdoc.Limits {
+	return pdfdoc.Limits{MaxStreamBytes: c.MaxStreamBytes, MaxDocumentBytes: c.MaxDocumentBytes}
 }
 
 // Deps is what the service is built from.
