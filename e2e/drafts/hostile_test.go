@@ -57,4 +57,25 @@ var _ = Describe("A hostile PDF", func() {
 		}, 10*time.Second, 50*time.Millisecond).Should(Equal("failed"))
 		Expect(job.Error).To(ContainSubstring("max_stream_bytes"))
 	})
+
+	It("whose job crashed its worker max_attempts times fails its document visibly, not processing for ever", func() {
+		id := uploadReady(h, mod)
+		db := h.App.DB.Conn(context.Background())
+		// As a worker dying on the file would leave it: the document
+		// processing, its job running under an expired lease, attempts spent.
+		Expect(db.Exec(`UPDATE drafts.documents SET status = 'processing' WHERE id = ?`, id).Error).To(Succeed())
+		Expect(db.Exec(`INSERT INTO platform.jobs (id, kind, status, payload, attempts, max_attempts, worker, lease_until, started_at)
+			SELECT gen_random_uuid(), 'process_pdf', 'running', jsonb_build_object('document_id', id, 'run', processing_run),
+				3, 3, 'a-dead-worker', now() - interval '1 second', now()
+			FROM drafts.documents WHERE id = ?`, id).Error).To(Succeed())
+
+		st := waitDocument(h, mod, id)
+		Expect(st["status"]).To(Equal("failed"))
+		Expect(st["error_message"]).To(Equal(
+			"processing stopped: the worker reading this file stopped repeatedly (abandoned: its worker stopped 3 times)"))
+		Expect(count(h, `SELECT count(*) FROM platform.jobs WHERE worker <> 'a-dead-worker' AND status = 'failed'
+			AND error = 'abandoned: its worker stopped 3 times' AND (payload->>'document_id')::bigint = ?`, id)).To(Equal(1))
+		Expect(count(h, `SELECT count(*) FROM platform.jobs WHERE status IN ('pending', 'running')
+			AND (payload->>'document_id')::bigint = ?`, id)).To(Equal(0))
+	})
 })

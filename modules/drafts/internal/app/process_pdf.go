@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -48,6 +49,19 @@ func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run) (any, err
 		return nil, err
 	}
 	return processResult{DocumentID: d.ID, Status: d.Status, TotalPages: d.TotalPages}, nil
+}
+
+// abandonProcessPDF fails the document of a process_pdf job given up on
+// after its worker stopped max_attempts times (most likely this file
+// crashed it): the document leaves processing, saying so, and can be
+// reprocessed or deleted.
+func (s *Service) abandonProcessPDF(ctx context.Context, payload json.RawMessage, reason string) error {
+	var pl processPayload
+	if err := json.Unmarshal(payload, &pl); err != nil {
+		return fmt.Errorf("bad payload: %w", err)
+	}
+	return s.store.FailProcessing(ctx, pl.DocumentID, pl.Run,
+		"processing stopped: the worker reading this file stopped repeatedly ("+reason+")")
 }
 
 // process reads every page of the stored PDF and records the page text,

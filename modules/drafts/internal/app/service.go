@@ -107,5 +107,6 @@ func (s *Service) modelPort() extraction.Models {
 // Register adds the module's job handlers to the runner.
 func (s *Service) Register(r *jobs.Runner) {
 	r.Handle(KindProcessPDF, s.handleProcessPDF)
+	r.OnAbandon(KindProcessPDF, s.abandonProcessPDF)
 	r.Handle(KindExtractQuiz, s.handleExtractQuiz)
 }
