@@ -26,6 +26,7 @@ var _ = Describe("A hostile PDF", func() {
 			Expect(message(res)).To(ContainSubstring(why))
 			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
 			Expect(storedFiles()).To(Equal(before))
+			Expect(spooled()).To(BeEmpty())
 		},
 		Entry("a page tree claiming 2^40 pages", func() []byte { return pdffixtures.HugeCount(1 << 40) },
 			"its page tree claims 1099511627776 pages, more than a file of"),
@@ -56,6 +57,7 @@ var _ = Describe("A hostile PDF", func() {
 			return job.Status
 		}, 10*time.Second, 50*time.Millisecond).Should(Equal("failed"))
 		Expect(job.Error).To(ContainSubstring("max_stream_bytes"))
+		Expect(spooled()).To(BeEmpty())
 	})
 
 	It("whose job crashed its worker max_attempts times fails its document visibly, not processing for ever", func() {

@@ -116,7 +116,7 @@ func (s *Service) process(ctx context.Context, docID int64, run int, jobStep ste
 func (s *Service) readPages(ctx context.Context, doc *store.Document, step stepFunc) ([]string, error) {
 	f, size, err := s.localCopy(ctx, doc.StorageKey)
 	if f != nil {
-		defer func() { f.Close(); os.Remove(f.Name()) }()
+		defer release(f)
 	}
 	if err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func (s *Service) localCopy(ctx context.Context, key string) (*os.File, int64, e
 		return nil, 0, fmt.Errorf("the stored file is missing: %w", err)
 	}
 	defer src.Close()
-	f, err := os.CreateTemp("", "rounds-pdf-*.pdf")
+	f, err := s.tmp.create("pdf-*.pdf")
 	if err != nil {
 		return nil, 0, err
 	}

@@ -49,6 +49,9 @@ type Config struct {
 	PageTimeout      time.Duration `mapstructure:"page_timeout" validate:"gt=0"`
 	MaxStreamBytes   int64         `mapstructure:"max_stream_bytes" validate:"gt=0"`
 	MaxDocumentBytes int64         `mapstructure:"max_document_bytes" validate:"gt=0"`
+	// SpoolDir holds temporary copies of PDFs; empty is rounds-spool in
+	// the system's temporary directory.
+	SpoolDir string `mapstructure:"spool_dir"`
 }
 
 // limits are the inflation bounds of one document's extraction.
@@ -77,14 +80,23 @@ type Service struct {
 	log     *slog.Logger
 	builtin extraction.Extractor
 	models  atomic.Pointer[modelsBox]
+	tmp     *spool
 }
 
 type modelsBox struct{ m extraction.Models }
 
-// New builds the service.
-func New(d Deps) *Service {
+// New builds the service, sweeping temporary files a previous process
+// left behind.
+func New(d Deps) (*Service, error) {
+	sp, swept, err := newSpool(d.Config.SpoolDir)
+	if err != nil {
+		return nil, err
+	}
+	if swept > 0 {
+		d.Log.Info("drafts: removed temporary files left by a stopped process", "files", swept)
+	}
 	return &Service{db: d.DB, store: store.New(d.DB), storage: d.Storage, queue: d.Queue,
-		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}}
+		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}, tmp: sp}, nil
 }
 
 // SetModels plugs in model-backed extractors (the AI module); nil removes

@@ -35,7 +35,7 @@ type UploadFile struct {
 func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*Document, error) {
 	tmp, size, err := s.spool(f.Body)
 	if tmp != nil {
-		defer func() { tmp.Close(); os.Remove(tmp.Name()) }()
+		defer release(tmp)
 	}
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (s *Service) processUnlessQueued(ctx context.Context, doc *store.Document, 
 
 // spool copies at most max_upload_size+1 bytes into a temporary file.
 func (s *Service) spool(r io.Reader) (*os.File, int64, error) {
-	f, err := os.CreateTemp("", "rounds-upload-*.pdf")
+	f, err := s.tmp.create("upload-*.pdf")
 	if err != nil {
 		return nil, 0, err
 	}
