@@ -10,6 +10,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
+	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
@@ -42,7 +43,7 @@ func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run) (any, err
 		return nil, err
 	}
 	d, err := s.store.Document(ctx, pl.DocumentID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return processResult{DocumentID: pl.DocumentID, Status: "deleted"}, nil
 	}
 	if err != nil {
@@ -70,7 +71,7 @@ func (s *Service) abandonProcessPDF(ctx context.Context, payload json.RawMessage
 // for a deleted document or a run that was superseded by a reprocess.
 func (s *Service) process(ctx context.Context, docID int64, run int, jobStep stepFunc) error {
 	doc, err := s.store.Document(ctx, docID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -101,7 +102,7 @@ func (s *Service) process(ctx context.Context, docID int64, run int, jobStep ste
 	}
 	return s.db.Tx(ctx, func(ctx context.Context) error {
 		d, err := s.store.LockDocument(ctx, docID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
 		if err != nil || d.ProcessingRun != run {

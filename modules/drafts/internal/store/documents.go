@@ -77,7 +77,7 @@ func (s *Store) CreateDocument(ctx context.Context, d *Document, step, detail st
 func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 	var d Document
 	if err := s.db.Conn(ctx).Take(&d, id).Error; err != nil {
-		return nil, notFound(err)
+		return nil, err
 	}
 	return &d, nil
 }
@@ -85,8 +85,8 @@ func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 // LockDocument loads one document and locks it until the transaction ends.
 func (s *Store) LockDocument(ctx context.Context, id int64) (*Document, error) {
 	var d Document
-	if err := s.db.Conn(ctx).Clauses(forUpdate).Take(&d, id).Error; err != nil {
-		return nil, notFound(err)
+	if err := s.db.Locked(ctx).Take(&d, id).Error; err != nil {
+		return nil, err
 	}
 	return &d, nil
 }
