@@ -60,28 +60,28 @@ var _ = Describe("Uploading a document", func() {
 	})
 
 	DescribeTable("refuses a file that is not a readable PDF, by its bytes, creating nothing",
-		func(name string, file func() []byte, message string) {
+		func(name string, file func() []byte, code, message string) {
 			before := count(h, `SELECT count(*) FROM drafts.documents`)
 			res := upload(h, mod, name, file())
-			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(res).To(HaveError(400, code))
 			Expect(res.Map()["error"].(map[string]any)["message"]).To(ContainSubstring(message))
 			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
 			Expect(storedFiles()).To(Equal(count(h, `SELECT count(*) FROM drafts.documents`)))
 		},
-		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "not a PDF"),
-		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "damaged"),
+		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "invalid_pdf", "not a PDF"),
+		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "invalid_pdf", "damaged"),
 		Entry("an encrypted PDF", "locked.pdf", func() []byte {
 			b, err := pdffixtures.Encrypted()
 			Expect(err).NotTo(HaveOccurred())
 			return b
-		}, "password-protected"),
-		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "no pages"),
+		}, "invalid_pdf", "password-protected"),
+		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "invalid_pdf", "no pages"),
 		Entry("a PDF of a version the reader cannot take", "new.pdf", func() []byte {
 			return bytes.Replace(pdffixtures.QuestionPaper(), []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1)
-		}, "version or layout cannot be read"),
-		Entry("an empty file", "nothing.pdf", func() []byte { return nil }, "empty"),
+		}, "invalid_pdf", "version or layout cannot be read"),
+		Entry("an empty file", "nothing.pdf", func() []byte { return nil }, "bad_request", "empty"),
 		Entry("a file one byte over MAX_UPLOAD_SIZE", "big.pdf", func() []byte { return pdffixtures.Sized(uploadLimit + 1) },
-			"larger than the upload limit"),
+			"bad_request", "larger than the upload limit"),
 	)
 
 	It("answers 400 to a file far over the limit without reading all of it", func() {

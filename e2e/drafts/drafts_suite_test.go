@@ -6,6 +6,10 @@ package drafts_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -30,10 +34,27 @@ const uploadLimit = 256 << 10
 
 var h *harness.Harness
 
+// spoolRoot is the suite's drafts.spool_dir.
+var spoolRoot = filepath.Join(os.TempDir(), fmt.Sprintf("rounds-e2e-spool-%d", os.Getpid()))
+
+// spooled lists the temporary files this process holds.
+func spooled() []string {
+	entries, _ := os.ReadDir(filepath.Join(spoolRoot, strconv.Itoa(os.Getpid())))
+	names := []string{}
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
 var _ = BeforeSuite(func() {
 	var err error
 	h, err = harness.Start(
-		harness.WithConfig(func(c *config.Config) { c.Set("drafts.max_upload_size", uploadLimit) }),
+		harness.WithConfig(func(c *config.Config) {
+			c.Set("drafts.max_upload_size", uploadLimit)
+			c.Set("drafts.inspect_timeout", "2s")
+			c.Set("drafts.spool_dir", spoolRoot)
+		}),
 		harness.BeforeStart(func(a *app.App) { app.Lookup[*drafts.Module](a).SetModels(stubModels{}) }))
 	Expect(err).NotTo(HaveOccurred())
 })
@@ -42,6 +63,7 @@ var _ = AfterSuite(func() {
 	if h != nil {
 		Expect(h.Stop()).To(Succeed())
 	}
+	Expect(os.RemoveAll(spoolRoot)).To(Succeed())
 })
 
 // stubModels stands in for the AI module's model extractors, the one

@@ -341,3 +341,32 @@ var _ = Describe("Reviewing drafts", func() {
 		Expect(draftsOf(mod, batch, "pending")).To(HaveLen(7))
 	})
 })
+
+var _ = Describe("A bank refusal the readiness checks did not foresee", func() {
+	It("names the drafts and fields the bank refused (its typed refusal, not its error text), accepting nothing", func() {
+		mod := moderator(h)
+		batchID, category := batchWithCategory(mod)
+		var ready []int64
+		for _, d := range draftsOf(mod, batchID, "pending") {
+			if d["ready"] == true {
+				ready = append(ready, idOf(d))
+			}
+		}
+		Expect(len(ready)).To(BeNumerically(">=", 2))
+		Expect(mod.Client(h).Delete(fmt.Sprintf("/api/v1/question-categories/%d", category))).To(HaveStatus(204))
+
+		res := accept(mod, ready[0], ready[1])
+		Expect(res).To(HaveError(422, "invalid_request"))
+		env := res.Map()["error"].(map[string]any)
+		Expect(env["message"]).To(Equal(fmt.Sprintf("draft %d: no such question category; draft %d: no such question category",
+			ready[0], ready[1])))
+		var fields []string
+		for _, f := range env["fields"].([]any) {
+			fields = append(fields, f.(map[string]any)["field"].(string))
+		}
+		Expect(fields).To(Equal([]string{fmt.Sprintf("drafts[%d].question_category_id", ready[0]),
+			fmt.Sprintf("drafts[%d].question_category_id", ready[1])}))
+		Expect(count(h, `SELECT count(*) FROM drafts.drafts WHERE id IN (?, ?) AND status = 'pending'`, ready[0], ready[1])).To(Equal(2))
+		Expect(count(h, `SELECT count(*) FROM bank.questions WHERE question_category_id = ?`, category)).To(BeZero())
+	})
+})

@@ -82,8 +82,9 @@ type Facade interface {
 	// are left out).
 	QuestionFilings(ctx context.Context, ids []int64) (map[int64]Filing, error)
 	// CreateQuestions files new questions into the bank inside the
-	// transaction on ctx and returns their ids in order. Validation failures
-	// are *apperr.Error.
+	// transaction on ctx and returns their ids in order. Questions that
+	// break the bank's rules are a *RefusedQuestions (which question, which
+	// field, which rule), wrapping the bank's *apperr.Error.
 	CreateQuestions(ctx context.Context, by int64, qs []NewQuestion) ([]int64, error)
 	// CategoryExists reports whether a question category exists.
 	CategoryExists(ctx context.Context, id int64) (bool, error)

@@ -61,7 +61,11 @@ func (m *Module) CreateQuestions(ctx context.Context, by int64, qs []NewQuestion
 		in[i] = app.NewQuestion{CategoryID: q.CategoryID, Content: app.Content{Type: q.Type, Text: q.Text,
 			Options: q.Options, CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation}}
 	}
-	return m.svc.CreateQuestions(ctx, by, in)
+	ids, err := m.svc.CreateQuestions(ctx, by, in)
+	if err != nil {
+		return nil, refused(err, len(qs))
+	}
+	return ids, nil
 }
 
 // CategoryExists implements Facade.

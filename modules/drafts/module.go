@@ -47,7 +47,10 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	}
 	ports := &app.Ports{}
 	module.Need(k, "bank", &ports.Bank)
-	svc := app.New(app.Deps{DB: k.DB, Storage: k.Storage, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
+	svc, err := app.New(app.Deps{DB: k.DB, Storage: k.Storage, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
+	if err != nil {
+		return nil, err
+	}
 	return &Module{cfg: cfg, svc: svc}, nil
 }
 

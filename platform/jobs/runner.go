@@ -25,16 +25,28 @@ type Runner struct {
 	metrics  *metrics.Registry
 	worker   string
 	handlers map[string]Handler
-	wake     chan struct{}
+	// abandoned are the kinds' hooks for a job given up on (OnAbandon).
+	abandoned map[string]AbandonHandler
+	wake      chan struct{}
 }
+
+// AbandonHandler is told that a job was given up on after its worker
+// stopped max_attempts times (reason says so), with the job's payload.
+type AbandonHandler func(ctx context.Context, payload json.RawMessage, reason string) error
 
 // NewRunner makes a runner; register handlers before Run.
 func NewRunner(d *db.DB, cfg config.Jobs, log *slog.Logger, m *metrics.Registry) *Runner {
 	host, _ := os.Hostname()
 	return &Runner{db: d, cfg: cfg, log: log, metrics: m,
 		worker:   fmt.Sprintf("%s/%d/%s", host, os.Getpid(), uuid.NewString()[:8]),
-		handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
+		handlers: map[string]Handler{}, abandoned: map[string]AbandonHandler{}, wake: make(chan struct{}, 1)}
 }
+
+// OnAbandon registers what else to do when a job of kind is given up on:
+// the job itself ends failed, and the module can fail the work it was doing
+// where its users look (a job that crashes its worker on some input never
+// reaches its handler's own failure path).
+func (r *Runner) OnAbandon(kind string, h AbandonHandler) { r.abandoned[kind] = h }
 
 // Handle registers the handler for a kind.
 func (r *Runner) Handle(kind string, h Handler) {
@@ -129,7 +141,13 @@ func (r *Runner) execute(ctx context.Context, rw *row) {
 	start := time.Now()
 	log := r.log.With("job_id", rw.ID, "kind", rw.Kind, "attempt", rw.Attempts)
 	if rw.Attempts > rw.MaxAttempts {
-		r.finish(ctx, rw.ID, Failed, nil, fmt.Sprintf("abandoned: its worker stopped %d times", rw.MaxAttempts))
+		reason := fmt.Sprintf("abandoned: its worker stopped %d times", rw.MaxAttempts)
+		r.finish(ctx, rw.ID, Failed, nil, reason)
+		if h := r.abandoned[rw.Kind]; h != nil {
+			if err := r.safeAbandon(ctx, h, rw.Payload, reason); err != nil {
+				log.Error("jobs: abandon hook failed", "error", err)
+			}
+		}
 		log.Warn("job abandoned after repeated worker loss")
 		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
 		return
@@ -170,6 +188,15 @@ func (r *Runner) safeCall(ctx context.Context, h Handler, run *Run) (res any, er
 		}
 	}()
 	return h(ctx, run)
+}
+
+func (r *Runner) safeAbandon(ctx context.Context, h AbandonHandler, payload json.RawMessage, reason string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return h(context.WithoutCancel(ctx), payload, reason)
 }
 
 // finish records the outcome unless the job was cancelled or taken over.

@@ -128,6 +128,11 @@ func (w *writer) stream(num int, data []byte, compress bool) {
 		data = z.Bytes()
 		filter = " /Filter /FlateDecode"
 	}
+	w.streamBody(num, data, filter)
+}
+
+// streamBody writes a stream object whose data is already encoded.
+func (w *writer) streamBody(num int, data []byte, filter string) {
 	if w.offsets == nil {
 		w.offsets = map[int]int{}
 	}

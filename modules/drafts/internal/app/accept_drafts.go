@@ -2,9 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/roundsedu/rounds/modules/bank"
@@ -102,32 +101,26 @@ func notReady(set *reviewSet) error {
 		blocked, len(set.drafts), strings.Join(reasons, "; "))
 }
 
-// byDraft renames the bank's field errors ("questions[2].options") after
-// the drafts they came from ("drafts[17].options"), so a refusal the
-// readiness checks did not foresee (a category deleted meanwhile) still
-// points at the draft to fix.
+// byDraft turns the bank's refusal of questions into the drafts they came
+// from ("drafts[17].question_category_id"), so a refusal the readiness
+// checks did not foresee (a category deleted meanwhile) still points at
+// the draft to fix. Any other error passes unchanged.
 func byDraft(err error, draftIDs []int64) error {
-	ae, ok := apperr.As(err)
-	if !ok || len(ae.Fields) == 0 {
+	var refused *bank.RefusedQuestions
+	if !errors.As(err, &refused) {
 		return err
 	}
-	out := &apperr.Error{Code: ae.Code, Message: ae.Message, Status: ae.Status}
-	for _, f := range ae.Fields {
-		if m := bankField.FindStringSubmatch(f.Field); m != nil {
-			if i, _ := strconv.Atoi(m[1]); i < len(draftIDs) {
-				f.Field = fmt.Sprintf("drafts[%d]%s", draftIDs[i], m[2])
-				f.Message = fmt.Sprintf("draft %d: %s", draftIDs[i], f.Message)
-			}
-		}
-		out.Fields = append(out.Fields, f)
+	out := &apperr.Error{Code: apperr.Invalid}
+	msgs := make([]string, len(refused.Refusals))
+	for i, r := range refused.Refusals {
+		id := draftIDs[r.Item]
+		msgs[i] = fmt.Sprintf("draft %d: %s", id, r.Rule)
+		out.Fields = append(out.Fields, apperr.Field{Field: fmt.Sprintf("drafts[%d].%s", id, r.Field),
+			Message: msgs[i], Type: "value_error"})
 	}
-	if len(out.Fields) == 1 {
-		out.Message = out.Fields[0].Message
-	}
+	out.Message = strings.Join(msgs, "; ")
 	return out
 }
-
-var bankField = regexp.MustCompile(`^questions\[(\d+)\](.*)$`)
 
 // toNewQuestion files a draft into its own category, else its batch's.
 func toNewQuestion(d *store.Draft, b *store.Batch) bank.NewQuestion {

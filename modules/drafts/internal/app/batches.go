@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Batch listing filters.
@@ -92,7 +92,7 @@ func (s *Service) BatchDrafts(ctx context.Context, batchID int64, status string,
 // Draft is one draft.
 func (s *Service) Draft(ctx context.Context, id int64) (*Draft, error) {
 	row, err := s.store.Draft(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, draftNotFound(id)
 	}
 	if err != nil {

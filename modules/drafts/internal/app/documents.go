@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 func documentNotFound(id int64) error { return apperr.NotFoundf("document %d not found", id) }
@@ -35,7 +36,7 @@ func (s *Service) Documents(ctx context.Context, p auth.Principal, limit, offset
 // uploader; anyone else is told it does not exist.
 func (s *Service) Document(ctx context.Context, p auth.Principal, id int64) (*Document, error) {
 	row, err := s.store.Document(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !p.IsModerator() && row.UserID != p.UserID) {
+	if errors.Is(err, db.ErrNotFound) || (err == nil && !p.IsModerator() && row.UserID != p.UserID) {
 		return nil, documentNotFound(id)
 	}
 	if err != nil {
@@ -56,7 +57,7 @@ func (s *Service) Document(ctx context.Context, p auth.Principal, id int64) (*Do
 // DocumentSteps is a document's processing history.
 func (s *Service) DocumentSteps(ctx context.Context, id int64) ([]Step, error) {
 	row, err := s.store.Document(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, documentNotFound(id)
 	}
 	if err != nil {
@@ -68,7 +69,7 @@ func (s *Service) DocumentSteps(ctx context.Context, id int64) ([]Step, error) {
 // DocumentStatus is the document without its sections.
 func (s *Service) DocumentStatus(ctx context.Context, id int64) (*Document, error) {
 	row, err := s.store.Document(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, documentNotFound(id)
 	}
 	if err != nil {
@@ -83,7 +84,7 @@ func (s *Service) DeleteDocument(ctx context.Context, id int64) error {
 	var key string
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		d, err := s.store.LockDocument(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return documentNotFound(id)
 		}
 		if err != nil {
@@ -108,7 +109,7 @@ func (s *Service) Reprocess(ctx context.Context, p auth.Principal, id int64) (*D
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		var err error
 		doc, err = s.store.LockDocument(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return documentNotFound(id)
 		}
 		if err != nil {

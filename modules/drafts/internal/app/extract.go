@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
@@ -47,14 +48,14 @@ func (s *Service) StartExtraction(ctx context.Context, p auth.Principal, req Ext
 		req.ReadingMode = extraction.ReadingText
 	}
 	sec, err := s.store.SectionByID(ctx, req.SectionID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return "", apperr.NotFoundf("section %d not found", req.SectionID)
 	}
 	if err != nil {
 		return "", err
 	}
 	doc, err := s.store.Document(ctx, sec.DocumentID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return "", apperr.NotFoundf("section %d not found", req.SectionID) // deleted with its document
 	}
 	if err != nil {

@@ -26,7 +26,7 @@ func (s *Service) handleExtractQuiz(ctx context.Context, run *jobs.Run) (any, er
 	}
 	if b, err := s.store.BatchByJob(ctx, run.ID); err == nil {
 		return s.resultFor(ctx, b.ID)
-	} else if !errors.Is(err, store.ErrNotFound) {
+	} else if !errors.Is(err, db.ErrNotFound) {
 		return nil, err
 	}
 	if err := run.Step(ctx, "loading section", fmt.Sprintf("section %d", pl.SectionID)); err != nil {
@@ -89,14 +89,14 @@ func (s *Service) handleExtractQuiz(ctx context.Context, run *jobs.Run) (any, er
 // sourceOf loads the section and its document, explaining what went away.
 func (s *Service) sourceOf(ctx context.Context, sectionID int64) (*store.Section, *store.Document, error) {
 	sec, err := s.store.SectionByID(ctx, sectionID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, nil, fmt.Errorf("section %d was deleted before the extraction ran", sectionID)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	doc, err := s.store.Document(ctx, sec.DocumentID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, nil, fmt.Errorf("document %d was deleted before the extraction ran", sec.DocumentID)
 	}
 	if err != nil {

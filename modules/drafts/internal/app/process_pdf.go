@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
+	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
@@ -41,7 +43,7 @@ func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run) (any, err
 		return nil, err
 	}
 	d, err := s.store.Document(ctx, pl.DocumentID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return processResult{DocumentID: pl.DocumentID, Status: "deleted"}, nil
 	}
 	if err != nil {
@@ -50,13 +52,26 @@ func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run) (any, err
 	return processResult{DocumentID: d.ID, Status: d.Status, TotalPages: d.TotalPages}, nil
 }
 
+// abandonProcessPDF fails the document of a process_pdf job given up on
+// after its worker stopped max_attempts times (most likely this file
+// crashed it): the document leaves processing, saying so, and can be
+// reprocessed or deleted.
+func (s *Service) abandonProcessPDF(ctx context.Context, payload json.RawMessage, reason string) error {
+	var pl processPayload
+	if err := json.Unmarshal(payload, &pl); err != nil {
+		return fmt.Errorf("bad payload: %w", err)
+	}
+	return s.store.FailProcessing(ctx, pl.DocumentID, pl.Run,
+		"processing stopped: the worker reading this file stopped repeatedly ("+reason+")")
+}
+
 // process reads every page of the stored PDF and records the page text,
 // then marks the document ready; a failure is recorded as the document's
 // error message. It is safe to run again (a worker died) and does nothing
 // for a deleted document or a run that was superseded by a reprocess.
 func (s *Service) process(ctx context.Context, docID int64, run int, jobStep stepFunc) error {
 	doc, err := s.store.Document(ctx, docID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -87,7 +102,7 @@ func (s *Service) process(ctx context.Context, docID int64, run int, jobStep ste
 	}
 	return s.db.Tx(ctx, func(ctx context.Context) error {
 		d, err := s.store.LockDocument(ctx, docID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
 		if err != nil || d.ProcessingRun != run {
@@ -102,26 +117,30 @@ func (s *Service) process(ctx context.Context, docID int64, run int, jobStep ste
 func (s *Service) readPages(ctx context.Context, doc *store.Document, step stepFunc) ([]string, error) {
 	f, size, err := s.localCopy(ctx, doc.StorageKey)
 	if f != nil {
-		defer func() { f.Close(); os.Remove(f.Name()) }()
+		defer release(f)
 	}
 	if err != nil {
 		return nil, err
 	}
-	r, err := pdfdoc.Open(f, size)
+	openCtx, cancel := context.WithTimeout(ctx, s.cfg.InspectTimeout)
+	r, err := pdfdoc.Open(openCtx, f, size, s.cfg.limits())
+	cancel()
 	if err != nil {
 		return nil, err
 	}
 	n := r.NumPages()
-	if n < 1 {
-		return nil, pdfdoc.ErrNoPages
-	}
 	if err := step(ctx, "reading pages", fmt.Sprintf("%d pages", n)); err != nil {
 		return nil, err
 	}
 	texts := make([]string, n)
 	withText, unreadable := 0, 0
 	for i := 1; i <= n; i++ {
-		text, err := r.PageText(i)
+		pageCtx, cancel := context.WithTimeout(ctx, s.cfg.PageTimeout)
+		text, err := r.PageText(pageCtx, i)
+		cancel()
+		if errors.Is(err, pdfdoc.ErrTooSlow) || errors.Is(err, pdfdoc.ErrTooLarge) {
+			return nil, err // hostile, not merely damaged: the document fails
+		}
 		if err != nil {
 			unreadable++
 			s.log.Warn("drafts: unreadable page", "document_id", doc.ID, "page", i, "error", err)
@@ -154,7 +173,7 @@ func (s *Service) localCopy(ctx context.Context, key string) (*os.File, int64, e
 		return nil, 0, fmt.Errorf("the stored file is missing: %w", err)
 	}
 	defer src.Close()
-	f, err := os.CreateTemp("", "rounds-pdf-*.pdf")
+	f, err := s.tmp.create("pdf-*.pdf")
 	if err != nil {
 		return nil, 0, err
 	}
@@ -165,7 +184,7 @@ func (s *Service) localCopy(ctx context.Context, key string) (*os.File, int64, e
 // processingFailure is the one-line message recorded on the document.
 func processingFailure(err error) string {
 	switch {
-	case errors.Is(err, pdfdoc.ErrMalformed):
+	case errors.Is(err, pdfdoc.ErrMalformed), errors.Is(err, pdfdoc.ErrTooSlow), errors.Is(err, pdfdoc.ErrTooLarge):
 		return "the PDF could not be read: " + err.Error()
 	case errors.Is(err, pdfdoc.ErrNoPages):
 		return pdfdoc.ErrNoPages.Error()

@@ -1,10 +1,13 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/apperr"
 )
 
@@ -40,13 +43,20 @@ func TestCleanFilename(t *testing.T) {
 }
 
 func TestByDraftRenamesBankFields(t *testing.T) {
-	err := byDraft(&apperr.Error{Code: apperr.Invalid, Message: "invalid", Fields: []apperr.Field{
-		{Field: "questions[1].question_category_id", Message: "no such question category", Type: "value_error"}}},
+	err := byDraft(fmt.Errorf("filing: %w", &bank.RefusedQuestions{Refusals: []bank.QuestionRefusal{
+		{Item: 1, Field: "question_category_id", Rule: "no such question category"}}}),
 		[]int64{40, 41})
 	ae, ok := apperr.As(err)
 	if !ok || ae.Fields[0].Field != "drafts[41].question_category_id" ||
 		ae.Message != "draft 41: no such question category" || ae.Code != apperr.Invalid {
 		t.Fatalf("got %+v", err)
+	}
+}
+
+func TestByDraftPassesOtherErrors(t *testing.T) {
+	plain := apperr.Invalidf("questions[0].options", "a look-alike that is not the bank's typed refusal")
+	if err := byDraft(plain, []int64{40}); !errors.Is(err, plain) {
+		t.Fatalf("got %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // NewSection is a page range to name.
@@ -30,7 +31,7 @@ func (s *Service) CreateSection(ctx context.Context, p auth.Principal, docID int
 	var sec store.Section
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		d, err := s.store.LockDocument(ctx, docID)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return documentNotFound(docID)
 		}
 		if err != nil {

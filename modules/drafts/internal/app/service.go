@@ -13,6 +13,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/builtin"
+	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
@@ -39,10 +40,23 @@ type Ports struct {
 	Bank Bank
 }
 
-// Config is the drafts section: document upload policy.
+// Config is the drafts section: document upload policy and the bounds on
+// reading a PDF.
 type Config struct {
-	MaxUploadSize int64         `mapstructure:"max_upload_size" validate:"gt=0"`
-	StuckAfter    time.Duration `mapstructure:"stuck_after" validate:"gt=0"`
+	MaxUploadSize    int64         `mapstructure:"max_upload_size" validate:"gt=0"`
+	StuckAfter       time.Duration `mapstructure:"stuck_after" validate:"gt=0"`
+	InspectTimeout   time.Duration `mapstructure:"inspect_timeout" validate:"gt=0"`
+	PageTimeout      time.Duration `mapstructure:"page_timeout" validate:"gt=0"`
+	MaxStreamBytes   int64         `mapstructure:"max_stream_bytes" validate:"gt=0"`
+	MaxDocumentBytes int64         `mapstructure:"max_document_bytes" validate:"gt=0"`
+	// SpoolDir holds temporary copies of PDFs; empty is rounds-spool in
+	// the system's temporary directory.
+	SpoolDir string `mapstructure:"spool_dir"`
+}
+
+// limits are the inflation bounds of one document's extraction.
+func (c Config) limits() pdfdoc.Limits {
+	return pdfdoc.Limits{MaxStreamBytes: c.MaxStreamBytes, MaxDocumentBytes: c.MaxDocumentBytes}
 }
 
 // Deps is what the service is built from.
@@ -66,14 +80,23 @@ type Service struct {
 	log     *slog.Logger
 	builtin extraction.Extractor
 	models  atomic.Pointer[modelsBox]
+	tmp     *spool
 }
 
 type modelsBox struct{ m extraction.Models }
 
-// New builds the service.
-func New(d Deps) *Service {
+// New builds the service, sweeping temporary files a previous process
+// left behind.
+func New(d Deps) (*Service, error) {
+	sp, swept, err := newSpool(d.Config.SpoolDir)
+	if err != nil {
+		return nil, err
+	}
+	if swept > 0 {
+		d.Log.Info("drafts: removed temporary files left by a stopped process", "files", swept)
+	}
 	return &Service{db: d.DB, store: store.New(d.DB), storage: d.Storage, queue: d.Queue,
-		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}}
+		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}, tmp: sp}, nil
 }
 
 // SetModels plugs in model-backed extractors (the AI module); nil removes
@@ -96,5 +119,6 @@ func (s *Service) modelPort() extraction.Models {
 // Register adds the module's job handlers to the runner.
 func (s *Service) Register(r *jobs.Runner) {
 	r.Handle(KindProcessPDF, s.handleProcessPDF)
+	r.OnAbandon(KindProcessPDF, s.abandonProcessPDF)
 	r.Handle(KindExtractQuiz, s.handleExtractQuiz)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ type UploadFile struct {
 func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*Document, error) {
 	tmp, size, err := s.spool(f.Body)
 	if tmp != nil {
-		defer func() { tmp.Close(); os.Remove(tmp.Name()) }()
+		defer release(tmp)
 	}
 	if err != nil {
 		return nil, err
@@ -42,7 +43,9 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 	if size == 0 {
 		return nil, apperr.BadRequestf("the file is empty")
 	}
-	pages, err := pdfdoc.Inspect(tmp, size)
+	inspectCtx, cancel := context.WithTimeout(ctx, s.cfg.InspectTimeout)
+	pages, err := pdfdoc.Inspect(inspectCtx, tmp, size)
+	cancel()
 	if err != nil {
 		return nil, refusal(err)
 	}
@@ -61,7 +64,7 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 	queued := false
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		if err := s.store.CreateDocument(ctx, doc, "uploaded",
-			fmt.Sprintf("%s, %s, %d pages", doc.OriginalFilename, humanSize(size), pages)); err != nil {
+			fmt.Sprintf("%s, %s, %d pages", doc.OriginalFilename, pdfdoc.HumanSize(size), pages)); err != nil {
 			return err
 		}
 		if queued, err = s.dispatchProcessing(ctx, p.UserID, doc); err != nil {
@@ -112,7 +115,7 @@ func (s *Service) processUnlessQueued(ctx context.Context, doc *store.Document, 
 
 // spool copies at most max_upload_size+1 bytes into a temporary file.
 func (s *Service) spool(r io.Reader) (*os.File, int64, error) {
-	f, err := os.CreateTemp("", "rounds-upload-*.pdf")
+	f, err := s.tmp.create("upload-*.pdf")
 	if err != nil {
 		return nil, 0, err
 	}
@@ -156,14 +159,18 @@ func (t readTagger) Read(p []byte) (int, error) {
 // TooLarge is the refusal of a file above the upload limit (400, as the
 // spec's Errors table says for the application limit).
 func TooLarge(limit int64) *apperr.Error {
-	return apperr.BadRequestf("the file is larger than the upload limit of %s (MAX_UPLOAD_SIZE)", humanSize(limit))
+	return apperr.BadRequestf("the file is larger than the upload limit of %s (MAX_UPLOAD_SIZE)", pdfdoc.HumanSize(limit))
 }
 
-// refusal turns a PDF inspection failure into the caller's 400.
+// InvalidPDF is the code of an upload refused for what its bytes hold.
+const InvalidPDF apperr.Code = "invalid_pdf"
+
+// refusal turns a PDF inspection failure into the caller's 400, saying why.
 func refusal(err error) error {
-	for _, known := range []error{pdfdoc.ErrNotPDF, pdfdoc.ErrUnsupported, pdfdoc.ErrEncrypted, pdfdoc.ErrNoPages, pdfdoc.ErrMalformed} {
+	for _, known := range []error{pdfdoc.ErrNotPDF, pdfdoc.ErrUnsupported, pdfdoc.ErrEncrypted, pdfdoc.ErrNoPages,
+		pdfdoc.ErrMalformed, pdfdoc.ErrTooSlow} {
 		if errors.Is(err, known) {
-			return apperr.BadRequestf("%s", known.Error())
+			return &apperr.Error{Code: InvalidPDF, Message: err.Error(), Status: http.StatusBadRequest}
 		}
 	}
 	return err
@@ -186,16 +193,6 @@ func cleanFilename(name string) string {
 		return "document.pdf"
 	}
 	return name
-}
-
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // removeFile deletes a stored file whose row was not (or is no longer)

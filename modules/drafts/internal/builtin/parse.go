@@ -15,9 +15,13 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 )
 
+// qnum is a question number: any a paper uses (banks of tens of thousands
+// number past 9999), bounded so it always fits an int.
+const qnum = `(\d{1,9})`
+
 var (
 	// "12. Stem", "12) Stem", "Q12: Stem", "Question 12. Stem".
-	reQuestion = regexp.MustCompile(`^(?:(?i:q(?:uestion)?)\s*)?(\d{1,4})\s*[.):]\s*(\S.*)$`)
+	reQuestion = regexp.MustCompile(`^(?:(?i:q(?:uestion)?)\s*)?` + qnum + `\s*[.):]\s*(\S.*)$`)
 	// "A. text", "A) text", "(A) text", "a: text", "A - text".
 	reOption = regexp.MustCompile(`^(?:\(([A-Ha-h])\)|([A-Ha-h])[.):]|([A-Ha-h])\s+[-–])\s*(\S.*)$`)
 	// "Answer: B", "Correct answer - B) text", "Ans. B".
@@ -27,9 +31,9 @@ var (
 	// "Answer Key", "Answers", "Answers and explanations:".
 	reKeyHeader = regexp.MustCompile(`^(?i:answer\s*key|answer\s+sheet|answer\s+section|answers?(?:\s+(?:and|&)\s+explanations?)?|key\s+to\s+questions)\s*:?$`)
 	// "4. C", "4) C - because", "Q4: Mitral valve", "4 C".
-	reKeyLine = regexp.MustCompile(`^(?:(?i:q(?:uestion)?)\s*)?(\d{1,4})(?:\s*[.):\-–]\s*|\s+)(\S.*)$`)
+	reKeyLine = regexp.MustCompile(`^(?:(?i:q(?:uestion)?)\s*)?` + qnum + `(?:\s*[.):\-–]\s*|\s+)(\S.*)$`)
 	// One pair of a compact key line such as "1-B 2-C 3-A".
-	reKeyPair = regexp.MustCompile(`(\d{1,4})\s*[.):\-–]?\s*\(?([A-Ha-h])\)?(?:[\s,;]+|$)`)
+	reKeyPair = regexp.MustCompile(qnum + `\s*[.):\-–]?\s*\(?([A-Ha-h])\)?(?:[\s,;]+|$)`)
 	// A letter answer with an optional remainder: "B", "(B)", "B) text", "B - because".
 	reLetter = regexp.MustCompile(`^\(?([A-Ha-h])\)?(?:$|[.):]\s*|\s*[-–—:]\s*|\s+)(.*)$`)
 	// Running page numbers: "7", "Page 7", "7 of 20", "7/20".

@@ -111,3 +111,20 @@ func TestStemStartingWithAnArticleIsNotAnOption(t *testing.T) {
 		t.Fatalf("got %+v", got[0])
 	}
 }
+
+func TestQuestionNumbersPast9999(t *testing.T) {
+	got := parseText(
+		"9999. Last of the old range?\nA. yes\nB. no\n10000. First past it?\nA. red\nB. blue\nAnswer: B",
+		"123456789) Far along?\nA. near\nB. far",
+		"Answer Key\n9999. A\n123456789 B",
+	)
+	if len(got) != 3 {
+		t.Fatalf("got %d questions: %+v", len(got), got)
+	}
+	want := []struct{ text, answer string }{{"Last of the old range?", "yes"}, {"First past it?", "blue"}, {"Far along?", "far"}}
+	for i, w := range want {
+		if got[i].Text != w.text || got[i].CorrectAnswer != w.answer {
+			t.Errorf("question %d: got %q answer %q, want %q answer %q", i, got[i].Text, got[i].CorrectAnswer, w.text, w.answer)
+		}
+	}
+}

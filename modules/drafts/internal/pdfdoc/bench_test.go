@@ -2,6 +2,7 @@ package pdfdoc
 
 import (
 	"bytes"
+	"context"
 	"runtime"
 	"testing"
 
@@ -22,12 +23,12 @@ func benchRead(b *testing.B, file []byte) {
 	peak := uint64(0)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r, err := Open(bytes.NewReader(file), int64(len(file)))
+		r, err := Open(context.Background(), bytes.NewReader(file), int64(len(file)), Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for p := 1; p <= r.NumPages(); p++ {
-			if _, err := r.PageText(p); err != nil {
+			if _, err := r.PageText(context.Background(), p); err != nil {
 				b.Fatal(err)
 			}
 			runtime.ReadMemStats(&ms)

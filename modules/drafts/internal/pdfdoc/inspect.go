@@ -11,6 +11,7 @@ package pdfdoc
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -43,9 +44,9 @@ func HasHeader(head []byte) bool {
 }
 
 // Inspect checks the document's structure (header, cross-reference table,
-// trailer, page tree) and returns its page count, or one of the errors
-// above (ErrMalformed wraps the reader's reason).
-func Inspect(ra io.ReaderAt, size int64) (pages int, err error) {
+// trailer, page tree) and returns its real page count, or one of the errors
+// above (ErrMalformed wraps the reason; ErrTooSlow once ctx is done).
+func Inspect(ctx context.Context, ra io.ReaderAt, size int64) (pages int, err error) {
 	head := make([]byte, min(size, HeaderWindow))
 	if _, err := ra.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return 0, err
@@ -56,11 +57,11 @@ func Inspect(ra io.ReaderAt, size int64) (pages int, err error) {
 	if !readableHeader(head) {
 		return 0, ErrUnsupported
 	}
-	r, err := Open(ra, size)
+	r, err := Open(ctx, ra, size, Limits{})
 	if err != nil {
 		return 0, err
 	}
-	return r.check()
+	return r.NumPages(), nil
 }
 
 // readableHeader is the header the reader accepts: %PDF-1.0 to %PDF-1.7
@@ -68,28 +69,6 @@ func Inspect(ra io.ReaderAt, size int64) (pages int, err error) {
 func readableHeader(head []byte) bool {
 	return len(head) >= 9 && bytes.HasPrefix(head, []byte("%PDF-1.")) &&
 		head[7] >= '0' && head[7] <= '7' && (head[8] == '\r' || head[8] == '\n')
-}
-
-// check walks the trailer and page tree of an opened document.
-func (r *Reader) check() (pages int, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			pages, err = 0, fmt.Errorf("%w: %v", ErrMalformed, p)
-		}
-	}()
-	if !r.r.Trailer().Key("Encrypt").IsNull() {
-		// Readable without a password but still encrypted: refuse it the
-		// same way, its text layer cannot be relied on.
-		return 0, ErrEncrypted
-	}
-	n := r.r.NumPage()
-	if n < 1 {
-		return 0, ErrNoPages
-	}
-	if r.r.Page(1).V.IsNull() || r.r.Page(n).V.IsNull() {
-		return 0, fmt.Errorf("%w: the page tree does not hold the %d pages it claims", ErrMalformed, n)
-	}
-	return n, nil
 }
 
 // classify turns the reader's own errors into ours.

@@ -2,6 +2,7 @@ package pdfdoc
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 )
 
 func TestInspectAcceptsTheQuestionPaper(t *testing.T) {
-	pages, err := Inspect(bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
+	pages, err := Inspect(context.Background(), bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
 	if err != nil || pages != len(pdffixtures.PaperPages) {
 		t.Fatalf("pages=%d err=%v, want %d pages", pages, err, len(pdffixtures.PaperPages))
 	}
@@ -40,7 +41,7 @@ func TestInspectRefusesBrokenFiles(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := Inspect(bytes.NewReader(c.file), int64(len(c.file)))
+			_, err := Inspect(context.Background(), bytes.NewReader(c.file), int64(len(c.file)))
 			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
@@ -56,7 +57,7 @@ func TestInspectRefusesAnOwnerOnlyEncryptedPDF(t *testing.T) {
 	if err := api.Encrypt(bytes.NewReader(pdffixtures.QuestionPaper()), &out, conf); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Inspect(bytes.NewReader(out.Bytes()), int64(out.Len())); !errors.Is(err, ErrEncrypted) {
+	if _, err := Inspect(context.Background(), bytes.NewReader(out.Bytes()), int64(out.Len())); !errors.Is(err, ErrEncrypted) {
 		t.Fatalf("err = %v, want ErrEncrypted", err)
 	}
 }
@@ -72,7 +73,7 @@ func TestHeaderMayFollowJunkWithinTheWindow(t *testing.T) {
 
 func TestPageTextKeepsLines(t *testing.T) {
 	file := pdffixtures.QuestionPaper()
-	r, err := Open(bytes.NewReader(file), int64(len(file)))
+	r, err := Open(context.Background(), bytes.NewReader(file), int64(len(file)), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestPageTextKeepsLines(t *testing.T) {
 		t.Fatalf("NumPages = %d", r.NumPages())
 	}
 	for i, want := range pdffixtures.PaperPages {
-		got, err := r.PageText(i + 1)
+		got, err := r.PageText(context.Background(), i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +89,7 @@ func TestPageTextKeepsLines(t *testing.T) {
 			t.Fatalf("page %d:\n%s\nwant:\n%s", i+1, got, strings.Join(want, "\n"))
 		}
 	}
-	if _, err := r.PageText(len(pdffixtures.PaperPages) + 1); !errors.Is(err, ErrMalformed) {
+	if _, err := r.PageText(context.Background(), len(pdffixtures.PaperPages)+1); !errors.Is(err, ErrMalformed) {
 		t.Fatalf("page past the end: err = %v", err)
 	}
 }
@@ -99,7 +100,7 @@ func TestSizedIsExact(t *testing.T) {
 		if len(f) != size {
 			t.Fatalf("Sized(%d) is %d bytes", size, len(f))
 		}
-		if _, err := Inspect(bytes.NewReader(f), int64(len(f))); err != nil {
+		if _, err := Inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil {
 			t.Fatalf("Sized(%d): %v", size, err)
 		}
 	}
@@ -117,7 +118,7 @@ func TestPageTextPlacesRunsByTheirPosition(t *testing.T) {
 		"BT /F1 11 Tf 50 700 Td (Answer:) Tj 80 0 Td (B) Tj ET",
 	}
 	file := pdffixtures.BuildContent(streams, pdffixtures.Options{Compress: true})
-	r, err := Open(bytes.NewReader(file), int64(len(file)))
+	r, err := Open(context.Background(), bytes.NewReader(file), int64(len(file)), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestPageTextPlacesRunsByTheirPosition(t *testing.T) {
 		"Answer: B",
 	}
 	for i, w := range want {
-		got, err := r.PageText(i + 1)
+		got, err := r.PageText(context.Background(), i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,13 +141,13 @@ func TestPageTextPlacesRunsByTheirPosition(t *testing.T) {
 func TestPageTextSurvivesBrokenContentStreams(t *testing.T) {
 	streams := []string{"BT /F1 10 Tf (unterminated Tj ET", "BT /F1 10 Tf (kept) Tj ] ET", "BT 1 2 Tm (short matrix) Tj ET"}
 	file := pdffixtures.BuildContent(streams, pdffixtures.Options{})
-	r, err := Open(bytes.NewReader(file), int64(len(file)))
+	r, err := Open(context.Background(), bytes.NewReader(file), int64(len(file)), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// What can be read is kept; nothing panics.
 	for i, want := range []string{"", "kept", "short matrix"} {
-		text, err := r.PageText(i + 1)
+		text, err := r.PageText(context.Background(), i+1)
 		if err != nil || text != want {
 			t.Fatalf("page %d: text=%q err=%v, want %q", i+1, text, err, want)
 		}

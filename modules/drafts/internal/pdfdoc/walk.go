@@ -1,6 +1,7 @@
 package pdfdoc
 
 import (
+	"context"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -40,6 +41,8 @@ type gstate struct {
 // places each run by the text and transformation matrices: a change of
 // baseline is a new line, a horizontal gap is a word break.
 type walker struct {
+	ctx   context.Context
+	doc   *Reader
 	page  pdf.Page
 	fonts map[string]*pdf.Font
 	g     gstate
@@ -54,8 +57,8 @@ type walker struct {
 	lastSize float64
 }
 
-func newWalker(p pdf.Page) *walker {
-	return &walker{page: p, fonts: map[string]*pdf.Font{},
+func newWalker(ctx context.Context, doc *Reader, p pdf.Page) *walker {
+	return &walker{ctx: ctx, doc: doc, page: p, fonts: map[string]*pdf.Font{},
 		g: gstate{ctm: identity, hscale: 1, enc: nopEncoding{}}, tm: identity, tlm: identity}
 }
 
@@ -69,6 +72,7 @@ func (w *walker) text() string {
 	if contents.IsNull() {
 		return ""
 	}
+	w.doc.measure(w.ctx, contents, "the page's content stream")
 	pdf.Interpret(contents, w.op)
 	return tidy(w.out.String())
 }
@@ -93,6 +97,7 @@ func nums(args []pdf.Value, n int) ([]float64, bool) {
 }
 
 func (w *walker) op(stk *pdf.Stack, op string) {
+	checkpoint(w.ctx)
 	args := popAll(stk)
 	switch op {
 	case "q":
@@ -153,6 +158,9 @@ func (w *walker) setFont(name string, size float64) {
 	f, ok := w.fonts[name]
 	if !ok {
 		font := w.page.Font(name)
+		// The font's ToUnicode map is a stream the library inflates and
+		// parses on its own: measure it first like the content.
+		w.doc.measure(w.ctx, font.V.Key("ToUnicode"), "a font's ToUnicode map")
 		f = &font
 		w.fonts[name] = f
 	}

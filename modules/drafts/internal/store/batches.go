@@ -67,7 +67,7 @@ func (s *Store) CreateBatch(ctx context.Context, b *Batch, drafts []Draft) error
 func (s *Store) BatchByJob(ctx context.Context, jobID uuid.UUID) (*Batch, error) {
 	var b Batch
 	if err := s.db.Conn(ctx).Where("job_id = ?", jobID).Take(&b).Error; err != nil {
-		return nil, notFound(err)
+		return nil, err
 	}
 	return &b, nil
 }
@@ -76,7 +76,7 @@ func (s *Store) BatchByJob(ctx context.Context, jobID uuid.UUID) (*Batch, error)
 // each other crosswise) and returns them by id.
 func (s *Store) LockBatches(ctx context.Context, ids []int64) (map[int64]*Batch, error) {
 	var rows []Batch
-	if err := s.db.Conn(ctx).Clauses(forUpdate).Where("id IN ?", ids).Order("id").Find(&rows).Error; err != nil {
+	if err := s.db.Locked(ctx).Where("id IN ?", ids).Order("id").Find(&rows).Error; err != nil {
 		return nil, err
 	}
 	out := make(map[int64]*Batch, len(rows))

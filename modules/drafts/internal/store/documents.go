@@ -77,7 +77,7 @@ func (s *Store) CreateDocument(ctx context.Context, d *Document, step, detail st
 func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 	var d Document
 	if err := s.db.Conn(ctx).Take(&d, id).Error; err != nil {
-		return nil, notFound(err)
+		return nil, err
 	}
 	return &d, nil
 }
@@ -85,8 +85,8 @@ func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 // LockDocument loads one document and locks it until the transaction ends.
 func (s *Store) LockDocument(ctx context.Context, id int64) (*Document, error) {
 	var d Document
-	if err := s.db.Conn(ctx).Clauses(forUpdate).Take(&d, id).Error; err != nil {
-		return nil, notFound(err)
+	if err := s.db.Locked(ctx).Take(&d, id).Error; err != nil {
+		return nil, err
 	}
 	return &d, nil
 }
@@ -162,13 +162,13 @@ func pagesDetail(n int) string {
 	return strconv.Itoa(n) + " pages"
 }
 
-// FailProcessing records why the run failed; a superseded run changes
-// nothing.
+// FailProcessing records why the run failed; a superseded run, or one
+// that already ended (or was repaired), changes nothing.
 func (s *Store) FailProcessing(ctx context.Context, id int64, run int, msg string) error {
 	return s.db.Conn(ctx).Exec(`UPDATE drafts.documents
 		SET status = 'failed', error_message = ?,
 			processing_steps = processing_steps || ?::jsonb, updated_at = now()
-		WHERE id = ? AND processing_run = ?`, msg, stepJSON("failed", msg), id, run).Error
+		WHERE id = ? AND processing_run = ? AND status = 'processing'`, msg, stepJSON("failed", msg), id, run).Error
 }
 
 // StartRun moves a locked document back to processing under the next run

@@ -41,7 +41,7 @@ func (Draft) TableName() string { return "drafts.drafts" }
 func (s *Store) Draft(ctx context.Context, id int64) (*Draft, error) {
 	var d Draft
 	if err := s.db.Conn(ctx).Take(&d, id).Error; err != nil {
-		return nil, notFound(err)
+		return nil, err
 	}
 	return &d, nil
 }
@@ -63,7 +63,7 @@ func (s *Store) DraftBatchIDs(ctx context.Context, ids []int64) (map[int64]int64
 // LockDrafts loads and locks drafts in id order.
 func (s *Store) LockDrafts(ctx context.Context, ids []int64) ([]Draft, error) {
 	var out []Draft
-	err := s.db.Conn(ctx).Clauses(forUpdate).Where("id IN ?", ids).Order("id").Find(&out).Error
+	err := s.db.Locked(ctx).Where("id IN ?", ids).Order("id").Find(&out).Error
 	return out, err
 }
 

@@ -28,7 +28,7 @@ func (s *Store) CreateSection(ctx context.Context, sec *Section) error {
 func (s *Store) SectionByID(ctx context.Context, id int64) (*Section, error) {
 	var sec Section
 	if err := s.db.Conn(ctx).Take(&sec, id).Error; err != nil {
-		return nil, notFound(err)
+		return nil, err
 	}
 	return &sec, nil
 }

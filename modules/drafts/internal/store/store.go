@@ -4,10 +4,6 @@
 package store
 
 import (
-	"errors"
-
-	"gorm.io/gorm/clause"
-
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -17,18 +13,5 @@ type Store struct{ db *db.DB }
 // New makes the store.
 func New(d *db.DB) *Store { return &Store{db: d} }
 
-// forUpdate locks the rows a query reads until the transaction ends.
-var forUpdate = clause.Locking{Strength: "UPDATE"}
-
 // StringList is a jsonb array of strings.
 type StringList = db.JSONList[string]
-
-// ErrNotFound is returned for a missing row.
-var ErrNotFound = errors.New("store: not found")
-
-func notFound(err error) error {
-	if db.IsNotFound(err) {
-		return ErrNotFound
-	}
-	return err
-}

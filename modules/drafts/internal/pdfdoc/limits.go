@@ -1,0 +1,62 @@
+package pdfdoc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// ErrTooLarge is a PDF whose compressed streams inflate past a limit.
+var ErrTooLarge = errors.New("the PDF's content inflates beyond the allowed size")
+
+// Limits bound what reading a document's text may decode; zero is no limit.
+type Limits struct {
+	// MaxStreamBytes caps one stream's inflated bytes (drafts.max_stream_bytes).
+	MaxStreamBytes int64
+	// MaxDocumentBytes caps the inflated bytes of every stream read for the
+	// document together (drafts.max_document_bytes).
+	MaxDocumentBytes int64
+}
+
+// measure decodes a stream (or an array of them, as /Contents may be)
+// into a fixed buffer before the library parses it, counting the bytes:
+// a small stream that inflates to gigabytes is refused after reading at
+// most the limit, with a reason naming it, instead of being parsed. A
+// stream the library cannot decode is left for it to refuse as it does.
+// It raises stopped (a panic) so that it can abandon a parse in progress.
+func (r *Reader) measure(ctx context.Context, v pdf.Value, what string) {
+	if v.Kind() == pdf.Array {
+		for i := 0; i < v.Len(); i++ {
+			r.measure(ctx, v.Index(i), what)
+		}
+		return
+	}
+	if v.Kind() != pdf.Stream || r.lim == (Limits{}) {
+		return
+	}
+	if r.buf == nil {
+		r.buf = make([]byte, 32<<10)
+	}
+	rd := v.Reader()
+	defer rd.Close()
+	var n int64
+	for {
+		checkpoint(ctx)
+		m, err := rd.Read(r.buf)
+		n += int64(m)
+		r.inflated += int64(m)
+		if r.lim.MaxStreamBytes > 0 && n > r.lim.MaxStreamBytes {
+			panic(stopped{fmt.Errorf("%w: %s inflates to more than %s (drafts.max_stream_bytes)",
+				ErrTooLarge, what, HumanSize(r.lim.MaxStreamBytes))})
+		}
+		if r.lim.MaxDocumentBytes > 0 && r.inflated > r.lim.MaxDocumentBytes {
+			panic(stopped{fmt.Errorf("%w: its streams inflate to more than %s in all (drafts.max_document_bytes)",
+				ErrTooLarge, HumanSize(r.lim.MaxDocumentBytes))})
+		}
+		if err != nil {
+			return
+		}
+	}
+}
