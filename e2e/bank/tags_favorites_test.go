@@ -66,7 +66,7 @@ var _ = Describe("Tags", func() {
 
 	It("closes classification: 410 for moderators, 403 for learners", func() {
 		res := mod.Client(h).Post(api+"/tags/classify", nil)
-		Expect(res).To(HaveError(410, "not_found"))
+		Expect(res).To(HaveError(410, "gone"))
 		Expect(res.Map()["detail"]).To(ContainSubstring("offline"))
 		Expect(h.NewUser(auth.RoleUser).Client(h).Post(api+"/tags/classify", nil)).To(HaveError(403, "forbidden"))
 	})

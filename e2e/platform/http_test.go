@@ -67,7 +67,7 @@ var _ = Describe("The error envelope", func() {
 
 	It("wraps gin's 405", func() {
 		res := h.Anon().Post("/api/health", nil)
-		Expect(res).To(HaveError(405, "not_found"))
+		Expect(res).To(HaveError(405, "method_not_allowed"))
 		Expect(res.Header.Get("Allow")).To(ContainSubstring("GET"))
 	})
 

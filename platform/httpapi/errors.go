@@ -15,17 +15,19 @@ import (
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[apperr.Code]int{
-	apperr.BadRequest:      http.StatusBadRequest,
-	apperr.Unauthenticated: http.StatusUnauthorized,
-	apperr.Forbidden:       http.StatusForbidden,
-	apperr.NotFound:        http.StatusNotFound,
-	apperr.Conflict:        http.StatusConflict,
-	apperr.TooLarge:        http.StatusRequestEntityTooLarge,
-	apperr.Invalid:         http.StatusUnprocessableEntity,
-	apperr.RateLimited:     http.StatusTooManyRequests,
-	apperr.ServerError:     http.StatusInternalServerError,
-	apperr.UpstreamFailed:  http.StatusBadGateway,
-	apperr.Unavailable:     http.StatusServiceUnavailable,
+	apperr.BadRequest:       http.StatusBadRequest,
+	apperr.Unauthenticated:  http.StatusUnauthorized,
+	apperr.Forbidden:        http.StatusForbidden,
+	apperr.NotFound:         http.StatusNotFound,
+	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
+	apperr.Closed:           http.StatusGone,
+	apperr.Conflict:         http.StatusConflict,
+	apperr.TooLarge:         http.StatusRequestEntityTooLarge,
+	apperr.Invalid:          http.StatusUnprocessableEntity,
+	apperr.RateLimited:      http.StatusTooManyRequests,
+	apperr.ServerError:      http.StatusInternalServerError,
+	apperr.UpstreamFailed:   http.StatusBadGateway,
+	apperr.Unavailable:      http.StatusServiceUnavailable,
 }
 
 // codeOf maps statuses raised by the framework itself (huma's own 4xx,
@@ -34,8 +36,12 @@ func codeOf(status int) apperr.Code {
 	switch {
 	case status == http.StatusUnprocessableEntity:
 		return apperr.Invalid
-	case status == http.StatusNotFound, status == http.StatusMethodNotAllowed, status == http.StatusGone:
+	case status == http.StatusNotFound:
 		return apperr.NotFound
+	case status == http.StatusMethodNotAllowed:
+		return apperr.MethodNotAllowed
+	case status == http.StatusGone:
+		return apperr.Closed
 	case status == http.StatusRequestEntityTooLarge:
 		return apperr.TooLarge
 	case status == http.StatusUnauthorized:
@@ -69,7 +75,7 @@ type Envelope struct {
 
 // ErrorObject is what clients switch on.
 type ErrorObject struct {
-	Code    string       `json:"code" enum:"bad_request,unauthenticated,forbidden,not_found,conflict,too_large,invalid_request,rate_limited,upstream_failed,unavailable,server_error"`
+	Code    string       `json:"code" enum:"bad_request,unauthenticated,forbidden,not_found,method_not_allowed,gone,conflict,too_large,invalid_request,rate_limited,upstream_failed,unavailable,server_error"`
 	Message string       `json:"message"`
 	Fields  []FieldError `json:"fields,omitempty"`
 }

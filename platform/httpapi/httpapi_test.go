@@ -56,8 +56,8 @@ func TestEnvelopeFromAppErr(t *testing.T) {
 	if env.GetHeaders().Get("Retry-After") != "2" {
 		t.Errorf("Retry-After = %q, want rounded up 2", env.GetHeaders().Get("Retry-After"))
 	}
-	if fromAppErr(apperr.Gone("closed")).GetStatus() != 410 {
-		t.Error("Gone should answer 410")
+	if g := fromAppErr(apperr.Gone("closed")); g.GetStatus() != 410 || g.Err.Code != "gone" {
+		t.Errorf("Gone should answer 410 gone: %+v", g)
 	}
 	inv := fromAppErr(apperr.Invalidf("body.email", "not an address"))
 	if inv.GetStatus() != 422 || len(inv.Err.Fields) != 1 {
@@ -73,6 +73,14 @@ func TestNewErrorNeverLeaksInternals(t *testing.T) {
 	env := se.(*Envelope)
 	if env.Err.Message != "internal server error" || env.Err.Code != "server_error" {
 		t.Errorf("leaked: %+v", env)
+	}
+}
+
+func TestFrameworkStatusesHaveTheirOwnCodes(t *testing.T) {
+	for status, code := range map[int]string{404: "not_found", 405: "method_not_allowed", 410: "gone"} {
+		if env := newError(status, "x").(*Envelope); env.Err.Code != code || env.GetStatus() != status {
+			t.Errorf("status %d: %+v, want code %s", status, env, code)
+		}
 	}
 }
 
