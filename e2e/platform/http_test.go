@@ -95,6 +95,19 @@ var _ = Describe("The error envelope", func() {
 		Expect(env.Detail[0].Loc[0]).To(Equal("body"))
 	})
 
+	It("names a missing required property, not the body holding it", func() {
+		res := h.Anon().Post("/api/v1/test/echo", map[string]any{"count": 2})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		var env struct {
+			Error struct {
+				Fields []httpapi.FieldError `json:"fields"`
+			} `json:"error"`
+		}
+		res.JSON(&env)
+		Expect(env.Error.Fields).To(HaveLen(1))
+		Expect(env.Error.Fields[0].Field).To(Equal("body.name"))
+	})
+
 	It("answers malformed JSON with 422 and changes nothing", func() {
 		Expect(h.Anon().Post("/api/v1/test/echo", "{not json")).To(HaveError(422, "invalid_request"))
 	})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/validation"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 )
@@ -152,7 +153,7 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		}
 		var d *huma.ErrorDetail
 		if errors.As(err, &d) {
-			field := d.Location
+			field := fieldOf(d)
 			env.Err.Fields = append(env.Err.Fields, FieldError{Field: field, Message: d.Message, Type: "value_error"})
 			items = append(items, DetailItem{Loc: strings.Split(field, "."), Msg: d.Message, Type: "value_error"})
 			continue
@@ -173,6 +174,20 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 
 func init() {
 	huma.NewError = newError
+}
+
+// requiredPrefix and requiredSuffix frame huma's message for a missing
+// required property, which it reports at the parent object's location.
+var requiredPrefix, requiredSuffix, _ = strings.Cut(validation.MsgExpectedRequiredProperty, "%s")
+
+// fieldOf is where the client must look: for a missing property that is the
+// property itself (body.name), not the object holding it (body).
+func fieldOf(d *huma.ErrorDetail) string {
+	name, ok := strings.CutPrefix(d.Message, requiredPrefix)
+	if name, ok2 := strings.CutSuffix(name, requiredSuffix); ok && ok2 && name != "" {
+		return d.Location + "." + name
+	}
+	return d.Location
 }
 
 // writeEnvelope writes an envelope outside huma (gin's 404/405, panics,

@@ -92,6 +92,19 @@ func TestNewErrorValidationFields(t *testing.T) {
 	}
 }
 
+func TestMissingPropertyNamesTheProperty(t *testing.T) {
+	se := newError(422, "validation failed",
+		&huma.ErrorDetail{Location: "body.options[1]", Message: "expected required property text to be present"},
+		&huma.ErrorDetail{Location: "body", Message: "expected string"})
+	env := se.(*Envelope)
+	if env.Err.Fields[0].Field != "body.options[1].text" || env.Err.Fields[1].Field != "body" {
+		t.Errorf("fields %+v", env.Err.Fields)
+	}
+	if items := env.Detail.([]DetailItem); len(items[0].Loc) != 3 || items[0].Loc[2] != "text" {
+		t.Errorf("detail %+v", items)
+	}
+}
+
 func TestParseIDs(t *testing.T) {
 	ids, err := ParseIDs("tag_ids", " 3,5,,8 ")
 	if err != nil || len(ids) != 3 || ids[2] != 8 {
