@@ -108,6 +108,32 @@ var _ = Describe("The error envelope", func() {
 		Expect(env.Error.Fields[0].Field).To(Equal("body.name"))
 	})
 
+	It("refuses a NUL byte wherever it is, naming the field", func() {
+		fieldOf := func(res *Response) string {
+			var env struct {
+				Error struct {
+					Fields []httpapi.FieldError `json:"fields"`
+				} `json:"error"`
+			}
+			res.JSON(&env)
+			Expect(env.Error.Fields).To(HaveLen(1))
+			return env.Error.Fields[0].Field
+		}
+		res := h.Anon().Post("/api/v1/test/echo", map[string]any{"name": "a\x00b", "count": 1})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(fieldOf(res)).To(Equal("body.name"))
+
+		res = h.Anon().Get("/api/v1/test/lookup/ab?q=x%00y")
+		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(fieldOf(res)).To(Equal("query.q"))
+
+		res = h.Anon().Get("/api/test/lookup/a%00b")
+		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(fieldOf(res)).To(Equal("path.key"))
+
+		Expect(h.Anon().Get("/api/v1/test/lookup/ab?q=xy")).To(HaveStatus(200))
+	})
+
 	It("answers malformed JSON with 422 and changes nothing", func() {
 		Expect(h.Anon().Post("/api/v1/test/echo", "{not json")).To(HaveError(422, "invalid_request"))
 	})

@@ -39,6 +39,11 @@ type echoInput struct {
 	}
 }
 
+type lookupInput struct {
+	Key string `path:"key"`
+	Q   string `query:"q"`
+}
+
 type echoOutput struct {
 	Body struct {
 		Name string `json:"name"`
@@ -53,6 +58,12 @@ func registerTestRoutes(a *app.App) {
 		func(_ context.Context, in *echoInput) (*echoOutput, error) {
 			out := &echoOutput{}
 			out.Body.Name = in.Body.Name
+			return out, nil
+		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/lookup/{key}", Tags: []string{"public"}},
+		func(_ context.Context, in *lookupInput) (*echoOutput, error) {
+			out := &echoOutput{}
+			out.Body.Name = in.Key + in.Q
 			return out, nil
 		})
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/panic", Tags: []string{"public"}},

@@ -50,6 +50,9 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 	}
 	log := r.log
 	huma.Register(r.api, op, func(ctx context.Context, in *I) (*O, error) {
+		if ae := refuseNUL(in); ae != nil {
+			return nil, fromAppErr(ae)
+		}
 		out, err := handler(ctx, in)
 		if err != nil {
 			return nil, toEnvelope(ctx, log, err)
