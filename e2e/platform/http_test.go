@@ -153,6 +153,7 @@ var _ = Describe("The error envelope", func() {
 
 	It("maps service errors to their status", func() {
 		Expect(h.Anon().Get("/api/v1/test/conflict")).To(HaveError(409, "conflict"))
+		Expect(h.Anon().Get("/api/v1/test/missing")).To(HaveError(404, "not_found"), "a store's not-found is a 404")
 	})
 
 	It("echoes or assigns a request id", func() {

@@ -6,6 +6,7 @@ package platform_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -71,6 +72,12 @@ func registerTestRoutes(a *app.App) {
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/fail", Tags: []string{"public"}},
 		func(context.Context, *struct{}) (*struct{}, error) {
 			return nil, errors.New("pq: relation users does not exist at 10.0.0.3")
+		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/missing", Tags: []string{"public"}},
+		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
+			var key string
+			err := a.DB.Conn(ctx).Table("platform.settings").Where("key = ?", "no-such-key").Select("key").Take(&key).Error
+			return nil, fmt.Errorf("load setting: %w", err)
 		})
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/conflict", Tags: []string{"public"}},
 		func(context.Context, *struct{}) (*struct{}, error) { return nil, apperr.Conflictf("already there") })

@@ -12,6 +12,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/validation"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // statusOf is the one table from error code to HTTP status.
@@ -126,6 +127,19 @@ func fromAppErr(ae *apperr.Error) *Envelope {
 	return env
 }
 
+// known is the code an error carries: its own (*apperr.Error), or the one
+// a platform error means wherever it comes from (the store's not-found
+// sentinel). ok is false for anything else: a bug, answered 500.
+func known(err error) (*apperr.Error, bool) {
+	if ae, ok := apperr.As(err); ok {
+		return ae, true
+	}
+	if db.IsNotFound(err) {
+		return apperr.NotFoundf("not found"), true
+	}
+	return nil, false
+}
+
 // newError replaces huma.NewError so that every error huma writes (its own
 // validation failures, and whatever a handler returns) takes our envelope.
 // A handler's *apperr.Error arrives here wrapped in huma's 500 "unexpected
@@ -133,7 +147,7 @@ func fromAppErr(ae *apperr.Error) *Envelope {
 // reported as a bare server error: internals never leak into a body.
 func newError(status int, msg string, errs ...error) huma.StatusError {
 	for _, err := range errs {
-		if ae, ok := apperr.As(err); ok {
+		if ae, ok := known(err); ok {
 			return fromAppErr(ae)
 		}
 	}

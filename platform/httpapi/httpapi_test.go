@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 func TestRewrite(t *testing.T) {
@@ -80,6 +84,16 @@ func TestFrameworkStatusesHaveTheirOwnCodes(t *testing.T) {
 	for status, code := range map[int]string{404: "not_found", 405: "method_not_allowed", 410: "gone"} {
 		if env := newError(status, "x").(*Envelope); env.Err.Code != code || env.GetStatus() != status {
 			t.Errorf("status %d: %+v, want code %s", status, env, code)
+		}
+	}
+}
+
+func TestStoreNotFoundIsA404(t *testing.T) {
+	err := fmt.Errorf("load quiz 7: %w", db.ErrNotFound)
+	for _, env := range []*Envelope{toEnvelope(context.Background(), slog.New(slog.DiscardHandler), err).(*Envelope),
+		newError(500, "unexpected error", err).(*Envelope)} {
+		if env.GetStatus() != 404 || env.Err.Code != "not_found" {
+			t.Errorf("got %d %+v", env.GetStatus(), env.Err)
 		}
 	}
 }

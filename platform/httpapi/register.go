@@ -64,7 +64,7 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 // toEnvelope turns a handler's error into the envelope, logging the ones the
 // caller cannot act on.
 func toEnvelope(ctx context.Context, log *slog.Logger, err error) error {
-	if ae, ok := apperr.As(err); ok {
+	if ae, ok := known(err); ok {
 		return fromAppErr(ae)
 	}
 	var se huma.StatusError
@@ -132,7 +132,7 @@ func (r *Router) authenticate(ctx context.Context, authorization, cookies string
 	}
 	p, err := verifier.Verify(ctx, token)
 	if err != nil {
-		ae, ok := apperr.As(err)
+		ae, ok := known(err)
 		if !ok {
 			r.log.ErrorContext(ctx, "token verification failed", "error", err)
 			ae = apperr.New(apperr.ServerError, "internal server error")
