@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/db"
@@ -95,6 +97,25 @@ func TestStoreNotFoundIsA404(t *testing.T) {
 		if env.GetStatus() != 404 || env.Err.Code != "not_found" {
 			t.Errorf("got %d %+v", env.GetStatus(), env.Err)
 		}
+	}
+}
+
+func TestUnreachableDatabaseIsA503(t *testing.T) {
+	for _, err := range []error{
+		fmt.Errorf("begin: %w", &pgconn.ConnectError{}),
+		&pgconn.PgError{Code: "57P01"},
+		&pgconn.PgError{Code: "08006"},
+		fmt.Errorf("query: %w", driver.ErrBadConn),
+	} {
+		env := toEnvelope(context.Background(), slog.New(slog.DiscardHandler), err).(*Envelope)
+		if env.GetStatus() != 503 || env.Err.Code != "unavailable" || env.GetHeaders().Get("Retry-After") == "" {
+			t.Errorf("%v: got %d %+v %v", err, env.GetStatus(), env.Err, env.GetHeaders())
+		}
+	}
+	// A failing statement is a bug, not an outage.
+	env := toEnvelope(context.Background(), slog.New(slog.DiscardHandler), &pgconn.PgError{Code: "42P01"}).(*Envelope)
+	if env.GetStatus() != 500 {
+		t.Errorf("undefined table: got %d", env.GetStatus())
 	}
 }
 

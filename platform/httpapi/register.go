@@ -154,6 +154,12 @@ func (r *Router) deny(hctx huma.Context, ae *apperr.Error) {
 	if env.status == http.StatusUnauthorized {
 		hctx.SetHeader("WWW-Authenticate", `Bearer realm="api"`)
 	}
+	// huma.WriteErr writes the body only; the envelope's headers (Retry-After) go first.
+	for k, vs := range env.headers {
+		for _, v := range vs {
+			hctx.AppendHeader(k, v)
+		}
+	}
 	_ = huma.WriteErr(r.api, hctx, env.status, ae.Message, ae)
 }
 
