@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -26,15 +27,35 @@ var _ = Describe("Health", func() {
 		}
 	})
 
-	It("answers 503 while the database is unreachable, and recovers", func() {
+	It("answers 503 while the database is unreachable, and recovers without a restart", func() {
 		ctx := context.Background()
+		mod := h.NewUser(auth.RoleModerator)
 		Expect(SetConnectable(ctx, h.DBURL, false)).To(Succeed())
 		DeferCleanup(func() { Expect(SetConnectable(ctx, h.DBURL, true)).To(Succeed()) })
-		Eventually(func() *Response { return h.Anon().Get("/api/health") }).
-			Should(HaveError(503, "unavailable"))
+
+		// Pooled connections die with the terminated backends; whichever
+		// request meets one first, none of them may answer 500.
+		Eventually(func() *Response { return h.Anon().Get("/api/health") }).Should(HaveError(503, "unavailable"))
+		res := h.Anon().Get("/api/health")
+		Expect(res).To(HaveError(503, "unavailable"))
+		Expect(res.Header.Get("Retry-After")).To(MatchRegexp(`^[1-9][0-9]*$`))
+		Expect(string(res.Body)).To(ContainSubstring("database: down"))
+		for _, c := range []struct {
+			client *Client
+			path   string
+		}{{h.Anon(), "/api/v1/test/missing"}, {mod.Client(h), "/api/v1/test/mod-only"}} {
+			res := c.client.Get(c.path)
+			Expect(res).To(HaveError(503, "unavailable"), c.path)
+			Expect(res.Header.Get("Retry-After")).NotTo(BeEmpty(), c.path)
+		}
 
 		Expect(SetConnectable(ctx, h.DBURL, true)).To(Succeed())
 		Eventually(func() *Response { return h.Anon().Get("/api/health") }).Should(HaveStatus(200))
+		Expect(mod.Client(h).Get("/api/v1/test/mod-only")).To(HaveStatus(200))
+		// The workers outlived the outage: an event committed now is delivered.
+		id := uuid.NewString()
+		Expect(publish(ping{ID: id})).To(Succeed())
+		Eventually(func() int { return deliveries("test.beta", id) }, "20s").Should(Equal(1))
 	})
 })
 
@@ -67,7 +88,7 @@ var _ = Describe("The error envelope", func() {
 
 	It("wraps gin's 405", func() {
 		res := h.Anon().Post("/api/health", nil)
-		Expect(res).To(HaveError(405, "not_found"))
+		Expect(res).To(HaveError(405, "method_not_allowed"))
 		Expect(res.Header.Get("Allow")).To(ContainSubstring("GET"))
 	})
 
@@ -95,6 +116,45 @@ var _ = Describe("The error envelope", func() {
 		Expect(env.Detail[0].Loc[0]).To(Equal("body"))
 	})
 
+	It("names a missing required property, not the body holding it", func() {
+		res := h.Anon().Post("/api/v1/test/echo", map[string]any{"count": 2})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		var env struct {
+			Error struct {
+				Fields []httpapi.FieldError `json:"fields"`
+			} `json:"error"`
+		}
+		res.JSON(&env)
+		Expect(env.Error.Fields).To(HaveLen(1))
+		Expect(env.Error.Fields[0].Field).To(Equal("body.name"))
+	})
+
+	It("refuses a NUL byte wherever it is, naming the field", func() {
+		fieldOf := func(res *Response) string {
+			var env struct {
+				Error struct {
+					Fields []httpapi.FieldError `json:"fields"`
+				} `json:"error"`
+			}
+			res.JSON(&env)
+			Expect(env.Error.Fields).To(HaveLen(1))
+			return env.Error.Fields[0].Field
+		}
+		res := h.Anon().Post("/api/v1/test/echo", map[string]any{"name": "a\x00b", "count": 1})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(fieldOf(res)).To(Equal("body.name"))
+
+		res = h.Anon().Get("/api/v1/test/lookup/ab?q=x%00y")
+		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(fieldOf(res)).To(Equal("query.q"))
+
+		res = h.Anon().Get("/api/test/lookup/a%00b")
+		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(fieldOf(res)).To(Equal("path.key"))
+
+		Expect(h.Anon().Get("/api/v1/test/lookup/ab?q=xy")).To(HaveStatus(200))
+	})
+
 	It("answers malformed JSON with 422 and changes nothing", func() {
 		Expect(h.Anon().Post("/api/v1/test/echo", "{not json")).To(HaveError(422, "invalid_request"))
 	})
@@ -114,6 +174,7 @@ var _ = Describe("The error envelope", func() {
 
 	It("maps service errors to their status", func() {
 		Expect(h.Anon().Get("/api/v1/test/conflict")).To(HaveError(409, "conflict"))
+		Expect(h.Anon().Get("/api/v1/test/missing")).To(HaveError(404, "not_found"), "a store's not-found is a 404")
 	})
 
 	It("echoes or assigns a request id", func() {

@@ -6,6 +6,7 @@ package platform_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -39,6 +40,11 @@ type echoInput struct {
 	}
 }
 
+type lookupInput struct {
+	Key string `path:"key"`
+	Q   string `query:"q"`
+}
+
 type echoOutput struct {
 	Body struct {
 		Name string `json:"name"`
@@ -55,11 +61,23 @@ func registerTestRoutes(a *app.App) {
 			out.Body.Name = in.Body.Name
 			return out, nil
 		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/lookup/{key}", Tags: []string{"public"}},
+		func(_ context.Context, in *lookupInput) (*echoOutput, error) {
+			out := &echoOutput{}
+			out.Body.Name = in.Key + in.Q
+			return out, nil
+		})
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/panic", Tags: []string{"public"}},
 		func(context.Context, *struct{}) (*struct{}, error) { panic("secret internals: db password hunter2") })
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/fail", Tags: []string{"public"}},
 		func(context.Context, *struct{}) (*struct{}, error) {
 			return nil, errors.New("pq: relation users does not exist at 10.0.0.3")
+		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/missing", Tags: []string{"public"}},
+		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
+			var key string
+			err := a.DB.Conn(ctx).Table("platform.settings").Where("key = ?", "no-such-key").Select("key").Take(&key).Error
+			return nil, fmt.Errorf("load setting: %w", err)
 		})
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/conflict", Tags: []string{"public"}},
 		func(context.Context, *struct{}) (*struct{}, error) { return nil, apperr.Conflictf("already there") })

@@ -124,20 +124,57 @@ func Subscribe[T any](b *Bus, group, topic string, fn func(ctx context.Context, 
 		}})
 }
 
+// Restart delays after the subscribers stopped on an error: the first wait,
+// doubled per failed start up to the cap.
+const (
+	restartFirst = 250 * time.Millisecond
+	restartCap   = 15 * time.Second
+)
+
 // Run starts every registered subscriber and blocks until ctx ends and the
-// in-flight handlers have finished.
+// in-flight handlers have finished. An outage must not end the worker: when
+// the subscribers stop on an error (the database went away while they
+// subscribed), they are started again with backoff until ctx ends. A router
+// that cannot even be built is a configuration error and is returned.
 func (b *Bus) Run(ctx context.Context) error {
+	wait := restartFirst
+	for {
+		router, err := b.router()
+		if err != nil {
+			return err
+		}
+		started := time.Now()
+		err = router.Run(ctx)
+		if ctx.Err() != nil {
+			// Stopped, possibly while subscribers were still starting: a shutdown, not a failure.
+			return nil
+		}
+		if time.Since(started) > restartCap {
+			wait = restartFirst // it ran a while: this is a new outage
+		}
+		b.log.Warn("events: subscribers stopped; restarting", "error", err, "in", wait)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, restartCap)
+	}
+}
+
+// router builds a router with every registered subscriber on it.
+func (b *Bus) router() (*message.Router, error) {
 	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 30 * time.Second}, b.wlog)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	poisonPub, err := wsql.NewPublisher(wsql.BeginnerFromStdSQL(b.db.StdPool()), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	poison, err := middleware.PoisonQueue(poisonPub, PoisonTopic)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// Outermost first: the poison queue sees an error only after the retries.
 	router.AddMiddleware(poison, middleware.Retry{
@@ -162,16 +199,11 @@ func (b *Bus) Run(ctx context.Context) error {
 			OffsetsAdapter: b.offsets,
 		}, b.wlog)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		router.AddConsumerHandler(h.group+"@"+h.topic, h.topic, sub, b.wrap(h))
 	}
-	err = router.Run(ctx)
-	if ctx.Err() != nil {
-		// Stopped while subscribers were still starting: a shutdown, not a failure.
-		return nil
-	}
-	return err
+	return router, nil
 }
 
 // wrap runs the handler in a transaction that also records the message id

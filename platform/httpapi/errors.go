@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -9,23 +11,28 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/validation"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[apperr.Code]int{
-	apperr.BadRequest:      http.StatusBadRequest,
-	apperr.Unauthenticated: http.StatusUnauthorized,
-	apperr.Forbidden:       http.StatusForbidden,
-	apperr.NotFound:        http.StatusNotFound,
-	apperr.Conflict:        http.StatusConflict,
-	apperr.TooLarge:        http.StatusRequestEntityTooLarge,
-	apperr.Invalid:         http.StatusUnprocessableEntity,
-	apperr.RateLimited:     http.StatusTooManyRequests,
-	apperr.ServerError:     http.StatusInternalServerError,
-	apperr.UpstreamFailed:  http.StatusBadGateway,
-	apperr.Unavailable:     http.StatusServiceUnavailable,
+	apperr.BadRequest:       http.StatusBadRequest,
+	apperr.Unauthenticated:  http.StatusUnauthorized,
+	apperr.Forbidden:        http.StatusForbidden,
+	apperr.NotFound:         http.StatusNotFound,
+	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
+	apperr.Closed:           http.StatusGone,
+	apperr.Conflict:         http.StatusConflict,
+	apperr.TooLarge:         http.StatusRequestEntityTooLarge,
+	apperr.Invalid:          http.StatusUnprocessableEntity,
+	apperr.RateLimited:      http.StatusTooManyRequests,
+	apperr.ServerError:      http.StatusInternalServerError,
+	apperr.UpstreamFailed:   http.StatusBadGateway,
+	apperr.Unavailable:      http.StatusServiceUnavailable,
 }
 
 // codeOf maps statuses raised by the framework itself (huma's own 4xx,
@@ -34,8 +41,12 @@ func codeOf(status int) apperr.Code {
 	switch {
 	case status == http.StatusUnprocessableEntity:
 		return apperr.Invalid
-	case status == http.StatusNotFound, status == http.StatusMethodNotAllowed, status == http.StatusGone:
+	case status == http.StatusNotFound:
 		return apperr.NotFound
+	case status == http.StatusMethodNotAllowed:
+		return apperr.MethodNotAllowed
+	case status == http.StatusGone:
+		return apperr.Closed
 	case status == http.StatusRequestEntityTooLarge:
 		return apperr.TooLarge
 	case status == http.StatusUnauthorized:
@@ -69,7 +80,7 @@ type Envelope struct {
 
 // ErrorObject is what clients switch on.
 type ErrorObject struct {
-	Code    string       `json:"code" enum:"bad_request,unauthenticated,forbidden,not_found,conflict,too_large,invalid_request,rate_limited,upstream_failed,unavailable,server_error"`
+	Code    string       `json:"code" enum:"bad_request,unauthenticated,forbidden,not_found,method_not_allowed,gone,conflict,too_large,invalid_request,rate_limited,upstream_failed,unavailable,server_error"`
 	Message string       `json:"message"`
 	Fields  []FieldError `json:"fields,omitempty"`
 }
@@ -119,6 +130,48 @@ func fromAppErr(ae *apperr.Error) *Envelope {
 	return env
 }
 
+// known is the code an error carries: its own (*apperr.Error), or the one
+// a platform error means wherever it comes from (the store's not-found
+// sentinel). ok is false for anything else: a bug, answered 500.
+func known(err error) (*apperr.Error, bool) {
+	if ae, ok := apperr.As(err); ok {
+		return ae, true
+	}
+	if db.IsNotFound(err) {
+		return apperr.NotFoundf("not found"), true
+	}
+	if unreachable(err) {
+		return Unavailable(), true
+	}
+	return nil, false
+}
+
+// outageRetry is the Retry-After of a 503 for an unreachable database: long
+// enough not to hammer a recovering server, short enough for a restart.
+const outageRetry = 5 * time.Second
+
+// Unavailable is the answer while the database cannot be reached.
+func Unavailable() *apperr.Error {
+	return &apperr.Error{Code: apperr.Unavailable, RetryAfter: outageRetry,
+		Message: "the database is unreachable: try again shortly"}
+}
+
+// unreachable reports a failure to reach Postgres, as opposed to a failing
+// statement: no connection could be made, or the server ended or refused
+// the session (SQLSTATE class 08, and 57P01-57P03: shut down, crashed,
+// starting). Client input never causes these, so they are 503, not 500.
+func unreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	return false
+}
+
 // newError replaces huma.NewError so that every error huma writes (its own
 // validation failures, and whatever a handler returns) takes our envelope.
 // A handler's *apperr.Error arrives here wrapped in huma's 500 "unexpected
@@ -126,7 +179,7 @@ func fromAppErr(ae *apperr.Error) *Envelope {
 // reported as a bare server error: internals never leak into a body.
 func newError(status int, msg string, errs ...error) huma.StatusError {
 	for _, err := range errs {
-		if ae, ok := apperr.As(err); ok {
+		if ae, ok := known(err); ok {
 			return fromAppErr(ae)
 		}
 	}
@@ -146,7 +199,7 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		}
 		var d *huma.ErrorDetail
 		if errors.As(err, &d) {
-			field := d.Location
+			field := fieldOf(d)
 			env.Err.Fields = append(env.Err.Fields, FieldError{Field: field, Message: d.Message, Type: "value_error"})
 			items = append(items, DetailItem{Loc: strings.Split(field, "."), Msg: d.Message, Type: "value_error"})
 			continue
@@ -167,6 +220,20 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 
 func init() {
 	huma.NewError = newError
+}
+
+// requiredPrefix and requiredSuffix frame huma's message for a missing
+// required property, which it reports at the parent object's location.
+var requiredPrefix, requiredSuffix, _ = strings.Cut(validation.MsgExpectedRequiredProperty, "%s")
+
+// fieldOf is where the client must look: for a missing property that is the
+// property itself (body.name), not the object holding it (body).
+func fieldOf(d *huma.ErrorDetail) string {
+	name, ok := strings.CutPrefix(d.Message, requiredPrefix)
+	if name, ok2 := strings.CutSuffix(name, requiredSuffix); ok && ok2 && name != "" {
+		return d.Location + "." + name
+	}
+	return d.Location
 }
 
 // writeEnvelope writes an envelope outside huma (gin's 404/405, panics,

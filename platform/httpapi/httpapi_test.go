@@ -1,14 +1,20 @@
 package httpapi
 
 import (
+	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 func TestRewrite(t *testing.T) {
@@ -56,8 +62,8 @@ func TestEnvelopeFromAppErr(t *testing.T) {
 	if env.GetHeaders().Get("Retry-After") != "2" {
 		t.Errorf("Retry-After = %q, want rounded up 2", env.GetHeaders().Get("Retry-After"))
 	}
-	if fromAppErr(apperr.Gone("closed")).GetStatus() != 410 {
-		t.Error("Gone should answer 410")
+	if g := fromAppErr(apperr.Gone("closed")); g.GetStatus() != 410 || g.Err.Code != "gone" {
+		t.Errorf("Gone should answer 410 gone: %+v", g)
 	}
 	inv := fromAppErr(apperr.Invalidf("body.email", "not an address"))
 	if inv.GetStatus() != 422 || len(inv.Err.Fields) != 1 {
@@ -76,11 +82,61 @@ func TestNewErrorNeverLeaksInternals(t *testing.T) {
 	}
 }
 
+func TestFrameworkStatusesHaveTheirOwnCodes(t *testing.T) {
+	for status, code := range map[int]string{404: "not_found", 405: "method_not_allowed", 410: "gone"} {
+		if env := newError(status, "x").(*Envelope); env.Err.Code != code || env.GetStatus() != status {
+			t.Errorf("status %d: %+v, want code %s", status, env, code)
+		}
+	}
+}
+
+func TestStoreNotFoundIsA404(t *testing.T) {
+	err := fmt.Errorf("load quiz 7: %w", db.ErrNotFound)
+	for _, env := range []*Envelope{toEnvelope(context.Background(), slog.New(slog.DiscardHandler), err).(*Envelope),
+		newError(500, "unexpected error", err).(*Envelope)} {
+		if env.GetStatus() != 404 || env.Err.Code != "not_found" {
+			t.Errorf("got %d %+v", env.GetStatus(), env.Err)
+		}
+	}
+}
+
+func TestUnreachableDatabaseIsA503(t *testing.T) {
+	for _, err := range []error{
+		fmt.Errorf("begin: %w", &pgconn.ConnectError{}),
+		&pgconn.PgError{Code: "57P01"},
+		&pgconn.PgError{Code: "08006"},
+		fmt.Errorf("query: %w", driver.ErrBadConn),
+	} {
+		env := toEnvelope(context.Background(), slog.New(slog.DiscardHandler), err).(*Envelope)
+		if env.GetStatus() != 503 || env.Err.Code != "unavailable" || env.GetHeaders().Get("Retry-After") == "" {
+			t.Errorf("%v: got %d %+v %v", err, env.GetStatus(), env.Err, env.GetHeaders())
+		}
+	}
+	// A failing statement is a bug, not an outage.
+	env := toEnvelope(context.Background(), slog.New(slog.DiscardHandler), &pgconn.PgError{Code: "42P01"}).(*Envelope)
+	if env.GetStatus() != 500 {
+		t.Errorf("undefined table: got %d", env.GetStatus())
+	}
+}
+
 func TestNewErrorValidationFields(t *testing.T) {
 	se := newError(422, "validation failed", &huma.ErrorDetail{Location: "query.limit", Message: "expected number <= 200"})
 	env := se.(*Envelope)
 	if env.Err.Code != "invalid_request" || env.Err.Fields[0].Field != "query.limit" {
 		t.Errorf("bad validation envelope %+v", env)
+	}
+}
+
+func TestMissingPropertyNamesTheProperty(t *testing.T) {
+	se := newError(422, "validation failed",
+		&huma.ErrorDetail{Location: "body.options[1]", Message: "expected required property text to be present"},
+		&huma.ErrorDetail{Location: "body", Message: "expected string"})
+	env := se.(*Envelope)
+	if env.Err.Fields[0].Field != "body.options[1].text" || env.Err.Fields[1].Field != "body" {
+		t.Errorf("fields %+v", env.Err.Fields)
+	}
+	if items := env.Detail.([]DetailItem); len(items[0].Loc) != 3 || items[0].Loc[2] != "text" {
+		t.Errorf("detail %+v", items)
 	}
 }
 

@@ -137,7 +137,6 @@ func notFound(c *gin.Context) {
 }
 
 func methodNotAllowed(c *gin.Context) {
-	env := fromAppErr(&apperr.Error{Code: apperr.NotFound, Status: http.StatusMethodNotAllowed,
-		Message: "method " + c.Request.Method + " is not allowed on " + c.Request.URL.Path})
+	env := fromAppErr(apperr.New(apperr.MethodNotAllowed, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	writeEnvelope(c.Writer, env)
 }

@@ -53,6 +53,9 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 	}
 	log := r.log
 	huma.Register(r.api, op, func(ctx context.Context, in *I) (*O, error) {
+		if ae := refuseNUL(in); ae != nil {
+			return nil, fromAppErr(ae)
+		}
 		out, err := handler(ctx, in)
 		if err != nil {
 			return nil, toEnvelope(ctx, log, err)
@@ -81,7 +84,7 @@ func declareTags(doc *huma.OpenAPI, op huma.Operation) {
 // toEnvelope turns a handler's error into the envelope, logging the ones the
 // caller cannot act on.
 func toEnvelope(ctx context.Context, log *slog.Logger, err error) error {
-	if ae, ok := apperr.As(err); ok {
+	if ae, ok := known(err); ok {
 		return fromAppErr(ae)
 	}
 	var se huma.StatusError
@@ -149,7 +152,7 @@ func (r *Router) authenticate(ctx context.Context, authorization, cookies string
 	}
 	p, err := verifier.Verify(ctx, token)
 	if err != nil {
-		ae, ok := apperr.As(err)
+		ae, ok := known(err)
 		if !ok {
 			r.log.ErrorContext(ctx, "token verification failed", "error", err)
 			ae = apperr.New(apperr.ServerError, "internal server error")
@@ -170,6 +173,12 @@ func (r *Router) deny(hctx huma.Context, ae *apperr.Error) {
 	env := fromAppErr(ae)
 	if env.status == http.StatusUnauthorized {
 		hctx.SetHeader("WWW-Authenticate", `Bearer realm="api"`)
+	}
+	// huma.WriteErr writes the body only; the envelope's headers (Retry-After) go first.
+	for k, vs := range env.headers {
+		for _, v := range vs {
+			hctx.AppendHeader(k, v)
+		}
 	}
 	_ = huma.WriteErr(r.api, hctx, env.status, ae.Message, ae)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humagin"
 	"github.com/gin-gonic/gin"
 
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/metrics"
 )
@@ -130,7 +129,7 @@ type HealthBody struct {
 }
 
 // RegisterHealth declares GET /api/v1/health (and so /api/health): 200 when
-// the database answers, 503 when it does not.
+// the database answers, 503 unavailable with Retry-After when it does not.
 func RegisterHealth(r *Router, ping func(context.Context) error, version string) {
 	Register(r, auth.Public, huma.Operation{
 		Method: http.MethodGet, Path: "/health", Tags: []string{"health"},
@@ -139,7 +138,9 @@ func RegisterHealth(r *Router, ping func(context.Context) error, version string)
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		if err := ping(pctx); err != nil {
-			return nil, apperr.New(apperr.Unavailable, "database unreachable")
+			ae := Unavailable()
+			ae.Message = "database: down"
+			return nil, ae
 		}
 		return &struct{ Body HealthBody }{HealthBody{Status: "ok", Database: "ok", Version: version}}, nil
 	})

@@ -1,0 +1,142 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+)
+
+// Postgres cannot store a NUL byte in text or jsonb, so one that reaches a
+// query fails there as a 500. Every operation's decoded input is checked
+// once, here, before its handler runs: the refusal names the field, 400 for
+// path, query, header and cookie parameters, 422 for the body.
+
+const nulMessage = "must not contain a NUL byte"
+
+var (
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	rawMessageType  = reflect.TypeFor[json.RawMessage]()
+)
+
+// refuseNUL returns the refusal for the first NUL byte in the decoded input,
+// or nil.
+func refuseNUL(in any) *apperr.Error {
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if loc, name := paramOf(f); loc != "" {
+			if field, found := nulIn(v.Field(i), loc+"."+name); found {
+				return &apperr.Error{Code: apperr.BadRequest, Message: field + " " + nulMessage,
+					Fields: []apperr.Field{{Field: field, Message: nulMessage, Type: "value_error"}}}
+			}
+			continue
+		}
+		if f.Name == "Body" {
+			if field, found := nulIn(v.Field(i), "body"); found {
+				return apperr.Invalidf(field, nulMessage)
+			}
+		}
+	}
+	return nil
+}
+
+// paramOf is the location and name of a parameter field, or "" for others.
+func paramOf(f reflect.StructField) (loc, name string) {
+	for _, loc := range []string{"path", "query", "header", "cookie"} {
+		if tag, ok := f.Tag.Lookup(loc); ok {
+			name, _, _ := strings.Cut(tag, ",")
+			if name == "" {
+				name = f.Name
+			}
+			return loc, name
+		}
+	}
+	return "", ""
+}
+
+// nulIn walks a decoded value and returns the path of the first string (or
+// map key) holding a NUL byte.
+func nulIn(v reflect.Value, path string) (string, bool) {
+	switch v.Kind() {
+	case reflect.String:
+		return path, strings.IndexByte(v.String(), 0) >= 0
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return nulIn(v.Elem(), path)
+	case reflect.Slice, reflect.Array:
+		if v.Type() == rawMessageType {
+			var decoded any
+			if json.Unmarshal(v.Bytes(), &decoded) != nil {
+				return "", false
+			}
+			return nulIn(reflect.ValueOf(&decoded).Elem(), path)
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return "", false // binary data, not text
+		}
+		for i := range v.Len() {
+			if p, found := nulIn(v.Index(i), path+"["+strconv.Itoa(i)+"]"); found {
+				return p, true
+			}
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			key := iter.Key()
+			name := ""
+			if key.Kind() == reflect.String {
+				name = key.String()
+				if strings.IndexByte(name, 0) >= 0 {
+					return path, true
+				}
+			}
+			if p, found := nulIn(iter.Value(), path+"."+name); found {
+				return p, true
+			}
+		}
+	case reflect.Struct:
+		// A type that decodes itself (Nullable) has the JSON shape of its
+		// content, so its untagged fields sit at its own path.
+		own := reflect.PointerTo(v.Type()).Implements(unmarshalerType)
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == "-" {
+				continue
+			}
+			p := path
+			switch {
+			case tag != "":
+				p = path + "." + tag
+			case !f.Anonymous && !own:
+				p = path + "." + f.Name
+			}
+			if found, ok := nulIn(v.Field(i), p); ok {
+				return found, true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,66 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestRefuseNUL(t *testing.T) {
+	type option struct {
+		Text string `json:"text"`
+	}
+	type input struct {
+		ID    string `path:"id"`
+		Q     string `query:"q,explode"`
+		Token string `header:"X-Token"`
+		Body  struct {
+			Name    string              `json:"name"`
+			Options []option            `json:"options"`
+			Note    Nullable[string]    `json:"note"`
+			Extra   map[string]any      `json:"extra"`
+			Raw     json.RawMessage     `json:"raw"`
+			Blob    []byte              `json:"blob"`
+			Ptr     *string             `json:"ptr,omitempty"`
+			Hidden  string              `json:"-"`
+			Deep    map[string][]string `json:"deep"`
+		}
+	}
+	ok := input{ID: "1", Q: "x"}
+	ok.Body.Blob = []byte{0, 1}
+	ok.Body.Hidden = "a\x00"
+	ok.Body.Raw = json.RawMessage(`{"a":"\\u0000 is fine as text"}`)
+	if ae := refuseNUL(&ok); ae != nil {
+		t.Fatalf("refused clean input: %v", ae)
+	}
+	nul := "a\x00b"
+	cases := []struct {
+		set    func(*input)
+		status int
+		field  string
+	}{
+		{func(in *input) { in.ID = nul }, 400, "path.id"},
+		{func(in *input) { in.Q = nul }, 400, "query.q"},
+		{func(in *input) { in.Token = nul }, 400, "header.X-Token"},
+		{func(in *input) { in.Body.Name = nul }, 422, "body.name"},
+		{func(in *input) { in.Body.Options = []option{{"ok"}, {nul}} }, 422, "body.options[1].text"},
+		{func(in *input) { in.Body.Note = Nullable[string]{Sent: true, Value: nul} }, 422, "body.note"},
+		{func(in *input) { in.Body.Extra = map[string]any{"k": []any{nul}} }, 422, "body.extra.k[0]"},
+		{func(in *input) { in.Body.Extra = map[string]any{nul: 1} }, 422, "body.extra"},
+		{func(in *input) { in.Body.Raw = json.RawMessage(`{"a":["\u0000"]}`) }, 422, "body.raw.a[0]"},
+		{func(in *input) { in.Body.Ptr = &nul }, 422, "body.ptr"},
+		{func(in *input) { in.Body.Deep = map[string][]string{"x": {nul}} }, 422, "body.deep.x[0]"},
+	}
+	for _, c := range cases {
+		in := input{}
+		c.set(&in)
+		ae := refuseNUL(&in)
+		if ae == nil {
+			t.Errorf("%s: not refused", c.field)
+			continue
+		}
+		env := fromAppErr(ae)
+		if env.GetStatus() != c.status || len(env.Err.Fields) != 1 || env.Err.Fields[0].Field != c.field {
+			t.Errorf("%s: got %d %+v", c.field, env.GetStatus(), env.Err)
+		}
+	}
+}
