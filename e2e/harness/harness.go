@@ -80,6 +80,8 @@ func TestConfig(dbURL, dataDir string) (*config.Config, error) {
 	cfg.Metrics.Addr = "127.0.0.1:0"
 	cfg.Log.Level = "error"
 	cfg.Storage.URL = "file://" + filepath.Join(dataDir, "uploads")
+	// Temporary copies of uploaded PDFs go with the rest of the run's files.
+	cfg.Set("drafts.spool_dir", filepath.Join(dataDir, "spool"))
 	cfg.Events.PollInterval = 50 * time.Millisecond
 	cfg.Events.RetryInterval = 20 * time.Millisecond
 	cfg.Events.MaxRetries = 2
