@@ -67,11 +67,9 @@ type NewQuestion struct {
 	CategoryID    *int64
 }
 
-// Filing is where a question is filed.
-type Filing struct {
-	CategoryID   *int64
-	CategoryName string
-}
+// Filing is where a question is filed (the service's own type: the facade
+// adds nothing to it).
+type Filing = app.Filing
 
 // Facade is what other modules may ask the bank.
 type Facade interface {

@@ -43,15 +43,7 @@ func toSnapshot(q *app.Question) QuestionSnapshot {
 
 // QuestionFilings implements Facade.
 func (m *Module) QuestionFilings(ctx context.Context, ids []int64) (map[int64]Filing, error) {
-	in, err := m.svc.QuestionFilings(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64]Filing, len(in))
-	for id, f := range in {
-		out[id] = Filing{CategoryID: f.CategoryID, CategoryName: f.CategoryName}
-	}
-	return out, nil
+	return m.svc.QuestionFilings(ctx, ids)
 }
 
 // CreateQuestions implements Facade.

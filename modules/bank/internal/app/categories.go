@@ -11,6 +11,9 @@ import (
 )
 
 // QuizCategory is a quiz category with the quizzes in it the caller sees.
+// Kept apart from store.QuizCategoryCount on purpose: it is the flat wire
+// shape (no created_at, which the spec's quiz category does not carry), so
+// the handler converts it directly.
 type QuizCategory struct {
 	ID        int64
 	Name      string

@@ -2,19 +2,14 @@ package app
 
 import (
 	"context"
-	"time"
 
+	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-// Favorite is a question a user marked.
-type Favorite struct {
-	ID         int64
-	UserID     int64
-	QuestionID int64
-	CreatedAt  time.Time
-}
+// Favorite is a question a user marked: the stored row as it is.
+type Favorite = store.Favorite
 
 // AddFavorite marks a live question for the caller; marking it again
 // returns the same favourite.
@@ -33,7 +28,7 @@ func (s *Service) AddFavorite(ctx context.Context, p auth.Principal, questionID 
 		if err != nil {
 			return err
 		}
-		out = &Favorite{ID: f.ID, UserID: f.UserID, QuestionID: f.QuestionID, CreatedAt: f.CreatedAt}
+		out = f
 		return nil
 	})
 	return out, err

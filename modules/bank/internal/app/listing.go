@@ -34,6 +34,9 @@ type BankFilter struct {
 }
 
 // BankItem is one listed question; the answer side is empty unless CanEdit.
+// Kept apart from store.BankRow on purpose: the row always carries the
+// answer side, and copying it only where CanEdit is what keeps it from
+// reaching a learner's listing.
 type BankItem struct {
 	ID            int64
 	QuizID        *int64

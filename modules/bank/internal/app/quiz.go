@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -19,27 +18,10 @@ const (
 	ModeLearning = "learning"
 )
 
-// Quiz is a quiz as the service hands it out.
-type Quiz struct {
-	ID               int64
-	SectionID        *int64
-	UserID           int64
-	Title            string
-	Mode             string
-	TimeLimitMinutes *int
-	IsPublished      bool
-	CategoryID       *int64
-	CategoryName     *string
-	QuestionsCount   int
-	CreatedAt        time.Time
-	DeletedAt        *time.Time
-}
-
-func toQuiz(r *store.QuizSummary) *Quiz {
-	return &Quiz{ID: r.ID, SectionID: r.SectionID, UserID: r.UserID, Title: r.Title, Mode: r.Mode,
-		TimeLimitMinutes: r.TimeLimitMinutes, IsPublished: r.IsPublished, CategoryID: r.CategoryID,
-		CategoryName: r.CategoryName, QuestionsCount: r.QuestionsCount, CreatedAt: r.CreatedAt, DeletedAt: r.DeletedAt}
-}
+// Quiz is a quiz as the service answers it: the stored row with its live
+// question count and category name. One type from the store up: the
+// service adds nothing to it.
+type Quiz = store.QuizSummary
 
 // QuizDetail is a quiz with its live questions in order. AnswersShown says
 // whether the questions carry their answer side.
@@ -110,31 +92,23 @@ func (s *Service) insertQuiz(ctx context.Context, by int64, in NewQuiz, question
 	if err != nil {
 		return nil, err
 	}
-	return toQuiz(row), nil
+	return row, nil
 }
 
 // Quizzes lists live quizzes, newest first: moderators see all, everyone
 // else the published ones.
-func (s *Service) Quizzes(ctx context.Context, p auth.Principal, limit, offset int) ([]*Quiz, error) {
+func (s *Service) Quizzes(ctx context.Context, p auth.Principal, limit, offset int) ([]Quiz, error) {
 	rows, err := s.store.Quizzes(ctx, store.QuizFilter{PublishedOnly: !p.IsModerator(), Limit: limit, Offset: offset})
-	return toQuizzes(rows), err
+	return rows, err
 }
 
 // QuizTrash lists trashed quizzes (moderators only).
-func (s *Service) QuizTrash(ctx context.Context, p auth.Principal, limit, offset int) ([]*Quiz, error) {
+func (s *Service) QuizTrash(ctx context.Context, p auth.Principal, limit, offset int) ([]Quiz, error) {
 	if !p.IsModerator() {
 		return nil, apperr.Forbiddenf("only moderators see the trash")
 	}
 	rows, err := s.store.Quizzes(ctx, store.QuizFilter{Trashed: true, Limit: limit, Offset: offset})
-	return toQuizzes(rows), err
-}
-
-func toQuizzes(rows []store.QuizSummary) []*Quiz {
-	out := make([]*Quiz, 0, len(rows))
-	for i := range rows {
-		out = append(out, toQuiz(&rows[i]))
-	}
-	return out
+	return rows, err
 }
 
 // CountQuizzes counts the quizzes p can see.
@@ -180,7 +154,7 @@ func (s *Service) detail(ctx context.Context, z *store.QuizSummary, answers bool
 	if err != nil {
 		return nil, err
 	}
-	d := &QuizDetail{Quiz: *toQuiz(z), AnswersShown: answers, Questions: make([]*Question, 0, len(rows))}
+	d := &QuizDetail{Quiz: *z, AnswersShown: answers, Questions: make([]*Question, 0, len(rows))}
 	d.QuestionsCount = len(rows)
 	for i := range rows {
 		q := toQuestion(&rows[i])
@@ -364,7 +338,7 @@ func (s *Service) changeQuiz(ctx context.Context, p auth.Principal, id int64,
 		if err != nil {
 			return err
 		}
-		out = toQuiz(row)
+		out = row
 		return nil
 	})
 	return out, err
@@ -398,7 +372,7 @@ func (s *Service) RestoreQuiz(ctx context.Context, p auth.Principal, id int64) (
 		}
 		row, err := s.store.Quiz(ctx, id, false)
 		if err == nil {
-			out = toQuiz(row)
+			out = row
 		}
 		return err
 	})

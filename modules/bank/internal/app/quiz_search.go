@@ -70,7 +70,7 @@ func (s *Service) SearchQuizzes(ctx context.Context, p auth.Principal, text, mod
 	out := make([]QuizHit, 0, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		hit := QuizHit{Quiz: toQuiz(&r.QuizSummary), Matching: []MatchingQuestion{}}
+		hit := QuizHit{Quiz: &r.QuizSummary, Matching: []MatchingQuestion{}}
 		for j, id := range r.MatchingIDs {
 			if j < len(r.MatchingTexts) {
 				hit.Matching = append(hit.Matching, MatchingQuestion{ID: id, Text: r.MatchingTexts[j]})

@@ -14,7 +14,9 @@ const (
 	TagKeyword = "keyword"
 )
 
-// TagCount is a tag with the live questions carrying it.
+// TagCount is a tag with the live questions carrying it. Kept apart from
+// store.TagCount on purpose: system counts are recomputed through the
+// category tree here, and it is the flat wire shape the handler converts.
 type TagCount struct {
 	ID            int64
 	Type          string

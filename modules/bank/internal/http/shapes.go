@@ -100,10 +100,10 @@ func toQuizBody(z *app.Quiz) QuizBody {
 		CreatedAt: z.CreatedAt, DeletedAt: z.DeletedAt}
 }
 
-func toQuizBodies(zs []*app.Quiz) []QuizBody {
+func toQuizBodies(zs []app.Quiz) []QuizBody {
 	out := make([]QuizBody, 0, len(zs))
-	for _, z := range zs {
-		out = append(out, toQuizBody(z))
+	for i := range zs {
+		out = append(out, toQuizBody(&zs[i]))
 	}
 	return out
 }
