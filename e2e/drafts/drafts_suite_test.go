@@ -52,7 +52,6 @@ var _ = BeforeSuite(func() {
 	h, err = harness.Start(
 		harness.WithConfig(func(c *config.Config) {
 			c.Set("drafts.max_upload_size", uploadLimit)
-			c.Set("drafts.inspect_timeout", "2s")
 			c.Set("drafts.spool_dir", spoolRoot)
 		}),
 		harness.BeforeStart(func(a *app.App) { app.Lookup[*drafts.Module](a).SetModels(stubModels{}) }))

@@ -114,3 +114,21 @@ func PrevCycle() []byte {
 	fmt.Fprintf(&w.buf, "trailer\n<< /Size 4 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", xref, xref)
 	return w.buf.Bytes()
 }
+
+// XrefHugeTable is a one-page PDF whose cross-reference table has a second
+// subsection numbering one object as 1,000,000,000: a reader that sizes its
+// object table from it allocates 32 GB.
+func XrefHugeTable() []byte {
+	b := raw(catalog, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page).finish(3)
+	return bytes.Replace(b, []byte("trailer\n"), []byte("1000000000 1\n0000000009 00000 n \ntrailer\n"), 1)
+}
+
+// XrefStreamHugeSize is a one-page PDF whose cross-reference stream claims
+// /Size 10^12: a reader allocates its object table of that size at once.
+func XrefStreamHugeSize() []byte {
+	w := raw(catalog, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page)
+	xref := w.buf.Len()
+	w.streamBody(4, nil, " /Type /XRef /Size 1000000000000 /W [1 2 1] /Root 1 0 R")
+	fmt.Fprintf(&w.buf, "startxref\n%d\n%%%%EOF\n", xref)
+	return w.buf.Bytes()
+}

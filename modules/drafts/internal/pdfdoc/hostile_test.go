@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ledongthuc/pdf"
+
 	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 )
 
@@ -44,7 +46,7 @@ func vmHWM() string {
 	return "unknown"
 }
 
-func TestInspectRefusesHostilePageTrees(t *testing.T) {
+func TestInspectRefusesHostileStructures(t *testing.T) {
 	cases := map[string]struct {
 		file []byte
 		why  string
@@ -54,6 +56,9 @@ func TestInspectRefusesHostilePageTrees(t *testing.T) {
 		"a cycle in /Kids":            {pdffixtures.CyclicKids(), "reaches object 3 twice"},
 		"a node shared 40 ways deep":  {pdffixtures.SharedKids(40, 8), "claims 6553600000000 pages"},
 		"a node shared 3 ways (tiny)": {pdffixtures.SharedKids(3, 2), "twice"},
+		"an xref subsection at 10^9":  {pdffixtures.XrefHugeTable(), "numbers objects up to 1000000001"},
+		"an xref stream /Size 10^12":  {pdffixtures.XrefStreamHugeSize(), "numbers objects up to 1000000000000"},
+		"a /Prev cycle":               {pdffixtures.PrevCycle(), "chain back to one already read"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -76,15 +81,25 @@ func TestInspectCountsTheRealPagesNotTheClaim(t *testing.T) {
 }
 
 func TestInspectStopsAtItsDeadline(t *testing.T) {
-	// The library follows /Prev without remembering where it has been: only
-	// the deadline ends this one.
+	f := pdffixtures.QuestionPaper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Inspect(ctx, bytes.NewReader(f), int64(len(f))); !errors.Is(err, ErrTooSlow) {
+		t.Fatalf("err = %v, want ErrTooSlow", err)
+	}
+}
+
+func TestTheLibraryIsAbandonedAtTheDeadline(t *testing.T) {
+	// The library follows /Prev without remembering where it has been;
+	// past the structural check (which refuses this file first), only the
+	// deadline the file carries would end it.
 	f := pdffixtures.PrevCycle()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	var err error
-	cost(t, "a /Prev cycle", func() { _, err = Inspect(ctx, bytes.NewReader(f), int64(len(f))) })
-	if !errors.Is(err, ErrTooSlow) {
-		t.Fatalf("err = %v, want ErrTooSlow", err)
+	_, err := pdf.NewReader(&guarded{ra: bytes.NewReader(f), ctx: ctx}, int64(len(f)))
+	var s stopped
+	if !errors.As(err, &s) || !errors.Is(s.err, ErrTooSlow) {
+		t.Fatalf("err = %v, want the deadline's stop", err)
 	}
 }
 

@@ -27,6 +27,9 @@ type Reader struct {
 func Open(ctx context.Context, ra io.ReaderAt, size int64, lim Limits) (r *Reader, err error) {
 	defer rescue(&err, "reading its structure")
 	file := &guarded{ra: ra, ctx: ctx}
+	if err := checkXref(ctx, file, size); err != nil {
+		return nil, err
+	}
 	pr, err := pdf.NewReader(file, size)
 	var abandoned stopped
 	if errors.As(err, &abandoned) { // the library recovered our own panic
