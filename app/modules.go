@@ -6,6 +6,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/feedback"
+	"github.com/roundsedu/rounds/modules/flashcards"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/site"
@@ -25,4 +26,5 @@ var Modules = []module.Constructor{
 	site.New,
 	analytics.New,
 	feedback.New,
+	flashcards.New,
 }
