@@ -12,6 +12,7 @@ import (
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
 )
 
 func TestFlashcards(t *testing.T) {
@@ -30,7 +31,7 @@ var (
 
 var _ = BeforeSuite(func() {
 	var err error
-	h, err = Start()
+	h, err = Start(WithConfig(func(c *config.Config) { c.Set("flashcards.reviews_per_day", 5) }))
 	Expect(err).NotTo(HaveOccurred())
 	admin, mod = h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleModerator)
 })

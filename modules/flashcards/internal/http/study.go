@@ -102,7 +102,7 @@ func registerStudy(r *httpapi.Router, svc *app.Service) {
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards/study/flashcardSettings", Tags: tags,
+		Method: nethttp.MethodGet, Path: "/flashcards/study/settings", Tags: tags,
 		Summary: "Your desired retention (0.9 until you set it)",
 	}, func(ctx context.Context, _ *struct{}) (*struct{ Body flashcardSettings }, error) {
 		rt, err := svc.Retention(ctx, auth.MustFrom(ctx))
@@ -112,7 +112,7 @@ func registerStudy(r *httpapi.Router, svc *app.Service) {
 		return &struct{ Body flashcardSettings }{flashcardSettings{rt}}, nil
 	})
 	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/flashcards/study/flashcardSettings", Tags: tags,
+		Method: nethttp.MethodPut, Path: "/flashcards/study/settings", Tags: tags,
 		Summary: "Set your desired retention (0.7 to 0.99); it applies from your next review",
 	}, func(ctx context.Context, in *struct{ Body flashcardSettings }) (*struct{ Body flashcardSettings }, error) {
 		if err := svc.SetRetention(ctx, auth.MustFrom(ctx), in.Body.DesiredRetention); err != nil {

@@ -33,8 +33,8 @@ type Options struct {
 	Exam          time.Time // zero: no exam
 	FinalPassDays int       // ≥ 1
 	// Load gives how many of the learner's cards are already due on each
-	// day offset lo..hi from now (day k is [now+k·Day, now+(k+1)·Day)),
-	// len hi-lo+1. Nil means no load is known (all days equal).
+	// day offset lo..hi from now (day k: due within half a day of
+	// now+k·Day), len hi-lo+1. Nil means no load is known (all days equal).
 	Load func(lo, hi int) ([]int, error)
 }
 

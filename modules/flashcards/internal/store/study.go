@@ -27,13 +27,16 @@ func (s *Store) SaveReview(ctx context.Context, st *State, log *ReviewLog) error
 	return s.db.Conn(ctx).Omit("ID").Create(log).Error
 }
 
-// DueLoad counts the learner's cards due on each day offset lo..hi from now
-// (day k is [now+k days, now+k+1 days)).
+// DueLoad counts the learner's cards due around each day offset lo..hi
+// from now: day k holds those due within half a day of now + k days (due
+// dates are set a whole number of days after a review, so a card due on
+// day k stays there as now moves on within the day).
 func (s *Store) DueLoad(ctx context.Context, userID int64, now time.Time, lo, hi int) ([]int, error) {
 	var rows []struct{ K, N int }
-	err := s.db.Conn(ctx).Raw(`SELECT floor(extract(epoch FROM due - ?) / 86400)::int AS k, count(*) AS n
+	day := 24 * time.Hour
+	err := s.db.Conn(ctx).Raw(`SELECT round(extract(epoch FROM due - ?) / 86400)::int AS k, count(*) AS n
 		FROM flashcards.card_states WHERE user_id = ? AND due >= ? AND due < ? GROUP BY 1`,
-		now, userID, now.Add(time.Duration(lo)*24*time.Hour), now.Add(time.Duration(hi+1)*24*time.Hour)).
+		now, userID, now.Add(time.Duration(lo)*day-day/2), now.Add(time.Duration(hi)*day+day/2)).
 		Scan(&rows).Error
 	out := make([]int, hi-lo+1)
 	for _, r := range rows {
