@@ -55,7 +55,9 @@ CREATE TABLE flashcards.card_states (
   last_review    timestamptz,
   PRIMARY KEY (user_id, card_id)
 );
-CREATE INDEX card_states_due_idx ON flashcards.card_states (user_id, due);
+-- The queue reads a learner's due rows from the index alone.
+CREATE INDEX card_states_due_idx ON flashcards.card_states (user_id, due)
+  INCLUDE (deck_id, card_id, state, stability, last_review);
 CREATE INDEX card_states_deck_due_idx ON flashcards.card_states (user_id, deck_id, due);
 
 -- Every review, with what FSRS optimisers read: card, rating, review time,

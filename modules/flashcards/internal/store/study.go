@@ -68,14 +68,16 @@ func (s *Store) DueCards(ctx context.Context, userID int64, r Reach, deckID int6
 		where += " AND s.deck_id = ?"
 		args = append(args, deckID)
 	}
+	// Rank on the state rows alone, then read the few cards ranked.
 	var out []QueueItem
-	err := s.db.Conn(ctx).Raw(`SELECT c.*, s.due, s.state, r.r AS retrievability
+	err := s.db.Conn(ctx).Raw(`WITH top AS (SELECT s.card_id, s.due, s.state, r.r
 		FROM flashcards.card_states s
 		JOIN flashcards.decks d ON d.id = s.deck_id
-		JOIN flashcards.cards c ON c.id = s.card_id
 		CROSS JOIN LATERAL (SELECT power(1 + ? * greatest(extract(epoch FROM ? - s.last_review) / 86400, 0)
 			/ greatest(s.stability, 0.001), ?) AS r) r
-		`+where+` ORDER BY r.r, s.due, s.card_id LIMIT ?`, append(args, limit)...).Scan(&out).Error
+		`+where+` ORDER BY r.r, s.due, s.card_id LIMIT ?)
+		SELECT c.*, top.due, top.state, top.r AS retrievability FROM top JOIN flashcards.cards c ON c.id = top.card_id
+		ORDER BY top.r, top.due, top.card_id`, append(args, limit)...).Scan(&out).Error
 	return out, err
 }
 
