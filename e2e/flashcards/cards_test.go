@@ -111,3 +111,19 @@ var _ = Describe("Cards", func() {
 		Expect(mod.Client(h).Delete(fmt.Sprintf("%s/flashcards/cards/%d", api, pair[0]))).To(HaveError(404, "not_found"))
 	})
 })
+
+var _ = Describe("Reporting a card", func() {
+	It("lets a learner report a card of a deck they may study, and only such a card", func() {
+		_, shared := sharedDeck("Reportable", map[string]any{"card_type": "cloze", "front": "{{c1::Mitral}} stenosis"})
+		hidden := deck(mod, "Hidden", category(0))
+		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "Secret", "back": "A"}))[0]
+		learner := h.NewUser(auth.RoleUser)
+
+		res := learner.Client(h).Post(api+"/feedback", map[string]any{"kind": "card", "target_id": shared[0],
+			"type": "typo", "text": "Mitral is misspelt in my language pack."})
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()).To(HaveKeyWithValue("title", "[...] stenosis"))
+		Expect(learner.Client(h).Post(api+"/feedback", map[string]any{"kind": "card", "target_id": secret,
+			"type": "typo", "text": "Probing."})).To(HaveError(404, "not_found"))
+	})
+})

@@ -290,3 +290,14 @@ func (s *Service) Forecast(ctx context.Context, p auth.Principal, deckID int64) 
 func (s *Service) ForgetUser(ctx context.Context, userID int64) error {
 	return s.store.ForgetUser(ctx, userID)
 }
+
+// CardTitle is a card's question side, for a report on a card the caller
+// may study.
+func (s *Service) CardTitle(ctx context.Context, p auth.Principal, id int64) (string, error) {
+	c, _, err := s.card(ctx, p, id, db.NoLock)
+	if err != nil {
+		return "", err
+	}
+	q, _ := render(c)
+	return q, nil
+}
