@@ -131,12 +131,6 @@ func fuzzRange(interval, elapsedDays, maximum float64) (int, int) {
 	return int(lo), int(hi)
 }
 
-// Retrievability is the probability of recall at now (0 for a new card).
-func Retrievability(c fsrs.Card, now time.Time) float64 {
-	p := params(DefaultRetention)
-	return fsrs.NewFSRS(p).GetRetrievability(c, now)
-}
-
 // Curve gives the forgetting curve's constants, R = (1 + factor·t/S)^decay
 // with t in days, for ordering by retrievability in SQL.
 func Curve() (factor, decay float64) {
