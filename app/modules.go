@@ -7,6 +7,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/feedback"
+	"github.com/roundsedu/rounds/modules/flashcards"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/share"
@@ -29,4 +30,5 @@ var Modules = []module.Constructor{
 	feedback.New,
 	share.New,
 	ai.New,
+	flashcards.New,
 }

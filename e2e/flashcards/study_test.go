@@ -1,0 +1,237 @@
+package flashcards_test
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+func review(u *User, card int64, body map[string]any) *Response {
+	return u.Client(h).Post(fmt.Sprintf("%s/flashcards/cards/%d/review", api, card), body)
+}
+
+func queue(u *User, deckID int64) *Response {
+	res := u.Client(h).Get(fmt.Sprintf("%s/flashcards/study/queue?deck_id=%d", api, deckID))
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return res
+}
+
+func items(res *Response) []map[string]any {
+	var out []map[string]any
+	for _, it := range res.Map()["items"].([]any) {
+		out = append(out, it.(map[string]any))
+	}
+	return out
+}
+
+type stateRow struct {
+	State, Reps   int
+	ScheduledDays int
+	Due           time.Time
+}
+
+func storedState(u *User, card int64) stateRow {
+	var r stateRow
+	Expect(h.App.DB.Conn(ctxb).Raw(`SELECT state, reps, scheduled_days, due FROM flashcards.card_states
+		WHERE user_id = ? AND card_id = ?`, u.ID, card).Scan(&r).Error).To(Succeed())
+	return r
+}
+
+// sharedDeck makes a shared deck with cards and gives their ids.
+func sharedDeck(title string, cards ...map[string]any) (int64, []int64) {
+	d := deck(mod, title, category(0))
+	Expect(mod.Client(h).Put(deckPath(d, "/share"), nil)).To(HaveStatus(200))
+	var out []int64
+	for _, c := range cards {
+		res := addCard(mod, d, c)
+		ExpectWithOffset(1, res).To(HaveStatus(201))
+		out = append(out, cardIDs(res)...)
+	}
+	return d, out
+}
+
+var _ = Describe("Studying", func() {
+	It("serves new cards rendered for their type and records each review as FSRS optimisers read it", func() {
+		d, cards := sharedDeck("Study me",
+			map[string]any{"card_type": "cloze", "front": "{{c1::Aortic::valve}} stenosis gives {{c2::syncope}}.", "back": "SAD"},
+			map[string]any{"card_type": "type_in", "front": "Acute polyneuropathy eponym", "back": "Guillain-Barré|GBS"})
+		learner := h.NewUser(auth.RoleUser)
+
+		its := items(queue(learner, d))
+		Expect(its).To(HaveLen(3))
+		Expect(its[0]).To(And(HaveKeyWithValue("state", "new"), HaveKeyWithValue("due", BeNil()),
+			HaveKeyWithValue("question", "[valve] stenosis gives syncope."),
+			HaveKeyWithValue("answer", "Aortic stenosis gives syncope.\n\nSAD")))
+		Expect(its[1]).To(HaveKeyWithValue("question", "Aortic stenosis gives [...]."))
+
+		res := review(learner, cards[0], map[string]any{"rating": "good", "duration_ms": 4200})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(And(HaveKeyWithValue("state", "learning"), HaveKeyWithValue("correct", BeNil())))
+		st := storedState(learner, cards[0])
+		Expect(st.State).To(Equal(1))
+		Expect(st.Reps).To(Equal(1))
+		var log struct {
+			Rating, State, ElapsedDays, ScheduledDays, DeckID int
+			DurationMs                                        int
+		}
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT rating, state, elapsed_days, scheduled_days, deck_id, duration_ms
+			FROM flashcards.review_logs WHERE user_id = ? AND card_id = ?`, learner.ID, cards[0]).Scan(&log).Error).To(Succeed())
+		Expect(log.Rating).To(Equal(3))
+		Expect(log.State).To(Equal(0))
+		Expect(log.DeckID).To(BeEquivalentTo(d))
+		Expect(log.DurationMs).To(Equal(4200))
+		Expect(items(queue(learner, d))).To(HaveLen(2)) // the reviewed card is due again in minutes
+
+		By("a typed answer is matched, without accents when the deck says so")
+		res = review(learner, cards[2], map[string]any{"rating": "good", "answer": "  guillain-barré "})
+		Expect(res.Map()).To(HaveKeyWithValue("correct", true))
+		res = review(learner, cards[2], map[string]any{"rating": "again", "answer": "Guillain-Barre"})
+		Expect(res.Map()).To(HaveKeyWithValue("correct", false))
+		Expect(mod.Client(h).Patch(deckPath(d, ""), map[string]any{"ignore_accents": true})).To(HaveStatus(200))
+		res = review(learner, cards[2], map[string]any{"rating": "good", "answer": "Guillain-Barre"})
+		Expect(res.Map()).To(HaveKeyWithValue("correct", true))
+
+		Expect(review(learner, cards[0], map[string]any{"rating": "perfect"})).To(HaveError(422, "invalid_request"))
+	})
+
+	It("lets learners study shared decks only, editors their unshared ones", func() {
+		d := deck(mod, "Unshared study", category(0))
+		card := cardIDs(addCard(mod, d, map[string]any{"card_type": "basic", "front": "Q", "back": "A"}))[0]
+		learner, holder := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		grant(holder, "deck", d)
+
+		Expect(learner.Client(h).Get(fmt.Sprintf("%s/flashcards/study/queue?deck_id=%d", api, d))).To(HaveError(404, "not_found"))
+		Expect(review(learner, card, map[string]any{"rating": "good"})).To(HaveError(404, "not_found"))
+		Expect(learner.Client(h).Get(fmt.Sprintf("%s/flashcards/decks/%d/cards", api, d))).To(HaveError(404, "not_found"))
+		Expect(items(queue(holder, d))).To(HaveLen(1))
+		Expect(review(holder, card, map[string]any{"rating": "good"})).To(HaveStatus(200))
+		Expect(review(mod, card, map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(review(learner, 999999, map[string]any{"rating": "good"})).To(HaveError(404, "not_found"))
+
+		By("a binned deck is studied by nobody")
+		Expect(mod.Client(h).Delete(deckPath(d, ""))).To(HaveStatus(204))
+		Expect(review(holder, card, map[string]any{"rating": "good"})).To(HaveError(404, "not_found"))
+	})
+
+	It("orders a backlog by retrievability, lowest first, within the daily cap", func() {
+		d, cards := sharedDeck("Backlog",
+			map[string]any{"card_type": "basic", "front": "1", "back": "1"},
+			map[string]any{"card_type": "basic", "front": "2", "back": "2"},
+			map[string]any{"card_type": "basic", "front": "3", "back": "3"},
+			map[string]any{"card_type": "basic", "front": "4", "back": "4"})
+		learner := h.NewUser(auth.RoleUser)
+		for _, c := range cards {
+			Expect(review(learner, c, map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		}
+		// After a break: all overdue, each last seen long ago with a different stability.
+		for i, stability := range []float64{40, 2, 90, 10} {
+			Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.card_states SET state = 2, stability = ?,
+				last_review = now() - interval '60 days', due = now() - interval '30 days' WHERE user_id = ? AND card_id = ?`,
+				stability, learner.ID, cards[i]).Error).To(Succeed())
+		}
+		res := learner.Client(h).Get(api + "/flashcards/study/queue")
+		Expect(res).To(HaveStatus(200))
+		// Four reviews today and a cap of five: one left.
+		Expect(res.Map()).To(HaveKeyWithValue("reviews_left_today", BeNumerically("==", 1)))
+		its := items(res)
+		Expect(its).To(HaveLen(1))
+		Expect(its[0]).To(And(HaveKeyWithValue("card_id", BeNumerically("==", cards[1])), HaveKeyWithValue("state", "review")))
+
+		Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.review_logs SET reviewed_at = reviewed_at - interval '2 days'
+			WHERE user_id = ?`, learner.ID).Error).To(Succeed())
+		its = items(queue(learner, d))
+		var order []int64
+		var last float64
+		for _, it := range its {
+			order = append(order, int64(it["card_id"].(float64)))
+			r := it["retrievability"].(float64)
+			Expect(r).To(BeNumerically(">=", last))
+			last = r
+		}
+		Expect(order).To(Equal([]int64{cards[1], cards[3], cards[0], cards[2]}))
+	})
+
+	It("keeps each learner's desired retention, 0.9 until set", func() {
+		learner := h.NewUser(auth.RoleUser)
+		res := learner.Client(h).Get(api + "/flashcards/study/settings")
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("desired_retention", 0.9))
+		Expect(learner.Client(h).Put(api+"/flashcards/study/settings", map[string]any{"desired_retention": 0.5})).
+			To(HaveError(422, "invalid_request"))
+		Expect(learner.Client(h).Put(api+"/flashcards/study/settings", map[string]any{"desired_retention": 0.95})).To(HaveStatus(200))
+		Expect(learner.Client(h).Get(api + "/flashcards/study/settings").Map()).To(HaveKeyWithValue("desired_retention", 0.95))
+		var stored float64
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT desired_retention FROM flashcards.learner_settings WHERE user_id = ?`,
+			learner.ID).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(Equal(0.95))
+	})
+
+	It("schedules every card's last review before the exam and forecasts the days until it", func() {
+		d, cards := sharedDeck("Exam prep",
+			map[string]any{"card_type": "basic", "front": "1", "back": "1"},
+			map[string]any{"card_type": "basic", "front": "2", "back": "2"})
+		learner := h.NewUser(auth.RoleUser)
+		today := time.Now().UTC().Truncate(24 * time.Hour)
+		exam := today.AddDate(0, 0, 6)
+
+		Expect(learner.Client(h).Put(deckPath(d, "/exam"), map[string]any{"exam_date": today.Format(time.DateOnly)})).
+			To(HaveError(422, "invalid_request"))
+		Expect(learner.Client(h).Put(deckPath(d, "/exam"), map[string]any{"exam_date": "next week"})).
+			To(HaveError(422, "invalid_request"))
+		res := learner.Client(h).Put(deckPath(d, "/exam"), map[string]any{"exam_date": exam.Format(time.DateOnly)})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("exam_date", exam.Format(time.DateOnly)))
+
+		for _, c := range cards {
+			Expect(review(learner, c, map[string]any{"rating": "easy"})).To(HaveStatus(200))
+			// A well-known card FSRS would next show in months.
+			Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.card_states SET state = 2, stability = 300, difficulty = 3,
+				last_review = now() - interval '200 days', due = now() WHERE user_id = ? AND card_id = ?`,
+				learner.ID, c).Error).To(Succeed())
+			res = review(learner, c, map[string]any{"rating": "easy"})
+			Expect(res).To(HaveStatus(200))
+			st := storedState(learner, c)
+			Expect(st.Due).To(BeTemporally("<", exam))
+			Expect(st.Due).To(BeTemporally(">=", time.Now().Add(2*24*time.Hour))) // within the final three days
+		}
+		days := map[string]int{}
+		for _, c := range cards {
+			days[storedState(learner, c).Due.UTC().Format(time.DateOnly)]++
+		}
+		Expect(days).To(HaveLen(2), "the final pass spreads over the least-loaded days")
+
+		res = learner.Client(h).Get(deckPath(d, "/forecast"))
+		Expect(res).To(HaveStatus(200))
+		f := res.Map()
+		Expect(f).To(And(HaveKeyWithValue("exam_date", exam.Format(time.DateOnly)), HaveKeyWithValue("unseen", BeNumerically("==", 0))))
+		Expect(f["days"]).To(HaveLen(6))
+		total := 0
+		for _, day := range f["days"].([]any) {
+			dd := day.(map[string]any)
+			Expect(dd["reviews"]).To(BeNumerically("==", days[dd["date"].(string)]))
+			total += int(dd["reviews"].(float64))
+		}
+		Expect(total).To(Equal(2))
+
+		Expect(learner.Client(h).Delete(deckPath(d, "/exam"))).To(HaveStatus(200))
+		Expect(learner.Client(h).Get(deckPath(d, "/forecast")).Map()["days"]).To(HaveLen(30))
+	})
+
+	It("forgets a deleted learner's schedules and reviews", func() {
+		_, cards := sharedDeck("Forget me", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
+		gone := h.NewUser(auth.RoleUser)
+		Expect(review(gone, cards[0], map[string]any{"rating": "good"})).To(HaveStatus(200))
+		Expect(admin.Client(h).Delete(fmt.Sprintf("%s/admin/users/%d", api, gone.ID))).To(HaveStatus(204))
+		Eventually(func() int64 {
+			var n int64
+			Expect(h.App.DB.Conn(ctxb).Raw(`SELECT (SELECT count(*) FROM flashcards.card_states WHERE user_id = ?)
+				+ (SELECT count(*) FROM flashcards.review_logs WHERE user_id = ?)`, gone.ID, gone.ID).Scan(&n).Error).To(Succeed())
+			return n
+		}).WithTimeout(15 * time.Second).Should(BeZero())
+	})
+})

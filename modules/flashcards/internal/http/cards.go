@@ -1,0 +1,174 @@
+package http
+
+import (
+	"context"
+	nethttp "net/http"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/flashcards/internal/app"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// FlashcardResponse is a stored card on the wire.
+type FlashcardResponse struct {
+	ID          int64     `json:"id"`
+	DeckID      int64     `json:"deck_id"`
+	CardType    string    `json:"card_type"`
+	Front       string    `json:"front"`
+	Back        string    `json:"back"`
+	ClozeNumber *int      `json:"cloze_number" doc:"which deletion this cloze card hides"`
+	PairID      *int64    `json:"pair_id" doc:"the two rows of a reversed card share it"`
+	PictureID   *int64    `json:"picture_id"`
+	QuestionID  *int64    `json:"question_id"`
+	ArticleID   *int64    `json:"article_id"`
+	SectionID   *int64    `json:"section_id"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+func toCard(c *app.Card) FlashcardResponse {
+	return FlashcardResponse{ID: c.ID, DeckID: c.DeckID, CardType: c.CardType, Front: c.Front, Back: c.Back,
+		ClozeNumber: c.ClozeNumber, PairID: c.PairID, PictureID: c.PictureID, QuestionID: c.QuestionID,
+		ArticleID: c.ArticleID, SectionID: c.SectionID, CreatedAt: c.CreatedAt}
+}
+
+func toCards(cs []app.Card) []FlashcardResponse {
+	out := make([]FlashcardResponse, len(cs))
+	for i := range cs {
+		out[i] = toCard(&cs[i])
+	}
+	return out
+}
+
+// CardPath names a card.
+type CardPath struct {
+	CardID int64 `path:"card_id" minimum:"1"`
+}
+
+type cardOut struct{ Body FlashcardResponse }
+
+type cardList struct {
+	Total string `header:"X-Total-Count"`
+	Body  []FlashcardResponse
+}
+
+type addedOut struct {
+	Body struct {
+		Count int                 `json:"count" doc:"cards stored: 2 for reversed, one per deletion number for cloze"`
+		Cards []FlashcardResponse `json:"cards"`
+	}
+}
+
+type deletedOut struct {
+	Body struct {
+		Deleted int64 `json:"deleted" doc:"rows removed: 2 for a reversed pair"`
+	}
+}
+
+func registerCards(r *httpapi.Router, svc *app.Service) {
+	tags := []string{"flashcards"}
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/flashcards/decks/{deck_id}/cards", Tags: tags, DefaultStatus: nethttp.StatusCreated,
+		Summary: "Add a card (can_edit_deck): basic, reversed (two rows), cloze (a row per deletion number), image, type_in",
+		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		DeckPath
+		Body struct {
+			CardType  string `json:"card_type" enum:"basic,reversed,cloze,image,type_in"`
+			Front     string `json:"front" maxLength:"20000" doc:"the question; for cloze the passage with {{c1::answer::hint}} markers"`
+			Back      string `json:"back,omitempty" required:"false" maxLength:"20000" doc:"the answer; for cloze an optional note; for type_in alternatives separated by |"`
+			PictureID *int64 `json:"picture_id,omitempty" required:"false" minimum:"1" doc:"a media asset: the question side of an image card, else the answer side"`
+		}
+	}) (*addedOut, error) {
+		b := in.Body
+		cs, err := svc.AddCard(ctx, auth.MustFrom(ctx), in.DeckID, app.NewCard{Type: b.CardType, Front: b.Front,
+			Back: b.Back, PictureID: b.PictureID})
+		if err != nil {
+			return nil, err
+		}
+		out := &addedOut{}
+		out.Body.Count, out.Body.Cards = len(cs), toCards(cs)
+		return out, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/flashcards/decks/{deck_id}/cards", Tags: tags,
+		Summary: "A deck's cards in the order written (anyone who may study it)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		DeckPath
+		httpapi.Page
+	}) (*cardList, error) {
+		cs, total, err := svc.Cards(ctx, auth.MustFrom(ctx), in.DeckID, in.Limit, in.Offset)
+		if err != nil {
+			return nil, err
+		}
+		return &cardList{strconv.FormatInt(total, 10), toCards(cs)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}", Tags: tags,
+		Summary: "Delete a card for good (can_edit_deck); half of a reversed pair takes the other half",
+		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *CardPath) (*deletedOut, error) {
+		n, err := svc.DeleteCard(ctx, auth.MustFrom(ctx), in.CardID)
+		if err != nil {
+			return nil, err
+		}
+		out := &deletedOut{}
+		out.Body.Deleted = n
+		return out, nil
+	})
+
+	// The four link operations check the moderator role itself: a deck
+	// grant does not reach them.
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPut, Path: "/flashcards/cards/{card_id}/question", Tags: tags,
+		Summary: "Link a card to a bank question (moderators)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		CardPath
+		Body struct {
+			QuestionID int64 `json:"question_id" minimum:"1"`
+		}
+	}) (*cardOut, error) {
+		return cardResult(svc.LinkQuestion(ctx, auth.MustFrom(ctx), in.CardID, &in.Body.QuestionID))
+	})
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}/question", Tags: tags,
+		Summary: "Unlink a card from its question (moderators)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *CardPath) (*cardOut, error) {
+		return cardResult(svc.LinkQuestion(ctx, auth.MustFrom(ctx), in.CardID, nil))
+	})
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPut, Path: "/flashcards/cards/{card_id}/article", Tags: tags,
+		Summary: "Link a card to an article and optional section (moderators; needs the library module)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		CardPath
+		Body struct {
+			ArticleID int64  `json:"article_id" minimum:"1"`
+			SectionID *int64 `json:"section_id,omitempty" required:"false" minimum:"1"`
+		}
+	}) (*cardOut, error) {
+		return cardResult(svc.LinkArticle(ctx, auth.MustFrom(ctx), in.CardID, &in.Body.ArticleID, in.Body.SectionID))
+	})
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}/article", Tags: tags,
+		Summary: "Unlink a card from its article (moderators)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *CardPath) (*cardOut, error) {
+		return cardResult(svc.LinkArticle(ctx, auth.MustFrom(ctx), in.CardID, nil, nil))
+	})
+}
+
+func cardResult(c *app.Card, err error) (*cardOut, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &cardOut{toCard(c)}, nil
+}
