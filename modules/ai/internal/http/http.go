@@ -97,7 +97,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		Body struct {
 			Name      string   `json:"name,omitempty" required:"false" maxLength:"200"`
-			ModelID   string   `json:"model_id" minLength:"1" maxLength:"200" pattern:"^[^\\s:]+$" patternDescription:"no spaces or colons"`
+			ModelID   string   `json:"model_id" minLength:"1" maxLength:"200" pattern:"^[^\\s:]+$" doc:"no spaces or colons"`
 			Task      string   `json:"task" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
 			Voices    []string `json:"voices,omitempty" required:"false" maxItems:"50" doc:"speech models: the voices it accepts"`
 			APIKey    *string  `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"stored encrypted; never returned"`
