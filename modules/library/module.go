@@ -1,0 +1,63 @@
+// Package library is the articles of the service: ordered sections with
+// stable ids rendered from markdown on save, revisions, slugs that keep
+// resolving after a rename, the bin, cross-references between articles,
+// and per-section search indexing through the search module's index
+// contract. It asks identity for grants and the bank for the category
+// tree.
+package library
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/roundsedu/rounds/modules/library/internal/app"
+	libraryhttp "github.com/roundsedu/rounds/modules/library/internal/http"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/module"
+)
+
+// Config is the library section.
+type Config = app.Config
+
+//go:embed config.yaml
+var defaults []byte
+
+// Module is the library bounded context.
+type Module struct{ svc *app.Service }
+
+// New builds the module.
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "library", defaults)
+	if err != nil {
+		return nil, err
+	}
+	ports := &app.Ports{}
+	module.Need(k, "identity", &ports.Grants)
+	module.Need(k, "bank", &ports.Categories)
+	module.Need(k, "search", &ports.Search)
+	svc := app.New(app.Deps{DB: k.DB, Bus: k.Bus, Ports: ports, Config: cfg, Log: k.Log})
+	return &Module{svc: svc}, nil
+}
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "library" }
+
+// Routes registers the article operations.
+func (m *Module) Routes(r *httpapi.Router) { libraryhttp.Register(r, m.svc) }
+
+// PublicCounts offers the landing page the number of published articles
+// (the site module's Counter).
+func (m *Module) PublicCounts(ctx context.Context) (map[string]int64, error) {
+	return m.svc.PublicCounts(ctx)
+}
+
+// FeedbackKinds names what learners may report in the library (the
+// feedback module's Target).
+func (m *Module) FeedbackKinds() []string { return []string{"article"} }
+
+// FeedbackTarget checks the caller may read the article they report and
+// gives its title.
+func (m *Module) FeedbackTarget(ctx context.Context, p auth.Principal, _ string, id int64) (string, error) {
+	return m.svc.FeedbackTitle(ctx, p, id)
+}
