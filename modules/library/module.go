@@ -14,6 +14,7 @@ import (
 	libraryhttp "github.com/roundsedu/rounds/modules/library/internal/http"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/module"
 )
 
@@ -36,7 +37,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "identity", &ports.Grants)
 	module.Need(k, "bank", &ports.Categories)
 	module.Need(k, "search", &ports.Search)
-	svc := app.New(app.Deps{DB: k.DB, Bus: k.Bus, Ports: ports, Config: cfg, Log: k.Log})
+	svc := app.New(app.Deps{DB: k.DB, Bus: k.Bus, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
 	return &Module{svc: svc}, nil
 }
 
@@ -45,6 +46,12 @@ func (m *Module) Name() string { return "library" }
 
 // Routes registers the article operations.
 func (m *Module) Routes(r *httpapi.Router) { libraryhttp.Register(r, m.svc) }
+
+// Jobs handles the article generation jobs.
+func (m *Module) Jobs(r *jobs.Runner) {
+	r.Handle(app.JobGenerateDraft, m.svc.RunGeneration)
+	r.Handle(app.JobGenerateCards, m.svc.RunGeneration)
+}
 
 // PublicCounts offers the landing page the number of published articles
 // (the site module's Counter).

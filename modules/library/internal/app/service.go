@@ -16,6 +16,7 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 // Config is the library section.
@@ -47,6 +48,7 @@ type Ports struct {
 type Deps struct {
 	DB     *db.DB
 	Bus    events.Publisher
+	Queue  *jobs.Queue
 	Ports  *Ports
 	Config Config
 	Log    *slog.Logger
@@ -57,6 +59,7 @@ type Service struct {
 	db    *db.DB
 	store *store.Store
 	bus   events.Publisher
+	queue *jobs.Queue
 	ports *Ports
 	cfg   Config
 	log   *slog.Logger
@@ -64,7 +67,7 @@ type Service struct {
 
 // New builds the service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, store: store.New(d.DB), bus: d.Bus, ports: d.Ports, cfg: d.Config, log: d.Log}
+	return &Service{db: d.DB, store: store.New(d.DB), bus: d.Bus, queue: d.Queue, ports: d.Ports, cfg: d.Config, log: d.Log}
 }
 
 // editor is a caller with the grants that reach articles. The library has

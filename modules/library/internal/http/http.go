@@ -40,6 +40,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	registerWrites(r, svc)
 	registerBin(r, svc)
 	registerRevisions(r, svc)
+	registerAI(r, svc)
 }
 
 func registerReads(r *httpapi.Router, svc *app.Service) {
