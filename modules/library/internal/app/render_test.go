@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,22 @@ func TestKeysAreUniqueSlugsOfHeadings(t *testing.T) {
 func TestPlainText(t *testing.T) {
 	if got := plainText("<p>Heart &amp; <em>lungs</em></p>\n<p>ok</p>"); got != "Heart & lungs ok" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestAnnotateFindsWholeWordsLongestFirst(t *testing.T) {
+	terms := []store.Term{{ID: 1, Term: "MI"}, {ID: 2, Term: "STEMI"}, {ID: 3, Term: "heart failure"}, {ID: 4, Term: "heart"}}
+	got := annotate("Acute MI (a STEMI) causes Heart Failure; amide and heart.", terms)
+	var ids []int64
+	var texts []string
+	for _, a := range got {
+		ids = append(ids, a.Term.ID)
+		texts = append(texts, a.Text)
+	}
+	if want := []int64{1, 2, 3, 4}; !slices.Equal(ids, want) {
+		t.Fatalf("ids %v texts %v", ids, texts)
+	}
+	if texts[2] != "Heart Failure" || got[0].Start != 6 || got[0].End != 8 {
+		t.Fatalf("got %+v", got)
 	}
 }

@@ -41,6 +41,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	registerBin(r, svc)
 	registerRevisions(r, svc)
 	registerAI(r, svc)
+	registerGlossary(r, svc)
 }
 
 func registerReads(r *httpapi.Router, svc *app.Service) {
