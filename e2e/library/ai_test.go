@@ -39,7 +39,7 @@ var _ = Describe("Generation jobs", func() {
 		res = holder.Client(h).Post(path("/articles/%d/ai-refine", idOf(a)), q{"section_id": "overview", "instructions": "shorter"})
 		Expect(res).To(HaveStatus(202))
 		Expect(settled(holder, res.Map()["job_id"].(string))).To(HaveKeyWithValue("error", "no article model configured"))
-		Expect(mod.Client(h).Get(api + "/articles/jobs/" + res.Map()["job_id"].(string))).To(HaveError(404, "not_found"),
+		Expect(mod.Client(h).Get(api+"/articles/jobs/"+res.Map()["job_id"].(string))).To(HaveError(404, "not_found"),
 			"a job is its requester's")
 
 		res = mod.Client(h).Post(path("/articles/%d/ai-cards", idOf(a)), q{})

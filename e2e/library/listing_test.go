@@ -102,7 +102,7 @@ var _ = Describe("Listings", func() {
 		Expect(listIDs(learner.Client(h).Get(api + "/articles/recent?limit=1"))).To(Equal([]int64{opened[0]}))
 		Expect(mod.Client(h).Put(path("/articles/%d/status", opened[2]), q{"status": "archived"})).To(HaveStatus(200))
 		Expect(listIDs(learner.Client(h).Get(api + "/articles/recent"))).To(Equal([]int64{opened[0], opened[1]}))
-		Expect(listIDs(mod.Client(h).Get(api + "/articles/recent"))).NotTo(ContainElement(opened[0]), "per person")
+		Expect(listIDs(mod.Client(h).Get(api+"/articles/recent"))).NotTo(ContainElement(opened[0]), "per person")
 		Expect(learner.Client(h).Get(api + "/articles/recent?limit=0")).To(HaveError(422, "invalid_request"))
 		Expect(learner.Client(h).Get(api + "/articles/recent?limit=21")).To(HaveError(422, "invalid_request"))
 	})

@@ -10,12 +10,15 @@ import (
 	"context"
 	_ "embed"
 
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/library/internal/app"
 	libraryhttp "github.com/roundsedu/rounds/modules/library/internal/http"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/module"
+	"github.com/roundsedu/rounds/platform/scheduler"
 )
 
 // Config is the library section.
@@ -25,7 +28,10 @@ type Config = app.Config
 var defaults []byte
 
 // Module is the library bounded context.
-type Module struct{ svc *app.Service }
+type Module struct {
+	svc *app.Service
+	cfg Config
+}
 
 // New builds the module.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
@@ -38,7 +44,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "bank", &ports.Categories)
 	module.Need(k, "search", &ports.Search)
 	svc := app.New(app.Deps{DB: k.DB, Bus: k.Bus, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
-	return &Module{svc: svc}, nil
+	return &Module{svc: svc, cfg: cfg}, nil
 }
 
 // Name implements module.Module.
@@ -46,6 +52,23 @@ func (m *Module) Name() string { return "library" }
 
 // Routes registers the article operations.
 func (m *Module) Routes(r *httpapi.Router) { libraryhttp.Register(r, m.svc) }
+
+// Subscribe keeps the library's copy of where questions are filed, and
+// their "read more" links, in step with the bank.
+func (m *Module) Subscribe(b *events.Bus) {
+	events.Subscribe(b, "library.question_filings", bank.TopicQuestionChanged,
+		func(ctx context.Context, e bank.QuestionChanged, _ events.Meta) error {
+			return m.svc.OnQuestionChanged(ctx, e.ID, e.CategoryID, e.Live, e.Version)
+		})
+}
+
+// Schedule registers apply_topic_claims on the scheduler leader.
+func (m *Module) Schedule(s *scheduler.Scheduler) {
+	s.Every(app.TaskApplyTopicClaims, m.cfg.ClaimsEvery, m.svc.ApplyTopicClaims)
+}
+
+// ApplyTopicClaims runs the scheduled job once (operators and tests).
+func (m *Module) ApplyTopicClaims(ctx context.Context) error { return m.svc.ApplyTopicClaims(ctx) }
 
 // Jobs handles the article generation jobs.
 func (m *Module) Jobs(r *jobs.Runner) {

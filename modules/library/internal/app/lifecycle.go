@@ -43,7 +43,11 @@ func (s *Service) withSections(ctx context.Context, a *store.Article, canEdit bo
 	if err != nil {
 		return nil, err
 	}
-	return &Article{Article: *a, Sections: secs, SlugHistory: hist, CanEdit: canEdit}, nil
+	claims, err := s.store.Claims(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &Article{Article: *a, Sections: secs, SlugHistory: hist, Claims: claims, CanEdit: canEdit}, nil
 }
 
 // SetStatus moves an article along Moves (moderators). The article as it
@@ -250,6 +254,9 @@ func (s *Service) RestoreRevision(ctx context.Context, p auth.Principal, id, rev
 			secs[i] = store.Section{Key: sec.ID, Heading: sec.Heading, Markdown: sec.Markdown}
 		}
 		if err := s.store.Save(ctx, a); err != nil {
+			return err
+		}
+		if out.Claims, err = s.store.Claims(ctx, a.ID); err != nil {
 			return err
 		}
 		out.Article = *a

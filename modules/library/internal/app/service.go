@@ -8,7 +8,9 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"time"
 
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/library/internal/store"
 	"github.com/roundsedu/rounds/modules/search"
@@ -21,8 +23,9 @@ import (
 
 // Config is the library section.
 type Config struct {
-	MaxSections     int `mapstructure:"max_sections" validate:"gte=1,lte=500"`
-	MaxSectionChars int `mapstructure:"max_section_chars" validate:"gte=100,lte=1000000"`
+	ClaimsEvery     time.Duration `mapstructure:"claims_every" validate:"gt=0"`
+	MaxSections     int           `mapstructure:"max_sections" validate:"gte=1,lte=500"`
+	MaxSectionChars int           `mapstructure:"max_section_chars" validate:"gte=100,lte=1000000"`
 }
 
 // Grants is the port to identity: the editorial grants a person holds.
@@ -34,6 +37,7 @@ type Grants interface {
 type Categories interface {
 	CategoryExists(ctx context.Context, id int64) (bool, error)
 	CategoryWithin(ctx context.Context, id, root int64) (bool, error)
+	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
 }
 
 // Ports are the facades the library asks, filled once every module is

@@ -33,6 +33,9 @@ type Write struct {
 	References []Reference
 	CategoryID *int64
 	Status     string // empty: draft
+	// Claims are the question categories the article covers: questions
+	// filed there link to it once it is published.
+	Claims []int64
 }
 
 // Patch is an ordinary edit: nil fields stay as they are.
@@ -42,6 +45,7 @@ type Patch struct {
 	References           *[]Reference
 	CategorySet          bool
 	CategoryID           *int64
+	Claims               *[]int64
 	Note                 string
 }
 
@@ -50,6 +54,7 @@ type Article struct {
 	store.Article
 	Sections    []store.Section
 	SlugHistory []string
+	Claims      []int64
 	CanEdit     bool
 	// Links and Broken are the cross-references found on the save that
 	// produced this answer (empty on reads).
@@ -257,7 +262,10 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, w Write) (*Artic
 	if err := s.checkCategory(ctx, w.CategoryID); err != nil {
 		return nil, err
 	}
-	out := &Article{CanEdit: true}
+	if err := s.checkClaims(ctx, w.Claims); err != nil {
+		return nil, err
+	}
+	out := &Article{CanEdit: true, Claims: w.Claims}
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		if err := s.store.LockSlugs(ctx); err != nil {
 			return err
@@ -278,6 +286,9 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, w Write) (*Artic
 			return err
 		}
 		out.Article = *a
+		if err := s.store.SetClaims(ctx, a.ID, w.Claims); err != nil {
+			return err
+		}
 		return s.writeSections(ctx, out, secs)
 	})
 	if err != nil {
@@ -315,9 +326,13 @@ func (s *Service) writeSections(ctx context.Context, out *Article, secs []store.
 	return s.reindex(ctx, &out.Article, secs, removed)
 }
 
-// reindex tells search the article's sections as they are now; removed
-// sections are purged.
+// reindex tells search the article's sections as they are now (removed
+// sections are purged) and applies its topic claims to its question links:
+// every write of an article ends here.
 func (s *Service) reindex(ctx context.Context, a *store.Article, secs []store.Section, removed []int64) error {
+	if err := s.store.RelinkArticle(ctx, a.ID); err != nil {
+		return err
+	}
 	now := time.Now().UTC()
 	for _, sec := range secs {
 		if err := search.PublishIndex(ctx, s.bus, search.IndexChanged{Kind: search.KindArticle, ID: sec.ID,
@@ -417,6 +432,11 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, id int64, in Pat
 			return nil, err
 		}
 	}
+	if in.Claims != nil {
+		if err := s.checkClaims(ctx, *in.Claims); err != nil {
+			return nil, err
+		}
+	}
 	out := &Article{CanEdit: true}
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		a, e, err := s.editable(ctx, p, id)
@@ -465,6 +485,14 @@ func (s *Service) Update(ctx context.Context, p auth.Principal, id int64, in Pat
 		}
 		a.UpdatedBy = p.UserID
 		if err := s.store.Save(ctx, a); err != nil {
+			return err
+		}
+		if in.Claims != nil {
+			if err := s.store.SetClaims(ctx, a.ID, *in.Claims); err != nil {
+				return err
+			}
+		}
+		if out.Claims, err = s.store.Claims(ctx, a.ID); err != nil {
 			return err
 		}
 		out.Article = *a

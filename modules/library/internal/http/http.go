@@ -161,7 +161,7 @@ func registerWrites(r *httpapi.Router, svc *app.Service) {
 		b := in.Body
 		return article(svc.Create(ctx, auth.MustFrom(ctx), app.Write{Title: b.Title, Slug: b.Slug, Summary: b.Summary,
 			Sections: toSections(b.Sections), References: toReferences(b.References), CategoryID: b.CategoryID,
-			Status: b.Status}))
+			Status: b.Status, Claims: b.Claims}))
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
@@ -177,6 +177,7 @@ func registerWrites(r *httpapi.Router, svc *app.Service) {
 			Sections   []ArticleSectionBody    `json:"sections,omitempty" required:"false" maxItems:"500" doc:"the whole list, in order"`
 			References []ArticleReference      `json:"references,omitempty" required:"false" maxItems:"200"`
 			CategoryID httpapi.Nullable[int64] `json:"category_id,omitempty" required:"false" doc:"null: unfiled"`
+			Claims     []int64                 `json:"claimed_category_ids,omitempty" required:"false" maxItems:"100" doc:"the whole list of topic claims"`
 			Note       string                  `json:"note,omitempty" required:"false" maxLength:"200" doc:"kept on the revision"`
 		}
 	}) (*articleOut, error) {
@@ -186,6 +187,9 @@ func registerWrites(r *httpapi.Router, svc *app.Service) {
 		if b.Sections != nil {
 			secs := toSections(b.Sections)
 			patch.Sections = &secs
+		}
+		if b.Claims != nil {
+			patch.Claims = &b.Claims
 		}
 		if b.References != nil {
 			refs := toReferences(b.References)

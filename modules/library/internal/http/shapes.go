@@ -30,6 +30,7 @@ type ArticleWrite struct {
 	References []ArticleReference   `json:"references,omitempty" required:"false" maxItems:"200"`
 	CategoryID *int64               `json:"category_id,omitempty" required:"false" nullable:"true" doc:"a question category; its branch's grant holders may edit the article"`
 	Status     string               `json:"status,omitempty" required:"false" enum:"draft,review,published" doc:"default draft"`
+	Claims     []int64              `json:"claimed_category_ids,omitempty" required:"false" maxItems:"100" doc:"topic claims: questions filed in these categories link to the article once it is published"`
 }
 
 func toSections(in []ArticleSectionBody) []app.Section {
@@ -74,6 +75,7 @@ type ArticleResponse struct {
 	CategoryID    *int64             `json:"category_id"`
 	Sections      []ArticleSection   `json:"sections"`
 	References    []ArticleReference `json:"references"`
+	Claims        []int64            `json:"claimed_category_ids" doc:"topic claims"`
 	CanEdit       bool               `json:"can_edit"`
 	EverPublished bool               `json:"ever_published" doc:"a delete bins it (restorable) rather than removing it"`
 	Links         []ArticleLink      `json:"links,omitempty" doc:"on writes: cross-references resolved"`
@@ -90,6 +92,9 @@ func toArticle(a *app.Article) ArticleResponse {
 		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt, DeletedAt: a.DeletedAt}
 	if out.FormerSlugs == nil {
 		out.FormerSlugs = []string{}
+	}
+	if out.Claims = a.Claims; out.Claims == nil {
+		out.Claims = []int64{}
 	}
 	for i, s := range a.Sections {
 		out.Sections[i] = ArticleSection{ID: s.Key, Heading: s.Heading, Markdown: s.Markdown, HTML: s.HTML}
