@@ -13,6 +13,7 @@ import (
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
 )
 
 func TestLibrary(t *testing.T) {
@@ -32,7 +33,8 @@ var (
 
 var _ = BeforeSuite(func() {
 	var err error
-	h, err = Start()
+	// The landing page's counts are read fresh (site.stats_ttl caches them).
+	h, err = Start(WithConfig(func(c *config.Config) { c.Set("site.stats_ttl", "0s") }))
 	Expect(err).NotTo(HaveOccurred())
 	mod = h.NewUser(auth.RoleModerator)
 })

@@ -13,6 +13,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/library/internal/app"
 	libraryhttp "github.com/roundsedu/rounds/modules/library/internal/http"
+	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
@@ -81,6 +82,17 @@ func (m *Module) Jobs(r *jobs.Runner) {
 func (m *Module) PublicCounts(ctx context.Context) (map[string]int64, error) {
 	return m.svc.PublicCounts(ctx)
 }
+
+// Kinds are the search index kinds the library owns (search.Reach): each
+// article section is an item.
+func (m *Module) Kinds() []search.Kind { return []search.Kind{search.KindArticle} }
+
+// Reachable implements search.Reach for article sections.
+func (m *Module) Reachable(ctx context.Context, p auth.Principal, _ search.Kind, ids []int64) (visible, editable map[int64]bool, err error) {
+	return m.svc.ReachableSections(ctx, p, ids)
+}
+
+var _ search.Reach = (*Module)(nil)
 
 // FeedbackKinds names what learners may report in the library (the
 // feedback module's Target).

@@ -230,3 +230,39 @@ func (s *Service) FeedbackTitle(ctx context.Context, p auth.Principal, id int64)
 	}
 	return a.Title, nil
 }
+
+// ReachableSections tells search which of the sections p may find (their
+// article is published, or p may edit it) and which p may edit.
+func (s *Service) ReachableSections(ctx context.Context, p auth.Principal, ids []int64) (visible, editable map[int64]bool, err error) {
+	owner, err := s.store.ArticlesOfSections(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := s.editorOf(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	visible, editable = map[int64]bool{}, map[int64]bool{}
+	decided := map[int64][2]bool{}
+	for _, sec := range ids {
+		aid, ok := owner[sec]
+		if !ok {
+			continue
+		}
+		d, seen := decided[aid]
+		if !seen {
+			a, err := s.store.Article(ctx, aid, db.NoLock)
+			if err != nil {
+				return nil, nil, err
+			}
+			edit, err := s.canEdit(ctx, e, a)
+			if err != nil {
+				return nil, nil, err
+			}
+			d = [2]bool{a.DeletedAt == nil && (a.Status == StatusPublished || edit), a.DeletedAt == nil && edit}
+			decided[aid] = d
+		}
+		visible[sec], editable[sec] = d[0], d[1]
+	}
+	return visible, editable, nil
+}
