@@ -54,3 +54,44 @@ var _ = Describe("Search reach", func() {
 })
 
 func principal(u *User) auth.Principal { return auth.Principal{UserID: u.ID, Role: u.Role} }
+
+var _ = Describe("The library's part of the OpenAPI document", func() {
+	It("describes every library operation under the articles or glossary tag", func() {
+		var doc struct {
+			Paths map[string]map[string]struct {
+				Tags []string `json:"tags"`
+			} `json:"paths"`
+		}
+		h.Anon().Get("/api/openapi.json").JSON(&doc)
+		want := map[string][]string{
+			"/api/v1/articles/":                                     {"get", "post"},
+			"/api/v1/articles/ai-sources":                           {"get"},
+			"/api/v1/articles/ai-draft":                             {"post"},
+			"/api/v1/articles/link-targets":                         {"get"},
+			"/api/v1/articles/recent":                               {"get"},
+			"/api/v1/articles/by-slug/{slug}":                       {"get"},
+			"/api/v1/articles/preview/{slug}":                       {"get"},
+			"/api/v1/articles/trash":                                {"get"},
+			"/api/v1/articles/trash/{id}":                           {"delete"},
+			"/api/v1/articles/jobs/{job_id}":                        {"get"},
+			"/api/v1/articles/{id}":                                 {"get", "patch", "delete"},
+			"/api/v1/articles/{id}/status":                          {"put"},
+			"/api/v1/articles/{id}/restore":                         {"post"},
+			"/api/v1/articles/{id}/revisions":                       {"get"},
+			"/api/v1/articles/{id}/revisions/{revision_id}":         {"get"},
+			"/api/v1/articles/{id}/revisions/{revision_id}/restore": {"post"},
+			"/api/v1/articles/{id}/ai-refine":                       {"post"},
+			"/api/v1/articles/{id}/ai-cards":                        {"post"},
+			"/api/v1/glossary/":                                     {"get", "post"},
+			"/api/v1/glossary/{term_id}":                            {"patch", "delete"},
+			"/api/v1/glossary/annotate":                             {"post"},
+		}
+		for p, methods := range want {
+			Expect(doc.Paths).To(HaveKey(p))
+			for _, m := range methods {
+				Expect(doc.Paths[p]).To(HaveKey(m), p)
+				Expect(doc.Paths[p][m].Tags).To(ConsistOf(BeElementOf("articles", "glossary")), p)
+			}
+		}
+	})
+})
