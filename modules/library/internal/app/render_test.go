@@ -78,3 +78,20 @@ func TestAnnotateFindsWholeWordsLongestFirst(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+func TestMarkdownBoundsRefuseSlowShapes(t *testing.T) {
+	s := &Service{cfg: Config{MaxSectionChars: 30000}}
+	for name, md := range map[string]string{
+		"too long":         strings.Repeat("a", 30001),
+		"deep quotes":      "> > > > > > > > > deep",
+		"unclosed links":   strings.Repeat("[a](", 1001),
+		"too many opening": strings.Repeat("[", 5001),
+	} {
+		if err := s.checkMarkdown("m", md); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := s.checkMarkdown("m", "> quoted\n>> twice\n\n[a](/b) and [[c]]"); err != nil {
+		t.Errorf("ordinary markdown refused: %v", err)
+	}
+}

@@ -25,7 +25,7 @@ import (
 type Config struct {
 	ClaimsEvery     time.Duration `mapstructure:"claims_every" validate:"gt=0"`
 	MaxSections     int           `mapstructure:"max_sections" validate:"gte=1,lte=500"`
-	MaxSectionChars int           `mapstructure:"max_section_chars" validate:"gte=100,lte=1000000"`
+	MaxSectionChars int           `mapstructure:"max_section_chars" validate:"gte=100,lte=100000"`
 }
 
 // Grants is the port to identity: the editorial grants a person holds.

@@ -127,9 +127,8 @@ func (s *Service) checkSections(in []Section) ([]store.Section, error) {
 		if heading == "" {
 			return nil, apperr.Invalidf(fmt.Sprintf("sections[%d].heading", i), "a section needs a heading")
 		}
-		if len([]rune(sec.Markdown)) > s.cfg.MaxSectionChars {
-			return nil, apperr.Invalidf(fmt.Sprintf("sections[%d].markdown", i),
-				"a section holds at most %d characters", s.cfg.MaxSectionChars)
+		if err := s.checkMarkdown(fmt.Sprintf("sections[%d].markdown", i), sec.Markdown); err != nil {
+			return nil, err
 		}
 		for f, v := range map[string]string{"heading": heading, "markdown": sec.Markdown} {
 			if err := checkText(fmt.Sprintf("sections[%d].%s", i, f), v); err != nil {
@@ -144,6 +143,38 @@ func (s *Service) checkSections(in []Section) ([]store.Section, error) {
 		out[i] = store.Section{Key: key, Heading: heading, Markdown: sec.Markdown}
 	}
 	return out, nil
+}
+
+// Bounds on markdown structure: the renderer's time grows with the square
+// of block-quote depth and of unclosed link openings, so a hostile section
+// of a few thousand characters could hold a request for seconds.
+const (
+	maxQuoteDepth = 8
+	maxLinkMarks  = 1000
+)
+
+// checkMarkdown bounds a section's markdown before it is rendered.
+func (s *Service) checkMarkdown(field, md string) error {
+	if len([]rune(md)) > s.cfg.MaxSectionChars {
+		return apperr.Invalidf(field, "a section holds at most %d characters", s.cfg.MaxSectionChars)
+	}
+	if strings.Count(md, "](") > maxLinkMarks || strings.Count(md, "[") > 5*maxLinkMarks {
+		return apperr.Invalidf(field, "a section holds at most %d links", maxLinkMarks)
+	}
+	for _, line := range strings.Split(md, "\n") {
+		depth := 0
+		for _, r := range line {
+			if r == '>' {
+				depth++
+			} else if r != ' ' && r != '\t' {
+				break
+			}
+		}
+		if depth > maxQuoteDepth {
+			return apperr.Invalidf(field, "block quotes nest at most %d deep", maxQuoteDepth)
+		}
+	}
+	return nil
 }
 
 // uniqueKey makes a section key from a heading: its slug, cut to 48
