@@ -54,6 +54,9 @@ var _ = Describe("Articles", func() {
 			{"title": "T", "sections": []q{{"heading": " ", "markdown": ""}}},
 			{"title": "T", "references": []q{{"citation": "x", "url": "javascript:alert(1)"}}},
 			{"title": "T", "sections": []q{{"heading": "A", "markdown": strings.Repeat("x", 100001)}}},
+			{"title": "T", "sections": []q{{"heading": "A", "markdown": strings.Repeat("x", 30001)}}},
+			{"title": "T", "sections": []q{{"heading": "A", "markdown": strings.Repeat(">", 100) + " deep"}}},
+			{"title": "T", "sections": []q{{"heading": "A", "markdown": strings.Repeat("[a](", 1001)}}},
 		} {
 			Expect(mod.Client(h).Post(api+"/articles/", body)).To(HaveError(422, "invalid_request"), "%v", body["title"])
 		}
