@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/feedback"
 	"github.com/roundsedu/rounds/modules/flashcards"
 	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/library"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/share"
 	"github.com/roundsedu/rounds/modules/site"
@@ -31,4 +32,5 @@ var Modules = []module.Constructor{
 	share.New,
 	ai.New,
 	flashcards.New,
+	library.New,
 }

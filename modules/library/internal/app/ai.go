@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/jobs"
+)
+
+// Job kinds the library queues.
+const (
+	JobGenerateDraft = "generate_article_draft"
+	JobGenerateCards = "generate_article_cards"
+)
+
+// Sources are the grounding sources an article generation may be offered.
+var Sources = []string{"bank", "article", "references"}
+
+// ErrNoArticleModel and ErrNoFlashcardModel are how generation jobs fail
+// until the AI module configures models for the article and flashcard
+// tasks.
+var (
+	ErrNoArticleModel   = errors.New("no article model configured")
+	ErrNoFlashcardModel = errors.New("no flashcard model configured")
+)
+
+// GenerationRequest is what a generation job is asked to do.
+type GenerationRequest struct {
+	Mode         string   `json:"mode"` // draft, refine, cards
+	ArticleID    int64    `json:"article_id,omitempty"`
+	Title        string   `json:"title,omitempty"`
+	SectionID    string   `json:"section_id,omitempty"`
+	Instructions string   `json:"instructions,omitempty"`
+	Sources      []string `json:"sources,omitempty"`
+	RequestedBy  int64    `json:"requested_by"`
+}
+
+// Generate queues a generation job (POST /articles/ai-draft, ai-refine and
+// ai-cards). Refining and making cards need an article the caller may
+// edit; a new draft and cards are moderators' (the routes check the role).
+func (s *Service) Generate(ctx context.Context, p auth.Principal, in GenerationRequest) (string, error) {
+	for _, src := range in.Sources {
+		if !slices.Contains(Sources, src) {
+			return "", apperr.Invalidf("sources", "sources are %s", strings.Join(Sources, ", "))
+		}
+	}
+	if err := checkText("instructions", in.Instructions); err != nil {
+		return "", err
+	}
+	if in.Mode == "draft" {
+		if _, err := s.checkTitle(in.Title); err != nil {
+			return "", err
+		}
+	} else if err := s.mayEdit(ctx, p, in.ArticleID); err != nil {
+		return "", err
+	}
+	kind := JobGenerateDraft
+	if in.Mode == "cards" {
+		kind = JobGenerateCards
+	}
+	in.RequestedBy = p.UserID
+	id, err := s.queue.Enqueue(ctx, kind, &p.UserID, in)
+	if errors.Is(err, jobs.ErrQueueFull) {
+		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: 30 * time.Second,
+			Message: "the generation queue cannot accept a job now; nothing was started, try again shortly"}
+	}
+	return id.String(), err
+}
+
+// RunGeneration is the worker side of both job kinds: it records its
+// steps and, with no model for the task configured, fails saying so.
+func (s *Service) RunGeneration(ctx context.Context, run *jobs.Run) (any, error) {
+	if err := run.Step(ctx, "model", "looking for the model of the task"); err != nil {
+		return nil, err
+	}
+	if run.Kind == JobGenerateCards {
+		return nil, ErrNoFlashcardModel
+	}
+	return nil, ErrNoArticleModel
+}
+
+// Job is a generation job as its requester polls it.
+type Job = jobs.Record
+
+// GenerationJob reads one of the caller's generation jobs (others' and
+// malformed ids are not found).
+func (s *Service) GenerationJob(ctx context.Context, p auth.Principal, id string) (*Job, error) {
+	uid, err := uuid.Parse(id)
+	if err != nil {
+		return nil, apperr.NotFoundf("job %s not found", id)
+	}
+	rec, err := s.queue.Get(ctx, uid)
+	if errors.Is(err, jobs.ErrNotFound) || (err == nil && ((rec.Kind != JobGenerateDraft && rec.Kind != JobGenerateCards) ||
+		rec.OwnerID == nil || *rec.OwnerID != p.UserID)) {
+		return nil, apperr.NotFoundf("job %s not found", id)
+	}
+	return rec, err
+}
