@@ -142,8 +142,12 @@ func (a *App) build(ctx context.Context) error {
 	accounts := &directory{}
 	verifier := auth.NewVerifier(p.Signer, accounts, p.Config.Auth.RoleCacheTTL)
 	mediaVerifier := auth.NewVerifier(mediaSigner, accounts, p.Config.Auth.RoleCacheTTL)
-	p.HTTP = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier,
-		MediaCookie: cookie, MediaVerifier: mediaVerifier})
+	var err error
+	p.HTTP, err = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier,
+		MediaCookie: cookie, MediaVerifier: mediaVerifier, TrustedProxies: p.Config.HTTP.TrustedProxies})
+	if err != nil {
+		return err
+	}
 	router := p.HTTP.Router()
 	httpapi.RegisterHealth(router, p.DB.Ping, buildinfo.String())
 	p.Settings.Routes(router)

@@ -23,4 +23,12 @@ func scheduleMaintenance(p *Platform) {
 		p.Log.Info("pruned platform tables", "events", events, "jobs", jobs)
 		return nil
 	})
+	// Every caller address ever seen leaves a counter row.
+	p.Scheduler.Every("prune_rate_limits", time.Hour, func(ctx context.Context) error {
+		n, err := p.Limiter.Prune(ctx)
+		if err == nil && n > 0 {
+			p.Log.Info("pruned rate-limit windows", "rows", n)
+		}
+		return err
+	})
 }

@@ -273,15 +273,50 @@ var _ = Describe("Rate limits", func() {
 		Expect(res).To(HaveError(429, "rate_limited"))
 		Expect(res.Header.Get("Retry-After")).To(MatchRegexp(`^[1-9][0-9]*$`))
 
+		// Entries a client writes itself sit left of what the proxy appended:
+		// they choose no new bucket.
+		forged := h.Anon().With("X-Forwarded-For", "192.0.2.99, 203.0.113.7")
+		Expect(forged.Get("/api/v1/test/limited")).To(HaveError(429, "rate_limited"))
+
 		other := h.Anon().With("X-Forwarded-For", "198.51.100.9, 10.0.0.1")
 		Expect(other.Get("/api/v1/test/limited")).To(HaveStatus(http.StatusNoContent))
 	})
 
-	It("puts callers without X-Forwarded-For in one shared bucket", func() {
+	It("keys callers without X-Forwarded-For on the peer address", func() {
 		for i := 0; i < 3; i++ {
 			Expect(h.Anon().Get("/api/v1/test/limited")).To(HaveStatus(http.StatusNoContent))
 		}
 		Expect(h.Anon().Get("/api/v1/test/limited")).To(HaveError(429, "rate_limited"))
+		var keys []string
+		Expect(h.App.DB.Conn(context.Background()).Raw(
+			`SELECT key FROM platform.rate_counters WHERE name = 'test.limited'`).Scan(&keys).Error).To(Succeed())
+		Expect(keys).To(ContainElement("127.0.0.1"))
+	})
+
+	It("survives an over-long or garbage X-Forwarded-For", func() {
+		long := strings.Repeat("203.0.113.250, ", 190) + "198.51.100.77" // ~2.8 KB
+		Expect(h.Anon().With("X-Forwarded-For", long).Get("/api/v1/test/limited")).To(HaveStatus(http.StatusNoContent))
+		Expect(h.Anon().With("X-Forwarded-For", strings.Repeat("x", 2800)).Get("/api/health")).To(HaveStatus(200))
+		var keys []string
+		Expect(h.App.DB.Conn(context.Background()).Raw(
+			`SELECT key FROM platform.rate_counters WHERE name = 'test.limited'`).Scan(&keys).Error).To(Succeed())
+		Expect(keys).To(ContainElement("198.51.100.77"))
+		for _, k := range keys {
+			Expect(len(k)).To(BeNumerically("<=", 128))
+		}
+	})
+
+	It("prunes windows that ended long ago and keeps live ones", func() {
+		ctx := context.Background()
+		conn := h.App.DB.Conn(ctx)
+		Expect(conn.Exec(`INSERT INTO platform.rate_counters (name, key, window_start, count)
+			VALUES ('test.prune', 'old', now() - interval '25 hours', 9), ('test.prune', 'live', now(), 1)`).Error).To(Succeed())
+		n, err := h.App.Limiter.Prune(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(BeNumerically(">=", 1))
+		var keys []string
+		Expect(conn.Raw(`SELECT key FROM platform.rate_counters WHERE name = 'test.prune'`).Scan(&keys).Error).To(Succeed())
+		Expect(keys).To(ConsistOf("live"))
 	})
 })
 

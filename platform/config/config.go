@@ -51,6 +51,7 @@ type HTTP struct {
 	Addr              string        `mapstructure:"addr" validate:"required"`
 	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout" validate:"gt=0"`
 	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout" validate:"gt=0"`
+	TrustedProxies    []string      `mapstructure:"trusted_proxies" validate:"dive,cidr|ip"`
 }
 
 // Metrics is the Prometheus listener, kept apart from the public one.

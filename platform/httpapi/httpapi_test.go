@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/metrics"
 )
 
 func TestRewrite(t *testing.T) {
@@ -45,12 +49,41 @@ func TestOperationID(t *testing.T) {
 	}
 }
 
-func TestClientFromHeader(t *testing.T) {
-	if got := clientFromHeader("203.0.113.7, 10.0.0.1"); got != "203.0.113.7" {
-		t.Errorf("got %q", got)
+func TestClientAddress(t *testing.T) {
+	srv, err := New(Options{Log: slog.New(slog.DiscardHandler), Metrics: metrics.New(),
+		TrustedProxies: []string{"127.0.0.0/8", "10.0.0.0/8"}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := clientFromHeader(""); got != "" {
-		t.Errorf("got %q", got)
+	srv.Engine().GET("/addr", func(c *gin.Context) { c.String(200, ClientAddress(c.Request.Context())) })
+	long := strings.Repeat("203.0.113.250, ", 190) // ~2.8 KB
+	cases := []struct{ peer, xff, want string }{
+		{"127.0.0.1:5000", "", "127.0.0.1"},
+		{"127.0.0.1:5000", "203.0.113.7", "203.0.113.7"},
+		// A client's own entries sit left of what the trusted hops appended.
+		{"127.0.0.1:5000", "6.6.6.6, 203.0.113.7, 10.0.0.5", "203.0.113.7"},
+		// An untrusted peer chooses its header: its own address counts.
+		{"198.51.100.4:5000", "203.0.113.7", "198.51.100.4"},
+		// Garbage in the chain: the peer, never the garbage.
+		{"127.0.0.1:5000", "not-an-ip", "127.0.0.1"},
+		{"127.0.0.1:5000", long + "x", "127.0.0.1"},
+		{"127.0.0.1:5000", long + "203.0.113.9", "203.0.113.9"},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest(http.MethodGet, "/addr", nil)
+		req.RemoteAddr = c.peer
+		if c.xff != "" {
+			req.Header.Set("X-Forwarded-For", c.xff)
+		}
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, req)
+		if got := rec.Body.String(); got != c.want {
+			t.Errorf("peer %s xff %.40q: got %q, want %q", c.peer, c.xff, got, c.want)
+		}
+	}
+	if _, err := New(Options{Log: slog.New(slog.DiscardHandler), Metrics: metrics.New(),
+		TrustedProxies: []string{"10.0.0.0/33"}}); err == nil {
+		t.Error("a malformed range was accepted")
 	}
 }
 

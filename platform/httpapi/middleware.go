@@ -7,8 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
-	"time"
+		"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -41,19 +40,15 @@ func RequestID(ctx context.Context) string {
 	return ""
 }
 
-// ClientAddress is the caller's address as the front proxy reports it in
-// X-Forwarded-For, or "" when the header is absent. Rate limits key on it, so
-// without a proxy every caller shares one bucket (spec: Limits).
+// ClientAddress is the caller's address: the right-most X-Forwarded-For hop
+// not added by a trusted proxy, or the peer's own address when the peer is
+// not trusted (it could write any header) or sent none. Rate limits key on
+// it. Always a parsed IP, so bounded in length.
 func ClientAddress(ctx context.Context) string {
 	if info := requestInfo(ctx); info != nil {
 		return info.client
 	}
 	return ""
-}
-
-func clientFromHeader(xff string) string {
-	first, _, _ := strings.Cut(xff, ",")
-	return strings.TrimSpace(first)
 }
 
 // begin assigns the request id and client address.
@@ -66,7 +61,7 @@ func begin() gin.HandlerFunc {
 			id = hex.EncodeToString(b)
 		}
 		c.Header(RequestIDHeader, id)
-		info := &reqInfo{requestID: id, client: clientFromHeader(c.GetHeader("X-Forwarded-For"))}
+		info := &reqInfo{requestID: id, client: c.ClientIP()}
 		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), infoKey{}, info))
 		c.Next()
 	}

@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -41,6 +42,9 @@ type Options struct {
 	// Both empty: no route accepts a cookie.
 	MediaCookie   string
 	MediaVerifier *auth.Verifier
+	// TrustedProxies are the peers (addresses or CIDR ranges) whose
+	// X-Forwarded-For is believed (ClientAddress).
+	TrustedProxies []string
 }
 
 // Server is the public HTTP surface.
@@ -54,10 +58,16 @@ type Server struct {
 func init() { gin.SetMode(gin.ReleaseMode) }
 
 // New builds the engine, the huma API, the docs routes and the middleware.
-func New(opts Options) *Server {
+// A malformed trusted proxy is an error (config validation catches it first).
+func New(opts Options) (*Server, error) {
 	engine := gin.New()
 	engine.HandleMethodNotAllowed = true
 	engine.ContextWithFallback = true
+	engine.ForwardedByClientIP = true
+	engine.RemoteIPHeaders = []string{"X-Forwarded-For"}
+	if err := engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
+	}
 	engine.Use(begin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log))
 	engine.NoRoute(notFound)
 	engine.NoMethod(methodNotAllowed)
@@ -77,7 +87,7 @@ func New(opts Options) *Server {
 
 	return &Server{engine: engine, api: api,
 		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log,
-			cookie: opts.MediaCookie, mediaVerifier: opts.MediaVerifier}}
+			cookie: opts.MediaCookie, mediaVerifier: opts.MediaVerifier}}, nil
 }
 
 // Router is where modules register operations.

@@ -6,6 +6,9 @@ package ratelimit
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -19,9 +22,17 @@ type Limit struct {
 	Window time.Duration
 }
 
-// SharedKey is the bucket for callers whose address is unknown (no
-// X-Forwarded-For): they all share it, as the spec says.
+// SharedKey is the bucket for an empty key (a caller with no address).
 const SharedKey = "shared"
+
+// MaxKey bounds a key as stored: a longer one (whatever a caller chose) is
+// replaced by its hash, so it still counts on its own and never overflows
+// the index.
+const MaxKey = 128
+
+// MaxWindow is the longest window a limit may have: Prune deletes counters
+// whose window opened longer ago than this.
+const MaxWindow = 24 * time.Hour
 
 // Limiter checks limits.
 type Limiter struct{ db *db.DB }
@@ -33,9 +44,10 @@ func New(d *db.DB) *Limiter { return &Limiter{db: d} }
 // rate_limited error carrying Retry-After; the hit is still counted, so a
 // client hammering the route does not shorten its wait.
 func (r *Limiter) Allow(ctx context.Context, l Limit, key string) error {
-	if key == "" {
-		key = SharedKey
+	if l.Window > MaxWindow {
+		return fmt.Errorf("ratelimit: %s: window %s is longer than %s", l.Name, l.Window, MaxWindow)
 	}
+	key = storedKey(key)
 	var hit struct {
 		Count       int
 		WindowStart time.Time
@@ -63,4 +75,23 @@ func (r *Limiter) Allow(ctx context.Context, l Limit, key string) error {
 	}
 	return &apperr.Error{Code: apperr.RateLimited, RetryAfter: wait,
 		Message: "too many requests: try again in " + wait.Round(time.Second).String()}
+}
+
+func storedKey(key string) string {
+	switch {
+	case key == "":
+		return SharedKey
+	case len(key) > MaxKey:
+		sum := sha256.Sum256([]byte(key))
+		return "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return key
+}
+
+// Prune deletes counters whose window has certainly ended (opened more than
+// MaxWindow ago); a caller that comes back starts a new window anyway.
+func (r *Limiter) Prune(ctx context.Context) (int64, error) {
+	res := r.db.Detached(ctx).Exec(`DELETE FROM platform.rate_counters
+		WHERE window_start < now() - ? * interval '1 millisecond'`, MaxWindow.Milliseconds())
+	return res.RowsAffected, res.Error
 }
