@@ -7,6 +7,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/feedback"
 	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/labs"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/site"
 	"github.com/roundsedu/rounds/platform/module"
@@ -25,4 +26,5 @@ var Modules = []module.Constructor{
 	site.New,
 	analytics.New,
 	feedback.New,
+	labs.New,
 }
