@@ -8,6 +8,7 @@ import (
 	"github.com/roundsedu/rounds/modules/feedback"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/labs"
+	"github.com/roundsedu/rounds/modules/plans"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/site"
 	"github.com/roundsedu/rounds/platform/module"
@@ -27,4 +28,5 @@ var Modules = []module.Constructor{
 	analytics.New,
 	feedback.New,
 	labs.New,
+	plans.New,
 }
