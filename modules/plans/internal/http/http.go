@@ -209,8 +209,8 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		ID   int64 `path:"plan_id" minimum:"1"`
 		Body struct {
-			Title       string  `json:"title" maxLength:"1000"`
-			QuestionIDs []int64 `json:"question_ids" maxItems:"1000"`
+			Title       string        `json:"title" maxLength:"1000"`
+			QuestionIDs []int64       `json:"question_ids" maxItems:"1000"`
 			Reading     []ReadingItem `json:"reading,omitempty" required:"false" maxItems:"50"`
 		}
 	}) (*detailOut, error) {
@@ -287,12 +287,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "Draw an unpublished plan from a blueprint: papers (miniature exams to the weights) or domains (a block per domain)",
 	}, func(ctx context.Context, in *struct {
 		Body struct {
-			Title   string `json:"title" maxLength:"1000"`
-			Shape   string `json:"shape" enum:"papers,domains"`
-			Papers  int    `json:"papers,omitempty" required:"false" minimum:"1" maximum:"50" default:"1" doc:"papers: how many"`
-			Size    int    `json:"size" minimum:"1" maximum:"2000" doc:"papers: questions per paper; domains: questions in all"`
+			Title   string       `json:"title" maxLength:"1000"`
+			Shape   string       `json:"shape" enum:"papers,domains"`
+			Papers  int          `json:"papers,omitempty" required:"false" minimum:"1" maximum:"50" default:"1" doc:"papers: how many"`
+			Size    int          `json:"size" minimum:"1" maximum:"2000" doc:"papers: questions per paper; domains: questions in all"`
 			Domains []DomainItem `json:"domains" minItems:"1" maxItems:"50"`
-			Seed *uint64 `json:"seed,omitempty" required:"false" doc:"repeat a draw"`
+			Seed    *uint64      `json:"seed,omitempty" required:"false" doc:"repeat a draw"`
 		}
 	}) (*detailOut, error) {
 		b := in.Body
