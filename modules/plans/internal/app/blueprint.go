@@ -37,7 +37,11 @@ type Shortfall struct {
 }
 
 func (s Shortfall) String() string {
-	return fmt.Sprintf("domain %q is short by %d questions (needs %d, has %d unused)", s.Name, s.Needed-s.Has, s.Needed, s.Has)
+	noun := "questions"
+	if s.Needed-s.Has == 1 {
+		noun = "question"
+	}
+	return fmt.Sprintf("domain %q is short by %d %s (needs %d, has %d unused)", s.Name, s.Needed-s.Has, noun, s.Needed, s.Has)
 }
 
 // apportion splits total among weights by largest remainder (ties to the
