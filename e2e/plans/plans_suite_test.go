@@ -126,8 +126,8 @@ func (l library) ArticleSectionExists(_ context.Context, id int64, section strin
 	return true, false, nil
 }
 
-func withPorts(t plans.SavedTests, a plans.Articles) {
+func withPorts(t plans.SavedTests, a plans.Articles, d plans.Decks) {
 	m := app.Lookup[*plans.Module](h.App)
-	m.SetPorts(t, a)
-	DeferCleanup(func() { m.SetPorts(nil, nil) })
+	m.SetPorts(t, a, d)
+	DeferCleanup(func() { m.SetPorts(nil, nil, nil) })
 }

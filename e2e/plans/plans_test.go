@@ -88,7 +88,7 @@ var _ = Describe("Study plans", func() {
 
 	It("starts a block as the learner's saved test, reuses it, and completes the block when a sitting is submitted, handed in late or auto-closed", func() {
 		st := &savedTests{}
-		withPorts(st, nil)
+		withPorts(st, nil, nil)
 		ids := questions(4)
 		plan := idOf(newPlan("set"))
 		addBlock(plan, "Submitted", ids[:2])
@@ -168,7 +168,7 @@ var _ = Describe("Study plans", func() {
 	})
 
 	It("keeps reading progress per block-article link on mixed plans", func() {
-		withPorts(nil, library{5: {"intro"}})
+		withPorts(nil, library{5: {"intro"}}, nil)
 		plan := idOf(newPlan("mixed"))
 		ids := questions(1)
 		Expect(mod.Client(h).Post(at("/study-plans/%d/blocks", plan), q{"title": "Read", "question_ids": ids,

@@ -44,6 +44,8 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	}
 	ports := &app.Ports{}
 	module.Need(k, "bank", &ports.Bank)
+	module.Need(k, "attempts", &ports.Attempts)
+	module.NeedAll(k, &ports.Decks)
 	module.NeedAll(k, &ports.SavedTests)
 	module.NeedAll(k, &ports.Articles)
 	return &Module{svc: app.New(k.DB, ports, cfg), ports: ports}, nil
@@ -52,11 +54,15 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 // Name implements module.Module.
 func (m *Module) Name() string { return "plans" }
 
-// Routes registers the study plan operations.
-func (m *Module) Routes(r *httpapi.Router) { planshttp.Register(r, m.svc) }
+// Routes registers the study plan and exam operations.
+func (m *Module) Routes(r *httpapi.Router) {
+	planshttp.Register(r, m.svc)
+	planshttp.RegisterExams(r, m.svc)
+}
 
-// Subscribe completes a block when an attempt of its saved test completes
-// (submitted, handed in or auto-closed); a redelivery changes nothing.
+// Subscribe completes a block, or records an exam result, when an attempt
+// of its saved test completes (submitted, handed in or auto-closed); a
+// redelivery changes nothing.
 func (m *Module) Subscribe(b *events.Bus) {
 	events.Subscribe(b, "plans.complete_block", attempts.TopicAttemptCompleted,
 		func(ctx context.Context, e attempts.AttemptCompleted, _ events.Meta) error {
@@ -66,17 +72,27 @@ func (m *Module) Subscribe(b *events.Bus) {
 
 // CompleteBlocks is what the subscriber does (tests replay an event).
 func (m *Module) CompleteBlocks(ctx context.Context, e attempts.AttemptCompleted) error {
-	return m.svc.Completed(ctx, e.UserID, e.QuizID, e.AttemptID, e.CompletedAt)
+	if err := m.svc.Completed(ctx, e.UserID, e.QuizID, e.AttemptID, e.CompletedAt); err != nil {
+		return err
+	}
+	return m.svc.RecordSitting(ctx, e.UserID, e.QuizID, e.AttemptID, e.CompletedAt)
 }
 
-// SetPorts replaces the optional saved-test builder and article checker
-// (tests stand in for what the bank and library do not offer yet).
-func (m *Module) SetPorts(t SavedTests, a Articles) {
-	m.ports.SavedTests, m.ports.Articles = nil, nil
+// Decks is what a flashcards module implements to check deck links.
+type Decks = app.Decks
+
+// SetPorts replaces the optional saved-test builder, article and deck
+// checkers (tests stand in for what bank, library and flashcards do not
+// offer yet); nil leaves a port empty.
+func (m *Module) SetPorts(t SavedTests, a Articles, d Decks) {
+	m.ports.SavedTests, m.ports.Articles, m.ports.Decks = nil, nil, nil
 	if t != nil {
 		m.ports.SavedTests = []SavedTests{t}
 	}
 	if a != nil {
 		m.ports.Articles = []Articles{a}
+	}
+	if d != nil {
+		m.ports.Decks = []Decks{d}
 	}
 }

@@ -43,24 +43,24 @@ func toLabValue(v *app.Value) LabValue {
 		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 }
 
-// Tab is one group of the table.
-type Tab struct {
+// LabTab is one group of the table.
+type LabTab struct {
 	Group string `json:"group" required:"false"`
 	Count int    `json:"count" doc:"values in the group the caller may see (not capped)"`
 }
 
-// Listing is the table.
-type Listing struct {
-	Tabs      []Tab      `json:"tabs" doc:"every group of the values the caller may see, in order"`
+// LabValueListing is the table.
+type LabValueListing struct {
+	Tabs      []LabTab   `json:"tabs" doc:"every group of the values the caller may see, in order"`
 	Values    []LabValue `json:"values" doc:"ordered by group, name, id; at most 500"`
 	Total     int        `json:"total" doc:"values the caller may see"`
 	Truncated bool       `json:"truncated" doc:"true when total is above the 500 shown"`
 }
 
-// Record is the reference record a moderator sends (POST and PUT). The
+// LabValueRecord is the reference record a moderator sends (POST and PUT). The
 // service checks presence and lengths, so that a missing field and a blank
 // one are refused alike, each naming its field.
-type Record struct {
+type LabValueRecord struct {
 	Name              string  `json:"name" required:"false" doc:"required; the test; at most 120 characters"`
 	Group             string  `json:"group" required:"false" doc:"required; at most 60 characters; tabs are built from the groups"`
 	ReferenceRange    string  `json:"reference_range" required:"false" doc:"required; SI range; at most 250 characters"`
@@ -76,7 +76,7 @@ type Record struct {
 	IsPublished       bool    `json:"is_published,omitempty" required:"false" doc:"visible to learners; default false"`
 }
 
-func (r Record) toInput() app.Input {
+func (r LabValueRecord) toInput() app.Input {
 	return app.Input{Name: r.Name, Group: r.Group, ReferenceRange: r.ReferenceRange, Units: r.Units,
 		ConventionalRange: r.ConventionalRange, ConventionalUnits: r.ConventionalUnits, AgeGroup: r.AgeGroup,
 		Specimen: r.Specimen, Source: r.Source, SourceURL: r.SourceURL, ArticleID: r.ArticleID,
@@ -98,25 +98,25 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "The lab reference table: published values (everything with include_drafts, moderators only), at most 500, with its tabs",
 	}, func(ctx context.Context, in *struct {
 		IncludeDrafts bool `query:"include_drafts" default:"false" doc:"moderators: unpublished values too (403 for others)"`
-	}) (*struct{ Body Listing }, error) {
+	}) (*struct{ Body LabValueListing }, error) {
 		l, err := svc.List(ctx, auth.MustFrom(ctx), in.IncludeDrafts)
 		if err != nil {
 			return nil, err
 		}
-		out := Listing{Tabs: make([]Tab, len(l.Tabs)), Values: make([]LabValue, len(l.Values)), Total: l.Total, Truncated: l.Truncated}
+		out := LabValueListing{Tabs: make([]LabTab, len(l.Tabs)), Values: make([]LabValue, len(l.Values)), Total: l.Total, Truncated: l.Truncated}
 		for i, t := range l.Tabs {
-			out.Tabs[i] = Tab{Group: t.GroupName, Count: t.Count}
+			out.Tabs[i] = LabTab{Group: t.GroupName, Count: t.Count}
 		}
 		for i := range l.Values {
 			out.Values[i] = toLabValue(&l.Values[i])
 		}
-		return &struct{ Body Listing }{out}, nil
+		return &struct{ Body LabValueListing }{out}, nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodPost, Path: "/study-tools/lab-values", Tags: tags, DefaultStatus: nethttp.StatusCreated,
 		Summary: "Add a reference value",
-	}, func(ctx context.Context, in *struct{ Body Record }) (*valueOut, error) {
+	}, func(ctx context.Context, in *struct{ Body LabValueRecord }) (*valueOut, error) {
 		v, err := svc.Create(ctx, in.Body.toInput())
 		if err != nil {
 			return nil, err
@@ -130,7 +130,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Errors:  []int{nethttp.StatusNotFound},
 	}, func(ctx context.Context, in *struct {
 		ID   int64 `path:"id" minimum:"1"`
-		Body Record
+		Body LabValueRecord
 	}) (*valueOut, error) {
 		v, err := svc.Replace(ctx, in.ID, in.Body.toInput())
 		if err != nil {

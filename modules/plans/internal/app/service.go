@@ -46,12 +46,14 @@ type Articles interface {
 	ArticleSectionExists(ctx context.Context, articleID int64, sectionID string) (article, section bool, err error)
 }
 
-// Ports are filled once every module is built; SavedTests and Articles are
-// optional.
+// Ports are filled once every module is built; SavedTests, Articles and
+// Decks are optional.
 type Ports struct {
 	Bank       Bank
+	Attempts   Sittings
 	SavedTests []SavedTests
 	Articles   []Articles
+	Decks      []Decks
 }
 
 // Plan, Block, ReadingLink and Progress are the stored shapes.
@@ -441,15 +443,41 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 	if in.Shape == ShapePapers && in.Size > s.cfg.MaxBlockQuestions {
 		return nil, apperr.Invalidf("body.size", "a paper holds at most %d questions", s.cfg.MaxBlockQuestions)
 	}
+	drawn, seed, err := s.draw(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{Title: title, Kind: "set", CreatedBy: p.UserID,
+		Description: fmt.Sprintf("Drawn from a blueprint (%s, seed %d).", in.Shape, seed)}
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		if err := s.store.InsertPlan(ctx, plan); err != nil {
+			return err
+		}
+		for _, d := range drawn {
+			if err := s.store.InsertBlock(ctx, &Block{PlanID: plan.ID, Title: d.Title, QuestionIDs: d.QuestionIDs}, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, p, plan.ID)
+}
+
+// draw checks a blueprint's domains against the live bank (only live
+// questions count) and draws it, refusing with every short domain.
+func (s *Service) draw(ctx context.Context, in Blueprint) ([]Drawn, uint64, error) {
 	domains := make([]Domain, len(in.Domains))
 	for i, d := range in.Domains {
 		name, err := checkText(fmt.Sprintf("domains[%d].name", i), d.Name, 200, true)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		live, err := s.ports.Bank.QuestionFilings(ctx, d.QuestionIDs)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		pool := make([]int64, 0, len(live))
 		for _, id := range d.QuestionIDs {
@@ -472,23 +500,7 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 			e.Fields = append(e.Fields, apperr.Field{Field: fmt.Sprintf("body.domains[%d]", sh.Domain), Message: sh.String(), Type: "shortfall"})
 		}
 		e.Message = "the bank cannot satisfy the blueprint: " + strings.Join(msgs, "; ")
-		return nil, e
+		return nil, 0, e
 	}
-	plan := &Plan{Title: title, Kind: "set", CreatedBy: p.UserID,
-		Description: fmt.Sprintf("Drawn from a blueprint (%s, seed %d).", in.Shape, seed)}
-	err = s.db.Tx(ctx, func(ctx context.Context) error {
-		if err := s.store.InsertPlan(ctx, plan); err != nil {
-			return err
-		}
-		for _, d := range drawn {
-			if err := s.store.InsertBlock(ctx, &Block{PlanID: plan.ID, Title: d.Title, QuestionIDs: d.QuestionIDs}, nil); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return s.Get(ctx, p, plan.ID)
+	return drawn, seed, nil
 }

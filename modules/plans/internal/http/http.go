@@ -15,8 +15,8 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-// PlanResponse is a plan on the wire.
-type PlanResponse struct {
+// StudyPlan is a plan on the wire.
+type StudyPlan struct {
 	ID          int64      `json:"id"`
 	Title       string     `json:"title"`
 	Description string     `json:"description"`
@@ -28,8 +28,8 @@ type PlanResponse struct {
 	CreatedAt   time.Time  `json:"created_at"`
 }
 
-func toPlan(p *app.Plan) PlanResponse {
-	out := PlanResponse{ID: p.ID, Title: p.Title, Description: p.Description, Kind: p.Kind, IsPublished: p.IsPublished,
+func toPlan(p *app.Plan) StudyPlan {
+	out := StudyPlan{ID: p.ID, Title: p.Title, Description: p.Description, Kind: p.Kind, IsPublished: p.IsPublished,
 		Retired: p.RetiredAt != nil, RetiredAt: p.RetiredAt, CreatedAt: p.CreatedAt}
 	if p.ExamDate != nil {
 		d := p.ExamDate.Format(time.DateOnly)
@@ -38,43 +38,43 @@ func toPlan(p *app.Plan) PlanResponse {
 	return out
 }
 
-// ReadingResponse is a reading link with the caller's mark.
-type ReadingResponse struct {
+// StudyPlanReading is a reading link with the caller's mark.
+type StudyPlanReading struct {
 	ID        int64      `json:"id"`
 	ArticleID int64      `json:"article_id"`
 	SectionID *string    `json:"section_id"`
 	ReadAt    *time.Time `json:"read_at"`
 }
 
-// BlockResponse is a block with the caller's progress.
-type BlockResponse struct {
-	ID          int64             `json:"id"`
-	Position    int               `json:"position"`
-	Title       string            `json:"title"`
-	QuestionIDs []int64           `json:"question_ids"`
-	Reading     []ReadingResponse `json:"reading"`
-	QuizID      *int64            `json:"quiz_id" doc:"the caller's saved test last started"`
-	Mode        *string           `json:"mode"`
-	StartedAt   *time.Time        `json:"started_at"`
-	CompletedAt *time.Time        `json:"completed_at"`
+// StudyPlanBlock is a block with the caller's progress.
+type StudyPlanBlock struct {
+	ID          int64              `json:"id"`
+	Position    int                `json:"position"`
+	Title       string             `json:"title"`
+	QuestionIDs []int64            `json:"question_ids"`
+	Reading     []StudyPlanReading `json:"reading"`
+	QuizID      *int64             `json:"quiz_id" doc:"the caller's saved test last started"`
+	Mode        *string            `json:"mode"`
+	StartedAt   *time.Time         `json:"started_at"`
+	CompletedAt *time.Time         `json:"completed_at"`
 }
 
-// DetailResponse is a plan with its blocks and the caller's progress.
-type DetailResponse struct {
-	PlanResponse
-	Enrolled        bool            `json:"enrolled"`
-	Blocks          []BlockResponse `json:"blocks"`
-	BlocksCompleted int             `json:"blocks_completed"`
-	ReadingTotal    int             `json:"reading_total"`
-	ReadingDone     int             `json:"reading_done"`
+// StudyPlanDetail is a plan with its blocks and the caller's progress.
+type StudyPlanDetail struct {
+	StudyPlan
+	Enrolled        bool             `json:"enrolled"`
+	Blocks          []StudyPlanBlock `json:"blocks"`
+	BlocksCompleted int              `json:"blocks_completed"`
+	ReadingTotal    int              `json:"reading_total"`
+	ReadingDone     int              `json:"reading_done"`
 }
 
-func toDetail(d *app.Detail) DetailResponse {
-	out := DetailResponse{PlanResponse: toPlan(d.Plan), Enrolled: d.Enrolled, Blocks: make([]BlockResponse, len(d.Blocks))}
+func toDetail(d *app.Detail) StudyPlanDetail {
+	out := StudyPlanDetail{StudyPlan: toPlan(d.Plan), Enrolled: d.Enrolled, Blocks: make([]StudyPlanBlock, len(d.Blocks))}
 	for i, b := range d.Blocks {
-		br := BlockResponse{ID: b.ID, Position: b.Position, Title: b.Title, QuestionIDs: b.QuestionIDs, Reading: []ReadingResponse{}}
+		br := StudyPlanBlock{ID: b.ID, Position: b.Position, Title: b.Title, QuestionIDs: b.QuestionIDs, Reading: []StudyPlanReading{}}
 		for _, l := range d.Links[b.ID] {
-			rr := ReadingResponse{ID: l.ID, ArticleID: l.ArticleID, SectionID: l.SectionID}
+			rr := StudyPlanReading{ID: l.ID, ArticleID: l.ArticleID, SectionID: l.SectionID}
 			if at, ok := d.Read[l.ID]; ok {
 				rr.ReadAt = &at
 				out.ReadingDone++
@@ -93,16 +93,16 @@ func toDetail(d *app.Detail) DetailResponse {
 	return out
 }
 
-type detailOut struct{ Body DetailResponse }
+type detailOut struct{ Body StudyPlanDetail }
 
-// ReadingItem is a reading link a moderator attaches to a block.
-type ReadingItem struct {
+// StudyPlanReadingItem is a reading link a moderator attaches to a block.
+type StudyPlanReadingItem struct {
 	ArticleID int64  `json:"article_id" minimum:"1"`
 	SectionID string `json:"section_id,omitempty" required:"false" maxLength:"64"`
 }
 
-// DomainItem is a content domain of a blueprint.
-type DomainItem struct {
+// BlueprintDomainItem is a content domain of a blueprint.
+type BlueprintDomainItem struct {
 	Name        string  `json:"name" maxLength:"1000"`
 	Weight      float64 `json:"weight" exclusiveMinimum:"0" maximum:"1000000"`
 	QuestionIDs []int64 `json:"question_ids" maxItems:"5000" doc:"the questions the domain draws from"`
@@ -120,19 +120,19 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "Study plans: published ones and those you are enrolled in (moderators: all), newest first",
 	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*struct {
 		Total string `header:"X-Total-Count"`
-		Body  []PlanResponse
+		Body  []StudyPlan
 	}, error) {
 		ps, total, err := svc.Plans(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]PlanResponse, len(ps))
+		out := make([]StudyPlan, len(ps))
 		for i := range ps {
 			out[i] = toPlan(&ps[i])
 		}
 		return &struct {
 			Total string `header:"X-Total-Count"`
-			Body  []PlanResponse
+			Body  []StudyPlan
 		}{strconv.FormatInt(total, 10), out}, nil
 	})
 
@@ -186,12 +186,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		ID        int64 `path:"plan_id" minimum:"1"`
 		Published bool  `query:"published" default:"true"`
-	}) (*struct{ Body PlanResponse }, error) {
+	}) (*struct{ Body StudyPlan }, error) {
 		plan, err := svc.SetPublished(ctx, in.ID, in.Published)
 		if err != nil {
 			return nil, err
 		}
-		return &struct{ Body PlanResponse }{toPlan(plan)}, nil
+		return &struct{ Body StudyPlan }{toPlan(plan)}, nil
 	})
 
 	httpapi.Register(r, auth.Admin, huma.Operation{
@@ -209,9 +209,9 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		ID   int64 `path:"plan_id" minimum:"1"`
 		Body struct {
-			Title       string        `json:"title" maxLength:"1000"`
-			QuestionIDs []int64       `json:"question_ids" maxItems:"1000"`
-			Reading     []ReadingItem `json:"reading,omitempty" required:"false" maxItems:"50"`
+			Title       string                 `json:"title" maxLength:"1000"`
+			QuestionIDs []int64                `json:"question_ids" maxItems:"1000"`
+			Reading     []StudyPlanReadingItem `json:"reading,omitempty" required:"false" maxItems:"50"`
 		}
 	}) (*detailOut, error) {
 		nb := app.NewBlock{Title: in.Body.Title, QuestionIDs: in.Body.QuestionIDs}
@@ -287,12 +287,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "Draw an unpublished plan from a blueprint: papers (miniature exams to the weights) or domains (a block per domain)",
 	}, func(ctx context.Context, in *struct {
 		Body struct {
-			Title   string       `json:"title" maxLength:"1000"`
-			Shape   string       `json:"shape" enum:"papers,domains"`
-			Papers  int          `json:"papers,omitempty" required:"false" minimum:"1" maximum:"50" default:"1" doc:"papers: how many"`
-			Size    int          `json:"size" minimum:"1" maximum:"2000" doc:"papers: questions per paper; domains: questions in all"`
-			Domains []DomainItem `json:"domains" minItems:"1" maxItems:"50"`
-			Seed    *uint64      `json:"seed,omitempty" required:"false" doc:"repeat a draw"`
+			Title   string                `json:"title" maxLength:"1000"`
+			Shape   string                `json:"shape" enum:"papers,domains"`
+			Papers  int                   `json:"papers,omitempty" required:"false" minimum:"1" maximum:"50" default:"1" doc:"papers: how many"`
+			Size    int                   `json:"size" minimum:"1" maximum:"2000" doc:"papers: questions per paper; domains: questions in all"`
+			Domains []BlueprintDomainItem `json:"domains" minItems:"1" maxItems:"50"`
+			Seed    *uint64               `json:"seed,omitempty" required:"false" doc:"repeat a draw"`
 		}
 	}) (*detailOut, error) {
 		b := in.Body
