@@ -10,6 +10,8 @@ import (
 	"github.com/roundsedu/rounds/modules/flashcards"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/library"
+	"github.com/roundsedu/rounds/modules/labs"
+	"github.com/roundsedu/rounds/modules/plans"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/share"
 	"github.com/roundsedu/rounds/modules/site"
@@ -33,4 +35,6 @@ var Modules = []module.Constructor{
 	ai.New,
 	flashcards.New,
 	library.New,
+	labs.New,
+	plans.New,
 }

@@ -1,0 +1,309 @@
+// Package http is the plans module's HTTP surface.
+package http
+
+import (
+	"context"
+	nethttp "net/http"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/plans/internal/app"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// StudyPlan is a plan on the wire.
+type StudyPlan struct {
+	ID          int64      `json:"id"`
+	Title       string     `json:"title"`
+	Description string     `json:"description"`
+	Kind        string     `json:"kind" enum:"set,mixed"`
+	IsPublished int        `json:"is_published" enum:"0,1"`
+	Retired     bool       `json:"retired" doc:"published once, then set to is_published 0"`
+	RetiredAt   *time.Time `json:"retired_at"`
+	ExamDate    *string    `json:"exam_date" doc:"YYYY-MM-DD"`
+	CreatedAt   time.Time  `json:"created_at"`
+}
+
+func toPlan(p *app.Plan) StudyPlan {
+	out := StudyPlan{ID: p.ID, Title: p.Title, Description: p.Description, Kind: p.Kind, IsPublished: p.IsPublished,
+		Retired: p.RetiredAt != nil, RetiredAt: p.RetiredAt, CreatedAt: p.CreatedAt}
+	if p.ExamDate != nil {
+		d := p.ExamDate.Format(time.DateOnly)
+		out.ExamDate = &d
+	}
+	return out
+}
+
+// StudyPlanReading is a reading link with the caller's mark.
+type StudyPlanReading struct {
+	ID        int64      `json:"id"`
+	ArticleID int64      `json:"article_id"`
+	SectionID *string    `json:"section_id"`
+	ReadAt    *time.Time `json:"read_at"`
+}
+
+// StudyPlanBlock is a block with the caller's progress.
+type StudyPlanBlock struct {
+	ID          int64              `json:"id"`
+	Position    int                `json:"position"`
+	Title       string             `json:"title"`
+	QuestionIDs []int64            `json:"question_ids"`
+	Reading     []StudyPlanReading `json:"reading"`
+	QuizID      *int64             `json:"quiz_id" doc:"the caller's saved test last started"`
+	Mode        *string            `json:"mode"`
+	StartedAt   *time.Time         `json:"started_at"`
+	CompletedAt *time.Time         `json:"completed_at"`
+}
+
+// StudyPlanDetail is a plan with its blocks and the caller's progress.
+type StudyPlanDetail struct {
+	StudyPlan
+	Enrolled        bool             `json:"enrolled"`
+	Blocks          []StudyPlanBlock `json:"blocks"`
+	BlocksCompleted int              `json:"blocks_completed"`
+	ReadingTotal    int              `json:"reading_total"`
+	ReadingDone     int              `json:"reading_done"`
+}
+
+func toDetail(d *app.Detail) StudyPlanDetail {
+	out := StudyPlanDetail{StudyPlan: toPlan(d.Plan), Enrolled: d.Enrolled, Blocks: make([]StudyPlanBlock, len(d.Blocks))}
+	for i, b := range d.Blocks {
+		br := StudyPlanBlock{ID: b.ID, Position: b.Position, Title: b.Title, QuestionIDs: b.QuestionIDs, Reading: []StudyPlanReading{}}
+		for _, l := range d.Links[b.ID] {
+			rr := StudyPlanReading{ID: l.ID, ArticleID: l.ArticleID, SectionID: l.SectionID}
+			if at, ok := d.Read[l.ID]; ok {
+				rr.ReadAt = &at
+				out.ReadingDone++
+			}
+			out.ReadingTotal++
+			br.Reading = append(br.Reading, rr)
+		}
+		if p, ok := d.Progress[b.ID]; ok {
+			br.QuizID, br.Mode, br.StartedAt, br.CompletedAt = &p.QuizID, &p.Mode, &p.StartedAt, p.CompletedAt
+			if p.CompletedAt != nil {
+				out.BlocksCompleted++
+			}
+		}
+		out.Blocks[i] = br
+	}
+	return out
+}
+
+type detailOut struct{ Body StudyPlanDetail }
+
+// StudyPlanReadingItem is a reading link a moderator attaches to a block.
+type StudyPlanReadingItem struct {
+	ArticleID int64  `json:"article_id" minimum:"1"`
+	SectionID string `json:"section_id,omitempty" required:"false" maxLength:"64"`
+}
+
+// BlueprintDomainItem is a content domain of a blueprint.
+type BlueprintDomainItem struct {
+	Name        string  `json:"name" maxLength:"1000"`
+	Weight      float64 `json:"weight" exclusiveMinimum:"0" maximum:"1000000"`
+	QuestionIDs []int64 `json:"question_ids" maxItems:"5000" doc:"the questions the domain draws from"`
+}
+
+type planPath struct {
+	ID int64 `path:"plan_id" minimum:"1"`
+}
+
+// Register adds the study plan operations.
+func Register(r *httpapi.Router, svc *app.Service) {
+	tags := []string{"study-plans"}
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/study-plans", Tags: tags,
+		Summary: "Study plans: published ones and those you are enrolled in (moderators: all), newest first",
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*struct {
+		Total string `header:"X-Total-Count"`
+		Body  []StudyPlan
+	}, error) {
+		ps, total, err := svc.Plans(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]StudyPlan, len(ps))
+		for i := range ps {
+			out[i] = toPlan(&ps[i])
+		}
+		return &struct {
+			Total string `header:"X-Total-Count"`
+			Body  []StudyPlan
+		}{strconv.FormatInt(total, 10), out}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/study-plans", Tags: tags, DefaultStatus: nethttp.StatusCreated,
+		Summary: "Create an unpublished study plan",
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			Title       string `json:"title" maxLength:"1000"`
+			Description string `json:"description,omitempty" required:"false" maxLength:"20000"`
+			Kind        string `json:"kind" enum:"set,mixed" doc:"set: question blocks; mixed: blocks may carry reading"`
+			ExamDate    string `json:"exam_date,omitempty" required:"false" format:"date" doc:"YYYY-MM-DD; flashcards may schedule to it"`
+		}
+	}) (*detailOut, error) {
+		np := app.NewPlan{Title: in.Body.Title, Description: in.Body.Description, Kind: in.Body.Kind}
+		if in.Body.ExamDate != "" {
+			d, err := time.Parse(time.DateOnly, in.Body.ExamDate)
+			if err != nil {
+				return nil, apperr.Invalidf("body.exam_date", "exam_date must be a date (YYYY-MM-DD)")
+			}
+			np.ExamDate = &d
+		}
+		p := auth.MustFrom(ctx)
+		plan, err := svc.CreatePlan(ctx, p, np)
+		if err != nil {
+			return nil, err
+		}
+		d, err := svc.Get(ctx, p, plan.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &detailOut{toDetail(d)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/study-plans/{plan_id}", Tags: tags,
+		Summary: "A study plan with its blocks, reading and your progress",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *planPath) (*detailOut, error) {
+		d, err := svc.Get(ctx, auth.MustFrom(ctx), in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &detailOut{toDetail(d)}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPatch, Path: "/study-plans/{plan_id}/publish", Tags: tags,
+		Summary: "Publish a study plan (is_published 1) or retire it (0); plans are retired, not deleted",
+		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusConflict},
+	}, func(ctx context.Context, in *struct {
+		ID        int64 `path:"plan_id" minimum:"1"`
+		Published bool  `query:"published" default:"true"`
+	}) (*struct{ Body StudyPlan }, error) {
+		plan, err := svc.SetPublished(ctx, in.ID, in.Published)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body StudyPlan }{toPlan(plan)}, nil
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/study-plans/{plan_id}", Tags: tags, DefaultStatus: nethttp.StatusNoContent,
+		Summary: "Delete a retired or never-published study plan for good (admins; the only way a plan is deleted)",
+		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusConflict},
+	}, func(ctx context.Context, in *planPath) (*struct{}, error) {
+		return nil, svc.Delete(ctx, in.ID)
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/study-plans/{plan_id}/blocks", Tags: tags, DefaultStatus: nethttp.StatusCreated,
+		Summary: "Append a block: its question ids are fixed once built; reading only on mixed plans",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		ID   int64 `path:"plan_id" minimum:"1"`
+		Body struct {
+			Title       string                 `json:"title" maxLength:"1000"`
+			QuestionIDs []int64                `json:"question_ids" maxItems:"1000"`
+			Reading     []StudyPlanReadingItem `json:"reading,omitempty" required:"false" maxItems:"50"`
+		}
+	}) (*detailOut, error) {
+		nb := app.NewBlock{Title: in.Body.Title, QuestionIDs: in.Body.QuestionIDs}
+		for _, rd := range in.Body.Reading {
+			nb.Reading = append(nb.Reading, app.Reading{ArticleID: rd.ArticleID, SectionID: rd.SectionID})
+		}
+		if _, _, err := svc.AddBlock(ctx, in.ID, nb); err != nil {
+			return nil, err
+		}
+		d, err := svc.Get(ctx, auth.MustFrom(ctx), in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &detailOut{toDetail(d)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/study-plans/{plan_id}/enrol", Tags: tags,
+		Summary: "Enrol in a published study plan (again: no change)",
+		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusConflict},
+	}, func(ctx context.Context, in *planPath) (*detailOut, error) {
+		d, err := svc.Enrol(ctx, auth.MustFrom(ctx), in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &detailOut{toDetail(d)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/study-plans/blocks/{block_id}/start", Tags: tags,
+		Summary: "Build or reuse your saved test of a block; sit it with POST /attempts/start?quiz_id=",
+		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusConflict, nethttp.StatusServiceUnavailable},
+	}, func(ctx context.Context, in *struct {
+		ID   int64  `path:"block_id" minimum:"1"`
+		Mode string `query:"mode" required:"true" enum:"learning,timed"`
+	}) (*struct {
+		Body struct {
+			BlockID int64  `json:"block_id"`
+			QuizID  int64  `json:"quiz_id"`
+			Mode    string `json:"mode"`
+			Reused  bool   `json:"reused"`
+		}
+	}, error) {
+		st, err := svc.StartBlock(ctx, auth.MustFrom(ctx), in.ID, in.Mode)
+		if err != nil {
+			return nil, err
+		}
+		out := &struct {
+			Body struct {
+				BlockID int64  `json:"block_id"`
+				QuizID  int64  `json:"quiz_id"`
+				Mode    string `json:"mode"`
+				Reused  bool   `json:"reused"`
+			}
+		}{}
+		out.Body.BlockID, out.Body.QuizID, out.Body.Mode, out.Body.Reused = st.BlockID, st.QuizID, st.Mode, st.Reused
+		return out, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/study-plans/reading/{link_id}/read", Tags: tags,
+		Summary: "Mark a block's reading read or unread", DefaultStatus: nethttp.StatusNoContent,
+		Errors: []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		ID   int64 `path:"link_id" minimum:"1"`
+		Read bool  `query:"read" default:"true"`
+	}) (*struct{}, error) {
+		return nil, svc.MarkRead(ctx, auth.MustFrom(ctx), in.ID, in.Read)
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/study-plans/from-blueprint", Tags: tags, DefaultStatus: nethttp.StatusCreated,
+		Summary: "Draw an unpublished plan from a blueprint: papers (miniature exams to the weights) or domains (a block per domain)",
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			Title   string                `json:"title" maxLength:"1000"`
+			Shape   string                `json:"shape" enum:"papers,domains"`
+			Papers  int                   `json:"papers,omitempty" required:"false" minimum:"1" maximum:"50" default:"1" doc:"papers: how many"`
+			Size    int                   `json:"size" minimum:"1" maximum:"2000" doc:"papers: questions per paper; domains: questions in all"`
+			Domains []BlueprintDomainItem `json:"domains" minItems:"1" maxItems:"50"`
+			Seed    *uint64               `json:"seed,omitempty" required:"false" doc:"repeat a draw"`
+		}
+	}) (*detailOut, error) {
+		b := in.Body
+		bp := app.Blueprint{Title: b.Title, Shape: b.Shape, Papers: b.Papers, Size: b.Size, Seed: b.Seed}
+		for _, d := range b.Domains {
+			bp.Domains = append(bp.Domains, app.BlueprintDomain{Name: d.Name, Weight: d.Weight, QuestionIDs: d.QuestionIDs})
+		}
+		d, err := svc.FromBlueprint(ctx, auth.MustFrom(ctx), bp)
+		if err != nil {
+			return nil, err
+		}
+		return &detailOut{toDetail(d)}, nil
+	})
+}
