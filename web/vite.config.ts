@@ -12,6 +12,12 @@ export default defineConfig({
     sourcemap: false,
     // The CSP allows no inline script: never inline the module preload polyfill.
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      // React Query marks its modules "use client" for server components; harmless here.
+      onwarn(w, warn) {
+        if (w.code !== "MODULE_LEVEL_DIRECTIVE") warn(w);
+      },
+    },
   },
   server: {
     proxy: { "/api": "http://localhost:8080", "/uploads": "http://localhost:8080" },
