@@ -1,6 +1,8 @@
 package web
 
 import (
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -57,6 +59,28 @@ func TestHandler(t *testing.T) {
 		if got := rec.Header().Get("Content-Security-Policy"); got != CSP {
 			t.Errorf("%s %s: CSP %q", c.method, c.path, got)
 		}
+	}
+}
+
+func TestGzipAssets(t *testing.T) {
+	js := []byte("console.log('rounds');")
+	h, _ := Handler(fstest.MapFS{"index.html": {Data: []byte("x")}, "assets/a-1.js": {Data: js}}, http.NotFoundHandler())
+	req := httptest.NewRequest("GET", "/assets/a-1.js", nil)
+	req.Header.Set("Accept-Encoding", "gzip, br")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		t.Fatalf("headers %v", rec.Header())
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "text/javascript; charset=utf-8" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(zr); string(got) != string(js) {
+		t.Fatalf("body %q", got)
 	}
 }
 

@@ -26,7 +26,7 @@ after(async () => {
 });
 
 async function snap(page, name) {
-  if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
 }
 
 async function signIn(role, { snapSignIn = false } = {}) {
@@ -146,3 +146,18 @@ async function assertText(locator, text) {
   }
   assert.fail(`want "${text}", have "${got}"`);
 }
+
+test("first load: bytes over the wire and time to interactive (reported, not asserted)", async (t) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const start = Date.now();
+  await page.goto(`${srv.base}/`);
+  await page.getByRole("button", { name: "Sign in" }).waitFor();
+  const interactive = Date.now() - start;
+  const bytes = await page.evaluate(() =>
+    [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].reduce((n, e) => n + e.transferSize, 0),
+  );
+  assert.ok(bytes > 0);
+  t.diagnostic(`first load: ${bytes} bytes transferred, sign-in button usable after ${interactive} ms`);
+  await ctx.close();
+});

@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, must } from "./api/client";
-import { exchange, onAuthChange, signedIn, startSignIn } from "./auth";
+import { exchange, onAuthChange, signedIn, signOut, startSignIn } from "./auth";
 import { Link, match, navigate, useLocation } from "./router";
 import { Dashboard, Devices, People, QuizList, Bank } from "./pages";
 import { Sit } from "./Sit";
@@ -93,6 +93,7 @@ function Shell() {
             </>
           ) : null}
         </span>
+        <button onClick={() => signOut(false)}>Sign out</button>
       </header>
       <main id="main" className={sitting ? "wide" : undefined}>
         {me.isError ? <p role="alert">Could not load your account: {String(me.error.message)}</p> : <Page path={path} role={role} />}

@@ -44,8 +44,12 @@ export function Sit({ quizId }: { quizId: number }) {
       }
       const saved = must(prog);
       if (saved && saved.attempt_id === attempt.id) {
-        setAnswers(saved.answers ?? {});
-        setIdx(Math.min(saved.current_idx ?? 0, Math.max(0, (quiz.questions ?? []).length - 1)));
+        latest.current = {
+          answers: saved.answers ?? {},
+          idx: Math.min(saved.current_idx ?? 0, Math.max(0, (quiz.questions ?? []).length - 1)),
+        };
+        setAnswers(latest.current.answers);
+        setIdx(latest.current.idx);
         setSave("saved");
       }
       setLocked(null);

@@ -184,7 +184,6 @@ export function Devices() {
         </table>
       )}
       <p className="actions">
-        <button onClick={() => signOut(false)}>Sign out</button>
         <button onClick={() => signOut(true)}>Sign out everywhere</button>
       </p>
     </section>
