@@ -125,6 +125,26 @@ test("a learner sits a timed quiz through a reload and a dropped network, then r
   await ctx.close();
 });
 
+test("a second browser takes the attempt over with the answers saved so far", async () => {
+  const a = await signIn("learner");
+  const b = await signIn("learner");
+  await a.page.getByRole("link", { name: "Quizzes" }).click();
+  await a.page.getByRole("link", { name: /^Sit Psychiatry: timed review/ }).click();
+  await a.page.getByRole("timer").waitFor();
+  await b.page.getByRole("link", { name: "Quizzes" }).click();
+  await a.page.keyboard.press("b");
+  await assertText(a.page.getByTestId("save-state"), "All answers saved");
+  const answer = (await a.page.locator("label.option.picked").innerText()).replace(/^[A-I]\s+/, "");
+
+  // Another browser (its own device id) meets the lock, waits it out, takes over.
+  await b.page.getByRole("link", { name: /^Sit Psychiatry: timed review/ }).click();
+  await b.page.getByRole("heading", { name: "Open on another device" }).waitFor();
+  await b.page.getByRole("heading", { name: /Question 1 of/ }).waitFor();
+  assert.equal((await b.page.locator("label.option.picked").innerText()).replace(/^[A-I]\s+/, ""), answer);
+  await a.ctx.close();
+  await b.ctx.close();
+});
+
 test("study mode shows the answer and explanation at once", async () => {
   const { ctx, page } = await signIn("learner");
   await page.getByRole("link", { name: "Quizzes" }).click();

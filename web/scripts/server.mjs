@@ -71,6 +71,8 @@ export async function startServer({ log = false } = {}) {
       ROUNDS_OIDC_ISSUER: issuer,
       ROUNDS_OIDC_CLIENT_URL: `${base}/`,
       ROUNDS_STORAGE_URL: `file://${dir}/uploads`,
+      // A second device may take over saved progress soon (30 s by default).
+      ROUNDS_ATTEMPTS_DEVICE_LOCK: "10s",
     },
   });
   const stop = async () => {
