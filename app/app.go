@@ -33,6 +33,7 @@ import (
 	"github.com/roundsedu/rounds/platform/scheduler"
 	"github.com/roundsedu/rounds/platform/settings"
 	"github.com/roundsedu/rounds/platform/storage"
+	"github.com/roundsedu/rounds/web"
 )
 
 // Role is the part of the service a process runs.
@@ -256,7 +257,7 @@ func (a *App) startHTTP(ctx context.Context) error {
 	}
 	a.httpAddr = ln.Addr().String()
 	a.httpSrv = &http.Server{
-		Handler:           a.HTTP.Handler(),
+		Handler:           web.Serve(a.HTTP.Handler()), // the browser client owns paths outside /api and /uploads
 		ReadHeaderTimeout: a.Config.HTTP.ReadHeaderTimeout,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}

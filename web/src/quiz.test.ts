@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { clock, deviceID, keyAction } from "./quiz";
+
+describe("clock", () => {
+  it("renders minutes and seconds, rounding up", () => {
+    expect(clock(0)).toBe("0:00");
+    expect(clock(59.2)).toBe("1:00");
+    expect(clock(605)).toBe("10:05");
+    expect(clock(3725)).toBe("1:02:05");
+    expect(clock(-4)).toBe("0:00");
+  });
+});
+
+describe("keyAction", () => {
+  it("picks options by number or letter within range", () => {
+    expect(keyAction("1", 4)).toEqual({ kind: "answer", index: 0 });
+    expect(keyAction("4", 4)).toEqual({ kind: "answer", index: 3 });
+    expect(keyAction("5", 4)).toBeNull();
+    expect(keyAction("B", 4)).toEqual({ kind: "answer", index: 1 });
+    expect(keyAction("e", 4)).toBeNull();
+  });
+  it("moves and flags", () => {
+    expect(keyAction("ArrowRight", 4)).toEqual({ kind: "move", by: 1 });
+    expect(keyAction("j", 4)).toEqual({ kind: "move", by: -1 });
+    expect(keyAction("f", 9)).toEqual({ kind: "flag" });
+    expect(keyAction("Enter", 4)).toBeNull();
+  });
+});
+
+describe("deviceID", () => {
+  it("is made once per store", () => {
+    const m = new Map<string, string>();
+    const store = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v) };
+    const a = deviceID(store);
+    expect(a).toMatch(/^web-/);
+    expect(deviceID(store)).toBe(a);
+  });
+});

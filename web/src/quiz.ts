@@ -1,0 +1,47 @@
+// Pure helpers of the quiz screen (unit-tested in quiz.test.ts).
+
+/** clock renders seconds as m:ss (h:mm:ss past an hour). */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+export type KeyAction =
+  | { kind: "answer"; index: number }
+  | { kind: "move"; by: number }
+  | { kind: "flag" }
+  | null;
+
+/** keyAction maps a key press to an action for a question with n options:
+ * 1-9 or a-i pick an option, arrows or j/k move, f flags. */
+export function keyAction(key: string, n: number): KeyAction {
+  const k = key.toLowerCase();
+  if (/^[1-9]$/.test(k) && Number(k) <= n) return { kind: "answer", index: Number(k) - 1 };
+  if (/^[a-i]$/.test(k) && k !== "f" && k.charCodeAt(0) - 97 < n) return { kind: "answer", index: k.charCodeAt(0) - 97 };
+  if (k === "arrowright" || k === "k") return { kind: "move", by: 1 };
+  if (k === "arrowleft" || k === "j") return { kind: "move", by: -1 };
+  if (k === "f") return { kind: "flag" };
+  return null;
+}
+
+/** deviceID names this tab for the saved-progress lock (x-quiz-session). */
+export function deviceID(store: Pick<Storage, "getItem" | "setItem">): string {
+  let id = store.getItem("rounds.device");
+  if (!id) {
+    id = `web-${crypto.randomUUID()}`;
+    store.setItem("rounds.device", id);
+  }
+  return id;
+}
+
+export type SaveState = "idle" | "saving" | "saved" | "offline";
+
+export const saveLabel: Record<SaveState, string> = {
+  idle: "Not changed yet",
+  saving: "Saving…",
+  saved: "All answers saved",
+  offline: "Not saved: retrying",
+};
