@@ -24,7 +24,7 @@ var _ = Describe("Questions written through the bank", func() {
 		Eventually(func() int64 { return version(local, id) }, "10s", "20ms").Should(BeNumerically(">=", 1))
 
 		// GET /search finds it from words it does not contain.
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		Expect(ids(searchQuestions(local, u, "pyelonephritis antimicrobial pregnant", 5))).To(ContainElement(id))
 
 		// And so does the bank's own listing in semantic mode, through the facade.

@@ -44,7 +44,7 @@ var _ = Describe("Without a rerank endpoint and with a full job queue", Ordered,
 			last = question(bare, "Management of a tension pneumothorax in the field")
 		}
 		waitIndexed(bare, last, 1)
-		u := newUser(bare, auth.RoleUser)
+		u := searcher(bare)
 		fused := ids(searchQuestions(bare, u, "tension pneumothorax", 10))
 		Expect(fused).To(HaveLen(4))
 

@@ -35,7 +35,7 @@ func (s *Service) OnQuestionChanged(ctx context.Context, e QuestionChanged) erro
 	doc := store.Document{
 		Kind: "question", ID: e.ID, Version: e.Version,
 		Live:  e.Live && e.Change != "deleted",
-		Title: e.Text, Body: strings.Join(e.Options, "\n"), Extra: e.Explanation,
+		Title: e.Text, Body: strings.Join(e.Options, "\n"), Hidden: e.Explanation,
 	}
 	return s.index(ctx, doc)
 }
@@ -55,7 +55,7 @@ func (s *Service) OnIndexChanged(ctx context.Context, it Item) error {
 		return s.store.Purge(ctx, it.Kind, it.ID)
 	}
 	return s.index(ctx, store.Document{Kind: it.Kind, ID: it.ID, Version: it.Version, Live: it.Live,
-		Title: it.Title, Body: it.Body, Extra: it.Hidden})
+		Title: it.Title, Body: it.Body, Hidden: it.Hidden})
 }
 
 // index writes one document, embedding its text when the stored vector does

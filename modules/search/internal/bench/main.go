@@ -100,7 +100,7 @@ func run(n, queries, concurrency int) error {
 	st := store.New(h.App.DB)
 	local := embed.NewLocal(cfg.EmbeddingDims)
 	keywordOnly := func(q string) error {
-		_, err := st.Keyword(ctx, "question", q, 60)
+		_, err := st.Keyword(ctx, "question", q, 60, false)
 		return err
 	}
 	vectorOnly := func(q string) error {

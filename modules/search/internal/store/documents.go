@@ -17,7 +17,7 @@ type Document struct {
 	Live    bool
 	Title   string
 	Body    string
-	Extra   string
+	Hidden  string // answer-side text: matched only for callers who may read it
 	// ContentHash identifies the embedded text (title and body).
 	ContentHash string
 }
@@ -68,18 +68,18 @@ func vectorArg(v []float32) any {
 // version, or the item was purged. A nil emb leaves the stored vector as it
 // is (the embedded text did not change).
 func (s *Store) Apply(ctx context.Context, d Document, emb *Embedding) error {
-	const upsert = `INSERT INTO search.documents AS t (kind, id, version, live, title, body, extra, content_hash,
+	const upsert = `INSERT INTO search.documents AS t (kind, id, version, live, title, body, hidden, content_hash,
 			embedding, embedding_model, embedded_hash, embedded_at, embed_error, embed_failures, embed_failed_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::vector, $10, $11, $12, $13, $14, $15, now())
 		ON CONFLICT (kind, id) DO UPDATE SET version = EXCLUDED.version, live = EXCLUDED.live,
-			title = EXCLUDED.title, body = EXCLUDED.body, extra = EXCLUDED.extra,
+			title = EXCLUDED.title, body = EXCLUDED.body, hidden = EXCLUDED.hidden,
 			content_hash = EXCLUDED.content_hash, updated_at = now()`
 	const guard = ` WHERE NOT t.purged AND t.version < EXCLUDED.version`
 	var (
 		query = upsert + guard
 		args  []any
 	)
-	base := []any{d.Kind, d.ID, d.Version, d.Live, d.Title, d.Body, d.Extra, d.ContentHash}
+	base := []any{d.Kind, d.ID, d.Version, d.Live, d.Title, d.Body, d.Hidden, d.ContentHash}
 	now := time.Now().UTC()
 	switch {
 	case emb == nil:
@@ -105,7 +105,7 @@ func (s *Store) Apply(ctx context.Context, d Document, emb *Embedding) error {
 func (s *Store) Purge(ctx context.Context, kind string, id int64) error {
 	_, err := s.q(ctx).ExecContext(ctx, `INSERT INTO search.documents AS t (kind, id, live, purged)
 		VALUES ($1, $2, false, true)
-		ON CONFLICT (kind, id) DO UPDATE SET live = false, purged = true, title = '', body = '', extra = '',
+		ON CONFLICT (kind, id) DO UPDATE SET live = false, purged = true, title = '', body = '', hidden = '',
 			content_hash = '', embedding = NULL, embedding_model = NULL, embedded_hash = NULL,
 			embed_error = NULL, updated_at = now()`, kind, id)
 	return err

@@ -20,10 +20,12 @@ const KeywordScan = 1000
 
 // Keyword ranks live items of kind by full-text match: all the words first
 // (websearch syntax: "quoted phrases", -excluded, or); when nothing has
-// them all, any of the words.
-func (s *Store) Keyword(ctx context.Context, kind, text string, limit int) ([]rank.Scored, error) {
+// them all, any of the words. It matches the public text (title and body),
+// or with hidden also the answer-side text: only for callers who may read
+// it (see rank.Restrict).
+func (s *Store) Keyword(ctx context.Context, kind, text string, limit int, hidden bool) ([]rank.Scored, error) {
 	scan := max(KeywordScan, limit)
-	hits, err := s.scored(ctx, keywordSQL("websearch_to_tsquery", kind, scan), text, limit)
+	hits, err := s.scored(ctx, keywordSQL("websearch_to_tsquery", kind, scan, hidden), text, limit)
 	if err != nil || len(hits) > 0 {
 		return hits, err
 	}
@@ -31,16 +33,22 @@ func (s *Store) Keyword(ctx context.Context, kind, text string, limit int) ([]ra
 	if any == "" {
 		return nil, nil
 	}
-	return s.scored(ctx, keywordSQL("to_tsquery", kind, scan), any, limit)
+	return s.scored(ctx, keywordSQL("to_tsquery", kind, scan, hidden), any, limit)
 }
 
-// keywordSQL ranks at most scan matches of the query parsed by parse.
-func keywordSQL(parse, kind string, scan int) string {
-	return fmt.Sprintf(`WITH typed AS (SELECT %s('english', $1) AS q)
-		SELECT m.id, ts_rank(m.tsv, typed.q) AS r
-		FROM typed, LATERAL (SELECT id, tsv FROM search.documents
-			WHERE kind = %s AND live AND tsv @@ typed.q LIMIT %d) m
-		ORDER BY r DESC, m.id LIMIT $2`, parse, kindSQL(kind), scan)
+// keywordSQL ranks at most scan matches of the query parsed by parse, over
+// the public full-text vector or, with hidden, the one that adds the
+// answer-side text.
+func keywordSQL(parse, kind string, scan int, hidden bool) string {
+	col := "tsv"
+	if hidden {
+		col = "tsv_all"
+	}
+	return fmt.Sprintf(`WITH typed AS (SELECT %[1]s('english', $1) AS q)
+		SELECT m.id, ts_rank(m.%[4]s, typed.q) AS r
+		FROM typed, LATERAL (SELECT id, %[4]s FROM search.documents
+			WHERE kind = %[2]s AND live AND %[4]s @@ typed.q LIMIT %[3]d) m
+		ORDER BY r DESC, m.id LIMIT $2`, parse, kindSQL(kind), scan, col)
 }
 
 // plainWords keeps the letters and digits of text as lower-case words, safe
@@ -172,9 +180,10 @@ type Suggestion struct {
 // must stay fast when "a" matches half the bank.
 const suggestScan = 500
 
-// Suggest finds live items of the kinds whose words start with what was
-// typed: every word but the last whole, the last as a prefix. Ranked by
-// text match, shorter titles first on ties; never reranked.
+// Suggest finds live items of the kinds whose public words (title and
+// body, never the hidden text) start with what was typed: every word but
+// the last whole, the last as a prefix. Ranked by text match, shorter
+// titles first on ties; never reranked.
 func (s *Store) Suggest(ctx context.Context, kinds []string, typed string, limit int) ([]Suggestion, error) {
 	ws := plainWords(typed)
 	if len(ws) == 0 || len(kinds) == 0 {
