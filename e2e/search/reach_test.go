@@ -54,7 +54,7 @@ var _ = Describe("Who finds what", Ordered, func() {
 		})
 		Expect(res).To(HaveStatus201())
 		id := int64(res.Map()["id"].(float64))
-		Eventually(func() int64 { return version(local, id) }, "10s", "20ms").Should(BeNumerically(">=", 1))
+		waitCreated(local, id)
 		return id
 	}
 

@@ -129,8 +129,34 @@ func version(h *harness.Harness, id int64) int64 {
 	return v[0]
 }
 
+// waitIndexed waits until the index holds version v of the question and
+// its text has had its embedding attempt (embed_pending runs after the
+// event's transaction).
 func waitIndexed(h *harness.Harness, id, v int64) {
+	GinkgoHelper()
 	Eventually(func() int64 { return version(h, id) }, "10s", "20ms").Should(Equal(v))
+	waitSettled(h, id)
+}
+
+// waitCreated waits until the index holds a question the bank wrote, with
+// its embedding attempt made.
+func waitCreated(h *harness.Harness, id int64) {
+	GinkgoHelper()
+	Eventually(func() int64 { return version(h, id) }, "10s", "20ms").Should(BeNumerically(">=", 1))
+	waitSettled(h, id)
+}
+
+// waitSettled waits until the question has a vector for its current text,
+// or a recorded failure to make one.
+func waitSettled(h *harness.Harness, id int64) {
+	GinkgoHelper()
+	Eventually(func() bool {
+		var done []bool
+		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT purged OR embed_error IS NOT NULL
+				OR embedded_hash IS NOT DISTINCT FROM content_hash
+			FROM search.documents WHERE kind = 'question' AND id = ?`, id).Scan(&done).Error).To(Succeed())
+		return len(done) == 1 && done[0]
+	}, "10s", "20ms").Should(BeTrue())
 }
 
 // purged reports whether the index holds a tombstone for the question.

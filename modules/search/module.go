@@ -135,8 +135,11 @@ func (m *Module) Subscribe(b *events.Bus) {
 		})
 }
 
-// Jobs registers regenerate_embeddings.
-func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobRegenerate, m.svc.Regenerate) }
+// Jobs registers regenerate_embeddings and embed_pending.
+func (m *Module) Jobs(r *jobs.Runner) {
+	r.Handle(app.JobRegenerate, m.svc.Regenerate)
+	r.Handle(app.JobEmbedPending, m.svc.EmbedPending)
+}
 
 // Schedule registers retry_missing_embeddings on the scheduler leader.
 func (m *Module) Schedule(s *scheduler.Scheduler) {

@@ -74,6 +74,26 @@ func (s *Store) SetRegeneration(ctx context.Context, id uuid.UUID, at time.Time)
 	return s.conn(ctx).Exec(`UPDATE search.state SET regeneration_job = ?, regeneration_requested = ?`, id, at).Error
 }
 
+// LockEmbedJob reads the queued embed_pending job (nil if none) under a row
+// lock. Call inside a transaction.
+func (s *Store) LockEmbedJob(ctx context.Context) (*uuid.UUID, error) {
+	var row struct{ EmbedJob *uuid.UUID }
+	err := s.conn(ctx).Raw(`SELECT embed_job FROM search.state FOR UPDATE`).Scan(&row).Error
+	return row.EmbedJob, err
+}
+
+// SetEmbedJob records the queued embed_pending job.
+func (s *Store) SetEmbedJob(ctx context.Context, id uuid.UUID) error {
+	return s.conn(ctx).Exec(`UPDATE search.state SET embed_job = ?`, id).Error
+}
+
+// ClaimEmbedJob clears the queued job if it is id: from then on a new
+// index event queues another. The update waits for any event transaction
+// that saw id queued, so the job's scan sees what that event wrote.
+func (s *Store) ClaimEmbedJob(ctx context.Context, id uuid.UUID) error {
+	return s.conn(ctx).Exec(`UPDATE search.state SET embed_job = NULL WHERE embed_job = ?`, id).Error
+}
+
 // VectorDims is the dimension of the embedding column.
 func (s *Store) VectorDims(ctx context.Context) (int, error) {
 	var n int

@@ -21,78 +21,26 @@ type Document struct {
 	ContentHash string
 }
 
-// State is what the index holds for an item, enough to decide whether an
-// event is stale and whether its text needs a new vector.
-type State struct {
-	Version      int64
-	Purged       bool
-	EmbeddedHash string
-	Model        string
-}
-
-// Current reads an item's state; nil when the index has never seen it.
-func (s *Store) Current(ctx context.Context, kind string, id int64) (*State, error) {
-	var rows []State
-	err := s.conn(ctx).Raw(`SELECT version, purged, coalesce(embedded_hash, '') AS embedded_hash,
-			coalesce(embedding_model, '') AS model
-		FROM search.documents WHERE kind = ? AND id = ?`, kind, id).Scan(&rows).Error
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	return &rows[0], nil
-}
-
-// Embedding is the outcome of embedding one item's text.
-type Embedding struct {
-	// Vector is nil when the text had nothing to embed.
-	Vector []float32
-	Model  string
-	// Err is the failure when embedding failed (Vector and Model unused).
-	Err string
-}
-
-// vectorArg is v as a query argument (nil: NULL).
-func vectorArg(v []float32) *pgvector.Vector {
-	if v == nil {
-		return nil
-	}
-	vec := pgvector.NewVector(v)
-	return &vec
-}
-
-// Apply writes the item unless the index already holds this or a later
-// version, or the item was purged. A nil emb leaves the stored vector as it
-// is (the embedded text did not change).
-func (s *Store) Apply(ctx context.Context, d Document, emb *Embedding) error {
-	const upsert = `INSERT INTO search.documents AS t (kind, id, version, live, title, body, hidden, content_hash,
-			embedding, embedding_model, embedded_hash, embedded_at, embed_error, embed_failures, embed_failed_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::vector, ?, ?, ?, ?, ?, ?, now())
+// Apply writes the item's text unless the index already holds this or a
+// later version, or the item was purged, and reports whether the item now
+// needs a vector (its embedded text is new or changed). The stored vector
+// is kept until its replacement lands, so the item stays findable; a
+// changed text also clears the last embedding failure, so it gets a fresh
+// attempt.
+func (s *Store) Apply(ctx context.Context, d Document) (needsVector bool, err error) {
+	var rows []bool
+	err = s.conn(ctx).Raw(`INSERT INTO search.documents AS t (kind, id, version, live, title, body, hidden, content_hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (kind, id) DO UPDATE SET version = EXCLUDED.version, live = EXCLUDED.live,
 			title = EXCLUDED.title, body = EXCLUDED.body, hidden = EXCLUDED.hidden,
-			content_hash = EXCLUDED.content_hash, updated_at = now()`
-	const guard = ` WHERE NOT t.purged AND t.version < EXCLUDED.version`
-	var (
-		query = upsert + guard
-		args  []any
-	)
-	base := []any{d.Kind, d.ID, d.Version, d.Live, d.Title, d.Body, d.Hidden, d.ContentHash}
-	now := time.Now().UTC()
-	switch {
-	case emb == nil:
-		args = append(base, nil, nil, nil, nil, nil, 0, nil)
-	case emb.Err != "":
-		// Keep the old vector (the item stays findable by its previous
-		// text) and record the failure for the retry job.
-		query = upsert + `, embed_error = EXCLUDED.embed_error, embed_failures = t.embed_failures + 1,
-			embed_failed_at = EXCLUDED.embed_failed_at` + guard
-		args = append(base, nil, nil, nil, nil, emb.Err, 1, now)
-	default:
-		query = upsert + `, embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,
-			embedded_hash = EXCLUDED.embedded_hash, embedded_at = EXCLUDED.embedded_at,
-			embed_error = NULL, embed_failures = 0, embed_failed_at = NULL` + guard
-		args = append(base, vectorArg(emb.Vector), emb.Model, d.ContentHash, now, nil, 0, nil)
-	}
-	return s.conn(ctx).Exec(query, args...).Error
+			content_hash = EXCLUDED.content_hash, updated_at = now(),
+			embed_error = CASE WHEN t.content_hash = EXCLUDED.content_hash THEN t.embed_error END,
+			embed_failures = CASE WHEN t.content_hash = EXCLUDED.content_hash THEN t.embed_failures ELSE 0 END,
+			embed_failed_at = CASE WHEN t.content_hash = EXCLUDED.content_hash THEN t.embed_failed_at END
+		WHERE NOT t.purged AND t.version < EXCLUDED.version
+		RETURNING embedded_hash IS DISTINCT FROM content_hash`,
+		d.Kind, d.ID, d.Version, d.Live, d.Title, d.Body, d.Hidden, d.ContentHash).Scan(&rows).Error
+	return len(rows) == 1 && rows[0], err
 }
 
 // Purge turns the item into a tombstone: no text, no vector, and no later
@@ -113,11 +61,13 @@ type Pending struct {
 }
 
 // Missing lists items after `after` (in key order) whose vector is missing
-// or older than their text.
-func (s *Store) Missing(ctx context.Context, after Key, limit int) ([]Pending, error) {
+// or older than their text; with untried, only those no attempt has failed
+// for yet (failures are the scheduled retry's).
+func (s *Store) Missing(ctx context.Context, after Key, limit int, untried bool) ([]Pending, error) {
 	return s.pending(ctx, `SELECT kind, id, title, content_hash FROM search.documents
 		WHERE NOT purged AND embedded_hash IS DISTINCT FROM content_hash AND (kind, id) > (?, ?)
-		ORDER BY kind, id LIMIT ?`, after.Kind, after.ID, limit)
+		  AND (NOT ? OR embed_error IS NULL)
+		ORDER BY kind, id LIMIT ?`, after.Kind, after.ID, untried, limit)
 }
 
 // NotEmbeddedSince lists items after `after` whose vector was not made by
