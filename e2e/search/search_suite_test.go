@@ -98,14 +98,15 @@ var lastID atomic.Int64
 
 func nextID() int64 { return 100_000 + lastID.Add(1) }
 
-// publish sends a bank event the way the bank does: inside a transaction.
+// publish tells search about a question the way the bank does: the bank's
+// own translation (bank.IndexOf) on the index topic, inside a transaction.
 func publish(h *harness.Harness, e bank.QuestionChanged) {
 	if e.At.IsZero() {
 		e.At = time.Now().UTC()
 	}
 	ctx := context.Background()
 	Expect(h.App.DB.Tx(ctx, func(ctx context.Context) error {
-		return h.App.Bus.Publish(ctx, bank.TopicQuestionChanged, e)
+		return search.PublishIndex(ctx, h.App.Bus, bank.IndexOf(e))
 	})).To(Succeed())
 }
 

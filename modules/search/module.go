@@ -118,13 +118,10 @@ func (m *Module) Config() Config { return m.cfg }
 // Routes registers /search, /search/suggest and the admin routes it owns.
 func (m *Module) Routes(r *httpapi.Router) { searchhttp.Register(r, m.svc) }
 
-// Subscribe keeps the index in step with the bank's questions and with
-// every item another module publishes through the index contract.
+// Subscribe keeps the index in step with every item its owner publishes
+// through the index contract (the bank's questions included: the bank
+// publishes IndexChanged, so search keeps no copy of its payload).
 func (m *Module) Subscribe(b *events.Bus) {
-	events.Subscribe(b, "search.index_questions", app.TopicQuestionChanged,
-		func(ctx context.Context, e app.QuestionChanged, _ events.Meta) error {
-			return m.svc.OnQuestionChanged(ctx, e)
-		})
 	events.Subscribe(b, "search.index_items", TopicIndexChanged,
 		func(ctx context.Context, e IndexChanged, _ events.Meta) error {
 			if err := checkKind(e.Kind); err != nil {

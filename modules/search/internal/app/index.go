@@ -3,43 +3,10 @@ package app
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
-
-// QuestionChanged is the bank's bank.question_changed.v1 payload as search
-// reads it: search never imports the bank, so it declares the same JSON
-// shape itself.
-type QuestionChanged struct {
-	ID          int64    `json:"id"`
-	Change      string   `json:"change"`
-	Live        bool     `json:"live"`
-	Text        string   `json:"text"`
-	Options     []string `json:"options,omitempty"`
-	Explanation string   `json:"explanation,omitempty"`
-	Version     int64    `json:"version"`
-}
-
-// TopicQuestionChanged is the bank's topic.
-const TopicQuestionChanged = "bank.question_changed.v1"
-
-// OnQuestionChanged keeps the question's index row in step. It runs in the
-// event's transaction and is idempotent: a repeated or older version changes
-// nothing, and a purge is final. A new or changed text is embedded after
-// the transaction, by embed_pending (see index).
-func (s *Service) OnQuestionChanged(ctx context.Context, e QuestionChanged) error {
-	if e.Change == "purged" {
-		return s.store.Purge(ctx, "question", e.ID)
-	}
-	doc := store.Document{
-		Kind: "question", ID: e.ID, Version: e.Version,
-		Live:  e.Live && e.Change != "deleted",
-		Title: e.Text, Body: strings.Join(e.Options, "\n"), Hidden: e.Explanation,
-	}
-	return s.index(ctx, doc)
-}
 
 // Item is one item of another module's kind (search.IndexChanged).
 type Item struct {
@@ -49,8 +16,10 @@ type Item struct {
 	Title, Body, Hidden string
 }
 
-// OnIndexChanged keeps an item's index row in step, under the same rules
-// as OnQuestionChanged.
+// OnIndexChanged keeps an item's index row in step. It runs in the event's
+// transaction and is idempotent: a repeated or older version changes
+// nothing, and a purge is final. A new or changed text is embedded after
+// the transaction, by embed_pending (see index).
 func (s *Service) OnIndexChanged(ctx context.Context, it Item) error {
 	if it.Purged {
 		return s.store.Purge(ctx, it.Kind, it.ID)
