@@ -21,10 +21,10 @@ var _ = Describe("Questions written through the bank", func() {
 		})
 		Expect(res).To(HaveStatus201())
 		id := int64(res.Map()["id"].(float64))
-		Eventually(func() int64 { return version(local, id) }, "10s", "20ms").Should(BeNumerically(">=", 1))
+		waitCreated(local, id)
 
 		// GET /search finds it from words it does not contain.
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		Expect(ids(searchQuestions(local, u, "pyelonephritis antimicrobial pregnant", 5))).To(ContainElement(id))
 
 		// And so does the bank's own listing in semantic mode, through the facade.
@@ -76,7 +76,7 @@ var _ = Describe("The bank's question search", func() {
 			variantOf[id] = v
 		}
 		for id := range created {
-			Eventually(func() int64 { return version(local, id) }, "10s", "20ms").Should(BeNumerically(">=", 1))
+			waitCreated(local, id)
 		}
 		q := "digoxin toxicity yellow vision antidote"
 		listed := func() []int64 {

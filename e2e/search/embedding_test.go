@@ -178,7 +178,7 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		id := question(remote, "Indications for dialysis in acute kidney injury")
 		waitIndexed(remote, id, 1)
 		proxy.SetEmbeddings(standin.Slow)
-		u := newUser(remote, auth.RoleUser)
+		u := searcher(remote)
 		res := u.Client(remote).Get("/api/v1/search?q=dialysis+indications&kinds=question")
 		Expect(res).To(HaveStatusOK())
 		var out globalResult
@@ -210,7 +210,7 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		// A second request while it runs is refused.
 		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)).To(harness.HaveError(409, "conflict"))
 
-		u := newUser(remote, auth.RoleUser)
+		u := searcher(remote)
 		Eventually(func() string { return health(remote).Regeneration.Status }, "10s", "20ms").Should(Equal("running"))
 		searchedWhileRunning := 0
 		for health(remote).Regeneration.Status == "running" && searchedWhileRunning < 5000 {

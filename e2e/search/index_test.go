@@ -41,7 +41,7 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		}
 
 		// And so does the global search a learner runs.
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		sec := searchQuestions(local, u, "hypertension drug in diabetes", 5)
 		Expect(sec.Hits).NotTo(BeEmpty())
 		Expect(sec.Hits[0].ID).To(Equal(target))
@@ -82,7 +82,7 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		waitIndexed(local, marker, 1)
 		Expect(version(local, id)).To(Equal(int64(3)))
 
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		Expect(ids(searchQuestions(local, u, "DKA treatment", 5))).To(ContainElement(id))
 		Expect(ids(searchQuestions(local, u, "gout", 5))).NotTo(ContainElement(id))
 		sem, err := app.Lookup[*search.Module](local.App).Semantic(ctx, search.KindQuestion, "asthma attack child", 0.55, 10)
@@ -96,7 +96,7 @@ var _ = Describe("Finding questions by meaning with the local embedder", func() 
 		text := "Antidote for paracetamol overdose"
 		id := question(local, text)
 		waitIndexed(local, id, 1)
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		Expect(ids(searchQuestions(local, u, "paracetamol overdose", 5))).To(ContainElement(id))
 
 		publish(local, bank.QuestionChanged{ID: id, Change: bank.QuestionDeleted, Live: false, Text: text, Version: 2})

@@ -31,7 +31,7 @@ var _ = Describe("Reranking", Ordered, func() {
 	}
 
 	BeforeAll(func() {
-		u = newUser(local, auth.RoleUser)
+		u = searcher(local)
 		// 70 questions that all match, so the fused pool is full (60) and
 		// the rerank may see at most 50 of them.
 		var last int64
@@ -171,7 +171,7 @@ var _ = Describe("Which kinds rerank", func() {
 		DeferCleanup(func() {
 			Expect(db.Exec(`DELETE FROM search.documents WHERE kind IN ('article', 'deck', 'media')`).Error).To(Succeed())
 		})
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		q := "ureteric stone analgesia"
 		sections := func() map[string]section {
 			res := u.Client(local).Get("/api/v1/search?kinds=article,deck,media&q=" + url.QueryEscape(q))

@@ -15,7 +15,7 @@ var _ = Describe("GET /search", func() {
 	It("answers one section per asked kind, in the order asked, empty ones included", func() {
 		id := question(local, "Causes of community acquired pneumonia in the elderly")
 		waitIndexed(local, id, 1)
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		res := u.Client(local).Get("/api/v1/search?q=" + url.QueryEscape("pneumonia elderly") + "&kinds=deck,question")
 		Expect(res).To(HaveStatusOK())
 		var out globalResult
@@ -48,7 +48,7 @@ var _ = Describe("GET /search", func() {
 		}
 		last := question(local, "Sickle cell crisis management variant")
 		waitIndexed(local, last, 1)
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		Expect(searchQuestions(local, u, "sickle cell crisis", 3).Hits).To(HaveLen(3))
 	})
 
@@ -91,7 +91,7 @@ var _ = Describe("GET /search/suggest", func() {
 		b := question(local, "Phenytoin toxicity signs")
 		waitIndexed(local, a, 1)
 		waitIndexed(local, b, 1)
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 
 		got := suggest(u, "pheochro", "")
 		Expect(got).NotTo(BeEmpty())
@@ -119,7 +119,7 @@ var _ = Describe("GET /search/suggest", func() {
 		}
 		last := question(local, "Zollinger-Ellison syndrome gastrin levels")
 		waitIndexed(local, last, 1)
-		u := newUser(local, auth.RoleUser)
+		u := searcher(local)
 		Expect(suggest(u, "zollin", "&limit=2")).To(HaveLen(2))
 		Expect(suggest(u, "the", "")).To(BeEmpty())
 	})

@@ -1,6 +1,14 @@
 package bank
 
-import "time"
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	"github.com/roundsedu/rounds/modules/search"
+	"github.com/roundsedu/rounds/platform/events"
+)
 
 // TopicQuestionChanged carries every change to a bank question, in order, on
 // one topic (so a consumer never sees a deletion before the creation it
@@ -19,8 +27,10 @@ const (
 	QuestionPurged   Change = "purged"   // removed for good
 )
 
-// QuestionChanged is the payload. For purged questions only ID, Change and
-// At are set. Text fields are what a search index needs.
+// QuestionChanged is the payload of TopicQuestionChanged (version 1: a
+// change of shape that old consumers cannot read gets a new topic, .v2).
+// For purged questions only ID, Change and At are set. Consumers decode it
+// with this type; the bank's tests decode every published event with it.
 type QuestionChanged struct {
 	ID          int64     `json:"id"`
 	Change      Change    `json:"change"`
@@ -31,4 +41,26 @@ type QuestionChanged struct {
 	CategoryID  *int64    `json:"category_id,omitempty"`
 	Version     int       `json:"version"` // increases with every change
 	At          time.Time `json:"at"`
+}
+
+// IndexOf is what the bank tells search about a question after change e:
+// the search index contract (search.IndexChanged on
+// search.TopicIndexChanged), so search keeps no copy of the bank's payload.
+// The stem is the title (embedded and matched), the options the body, the
+// explanation hidden text: matched only for callers who may edit the
+// question (the bank answers through search.Reach).
+func IndexOf(e QuestionChanged) search.IndexChanged {
+	return search.IndexChanged{Kind: search.KindQuestion, ID: e.ID, Version: int64(e.Version),
+		Live: e.Live && e.Change != QuestionDeleted && e.Change != QuestionPurged, Purged: e.Change == QuestionPurged,
+		Title: e.Text, Body: strings.Join(e.Options, "\n"), Hidden: e.Explanation, At: e.At}
+}
+
+// publishChange publishes a question's change, in the caller's
+// transaction, on the bank's topic and on the search index's.
+func publishChange(ctx context.Context, bus events.Publisher, c app.Change) error {
+	e := toEvent(c)
+	if err := bus.Publish(ctx, TopicQuestionChanged, e); err != nil {
+		return err
+	}
+	return search.PublishIndex(ctx, bus, IndexOf(e))
 }

@@ -93,7 +93,7 @@ func (m *Module) SeedDemo(ctx context.Context) (bool, error) { return m.svc.Seed
 type publisher struct{ bus events.Publisher }
 
 func (p publisher) QuestionChanged(ctx context.Context, c app.Change) error {
-	return p.bus.Publish(ctx, TopicQuestionChanged, toEvent(c))
+	return publishChange(ctx, p.bus, c)
 }
 
 func toEvent(c app.Change) QuestionChanged {

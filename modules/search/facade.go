@@ -40,16 +40,19 @@ var ErrUnavailable = app.ErrUnavailable
 type Hit = app.Hit
 
 // Facade is what other modules may ask search. It never imports them: they
-// rank through it and then load their own rows.
+// rank through it and then load their own rows, applying their own reach
+// (the facade knows no caller).
 type Facade interface {
 	// Semantic returns live items of kind whose embedding similarity to q is
 	// at least minSimilarity, best first, at most limit (capped at MaxLimit).
 	Semantic(ctx context.Context, kind Kind, q string, minSimilarity float64, limit int) ([]Hit, error)
-	// Keyword returns live items of kind matching q by full text (all the
-	// words, else any of them), best first, at most limit (capped at
-	// MaxLimit). Never reranked.
+	// Keyword returns live items of kind matching q by the full text of
+	// their public side (title and body, never the hidden text: callers
+	// show results to learners), all the words, else any of them, best
+	// first, at most limit (capped at MaxLimit). Never reranked.
 	Keyword(ctx context.Context, kind Kind, q string, limit int) ([]Hit, error)
-	// Hybrid fuses the keyword and vector rankers (reciprocal rank fusion,
+	// Hybrid fuses the keyword (public text, as Keyword) and vector rankers
+	// (reciprocal rank fusion,
 	// k = 60, a 60-wide pool) and, when rerank is true and a rerank model is
 	// configured, reranks at most 50 candidates; any rerank failure keeps the
 	// fused order. Best first, at most limit.

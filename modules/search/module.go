@@ -11,6 +11,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/search/internal/app"
@@ -18,6 +19,7 @@ import (
 	searchhttp "github.com/roundsedu/rounds/modules/search/internal/http"
 	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
+	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
@@ -52,6 +54,8 @@ var defaults []byte
 type Module struct {
 	svc *app.Service
 	cfg Config
+	// reaches are the modules that own indexed kinds (search.Reach).
+	reaches []Reach
 }
 
 // Background work names.
@@ -86,10 +90,23 @@ func New(ctx context.Context, k *module.Kit) (module.Module, error) {
 		e = embed.NewRemote(embed.RemoteConfig{BaseURL: cfg.EmbeddingURL, APIKey: cfg.EmbeddingKey,
 			Model: cfg.EmbeddingModel, Dims: cfg.EmbeddingDims, Timeout: cfg.EmbeddingTimeout})
 	}
-	svc := app.New(st, e, rerank.New(cfg.RerankURL, cfg.RerankKey, cfg.RerankTimeout), k.Queue, k.Settings, k.Log,
-		app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
+	m := &Module{cfg: cfg}
+	module.NeedAll(k, &m.reaches)
+	m.svc = app.New(st, e, rerank.New(cfg.RerankURL, cfg.RerankKey, cfg.RerankTimeout), k.Queue, k.Settings,
+		m.reachable, k.Log, app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
 			EfSearch: cfg.HNSWEfSearch, HybridMinSimilarity: cfg.HybridMinSimilarity})
-	return &Module{svc: svc, cfg: cfg}, nil
+	return m, nil
+}
+
+// reachable asks the module that owns kind what p may find of ids. No
+// owner: nothing (an item nobody vouches for is found by nobody).
+func (m *Module) reachable(ctx context.Context, p auth.Principal, kind string, ids []int64) (visible, editable map[int64]bool, err error) {
+	for _, r := range m.reaches {
+		if slices.Contains(r.Kinds(), Kind(kind)) {
+			return r.Reachable(ctx, p, Kind(kind), ids)
+		}
+	}
+	return nil, nil, nil
 }
 
 // Name implements module.Module.
@@ -101,13 +118,10 @@ func (m *Module) Config() Config { return m.cfg }
 // Routes registers /search, /search/suggest and the admin routes it owns.
 func (m *Module) Routes(r *httpapi.Router) { searchhttp.Register(r, m.svc) }
 
-// Subscribe keeps the index in step with the bank's questions and with
-// every item another module publishes through the index contract.
+// Subscribe keeps the index in step with every item its owner publishes
+// through the index contract (the bank's questions included: the bank
+// publishes IndexChanged, so search keeps no copy of its payload).
 func (m *Module) Subscribe(b *events.Bus) {
-	events.Subscribe(b, "search.index_questions", app.TopicQuestionChanged,
-		func(ctx context.Context, e app.QuestionChanged, _ events.Meta) error {
-			return m.svc.OnQuestionChanged(ctx, e)
-		})
 	events.Subscribe(b, "search.index_items", TopicIndexChanged,
 		func(ctx context.Context, e IndexChanged, _ events.Meta) error {
 			if err := checkKind(e.Kind); err != nil {
@@ -118,8 +132,11 @@ func (m *Module) Subscribe(b *events.Bus) {
 		})
 }
 
-// Jobs registers regenerate_embeddings.
-func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobRegenerate, m.svc.Regenerate) }
+// Jobs registers regenerate_embeddings and embed_pending.
+func (m *Module) Jobs(r *jobs.Runner) {
+	r.Handle(app.JobRegenerate, m.svc.Regenerate)
+	r.Handle(app.JobEmbedPending, m.svc.EmbedPending)
+}
 
 // Schedule registers retry_missing_embeddings on the scheduler leader.
 func (m *Module) Schedule(s *scheduler.Scheduler) {

@@ -16,8 +16,9 @@ import (
 
 // Names of the background work.
 const (
-	JobRegenerate = "regenerate_embeddings"
-	TaskRetry     = "retry_missing_embeddings"
+	JobRegenerate   = "regenerate_embeddings"
+	JobEmbedPending = "embed_pending"
+	TaskRetry       = "retry_missing_embeddings"
 )
 
 // embedBatch embeds a batch and stores what it could. A transient failure
@@ -61,7 +62,7 @@ func (s *Service) RetryMissing(ctx context.Context) error {
 	after := store.Key{}
 	var done, failed int
 	for done+failed < s.tuning.RetryMaxPerRun {
-		items, err := s.store.Missing(ctx, after, min(s.tuning.BatchSize, s.tuning.RetryMaxPerRun-done-failed))
+		items, err := s.store.Missing(ctx, after, min(s.tuning.BatchSize, s.tuning.RetryMaxPerRun-done-failed), false)
 		if err != nil {
 			return err
 		}
@@ -80,6 +81,43 @@ func (s *Service) RetryMissing(ctx context.Context) error {
 		s.log.Info("search: retry_missing_embeddings", "embedded", done, "failed", failed)
 	}
 	return nil
+}
+
+// EmbedResult is embed_pending's stored result.
+type EmbedResult struct {
+	Embedded int `json:"embedded"`
+	Failed   int `json:"failed"`
+}
+
+// EmbedPending is the embed_pending job, queued by index events: it embeds
+// every item whose text has no vector yet and no failed attempt, outside
+// any transaction, and stores each batch in one statement (an edit made
+// meanwhile wins: SaveEmbeddings checks the text is still the one
+// embedded). A failing endpoint stops it; the failures are recorded and
+// retry_missing_embeddings takes over. Safe to run again.
+func (s *Service) EmbedPending(ctx context.Context, run *jobs.Run) (any, error) {
+	if err := s.store.ClaimEmbedJob(ctx, run.ID); err != nil {
+		return nil, err
+	}
+	var res EmbedResult
+	after := store.Key{}
+	for {
+		items, err := s.store.Missing(ctx, after, s.tuning.BatchSize, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return res, nil
+		}
+		after = items[len(items)-1].Key
+		o, f, err := s.embedBatch(ctx, items)
+		res.Embedded, res.Failed = res.Embedded+o, res.Failed+f
+		if err != nil {
+			s.log.Warn("search: embed_pending stopped: endpoint failing; the retry job takes over",
+				"embedded", res.Embedded, "error", err)
+			return res, nil
+		}
+	}
 }
 
 // RegeneratePayload is the job's input.

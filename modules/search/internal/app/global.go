@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/roundsedu/rounds/platform/auth"
 )
 
 // KindResult is one kind's section of a global search.
@@ -31,18 +33,21 @@ type GlobalResult struct {
 	Kinds    []KindResult
 }
 
-// Global searches each kind (the query embedded once), reranking the kinds
-// the spec reranks, and returns every asked kind in the order asked, empty
-// ones included, each with at most perKind hits.
-func (s *Service) Global(ctx context.Context, kinds []string, q string, perKind int) (GlobalResult, error) {
+// Global searches each kind (the query embedded once) for p, reranking the
+// kinds the spec reranks, and returns every asked kind in the order asked,
+// empty ones included, each with at most perKind hits. Only items p may
+// find are ranked, and answer-side text is matched only where p may read
+// it (reachedRankings).
+func (s *Service) Global(ctx context.Context, p auth.Principal, kinds []string, q string, perKind int) (GlobalResult, error) {
 	q = strings.TrimSpace(q)
 	vec, embedded := s.hybridVector(ctx, q)
 	out := GlobalResult{Semantic: embedded}
 	for _, kind := range kinds {
-		res, err := s.hybridWith(ctx, kind, q, vec, Reranked[kind])
+		kw, vc, err := s.reachedRankings(ctx, p, kind, q, vec)
 		if err != nil {
 			return GlobalResult{}, err
 		}
+		res := s.fuse(ctx, kind, q, kw, vc, Reranked[kind])
 		hits := res.hits(perKind)
 		ids := make([]int64, len(hits))
 		for i, h := range hits {
@@ -70,16 +75,37 @@ type Suggestion struct {
 	Text string
 }
 
-// Suggest completes what was typed from the live items of the kinds: a
-// prefix match on the full-text index, no embedding and no rerank.
-func (s *Service) Suggest(ctx context.Context, kinds []string, typed string, limit int) ([]Suggestion, error) {
-	found, err := s.store.Suggest(ctx, kinds, typed, limit)
+// Suggest completes what was typed from the live items of the kinds that p
+// may find: a prefix match on the public full-text index (never the answer
+// side), no embedding and no rerank.
+func (s *Service) Suggest(ctx context.Context, p auth.Principal, kinds []string, typed string, limit int) ([]Suggestion, error) {
+	found, err := s.store.Suggest(ctx, kinds, typed, suggestDepth)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Suggestion, len(found))
-	for i, f := range found {
-		out[i] = Suggestion{Kind: f.Kind, ID: f.ID, Text: clip(f.Title, 160)}
+	byKind := map[string][]int64{}
+	for _, f := range found {
+		byKind[f.Kind] = append(byKind[f.Kind], f.ID)
+	}
+	ok := map[string]map[int64]bool{}
+	for kind, ids := range byKind {
+		visible, editable, err := s.reachable(ctx, p, kind, ids)
+		if err != nil {
+			return nil, err
+		}
+		ok[kind] = map[int64]bool{}
+		for _, id := range ids {
+			ok[kind][id] = visible[id] || editable[id]
+		}
+	}
+	out := []Suggestion{}
+	for _, f := range found {
+		if len(out) == limit {
+			break
+		}
+		if ok[f.Kind][f.ID] {
+			out = append(out, Suggestion{Kind: f.Kind, ID: f.ID, Text: clip(f.Title, 160)})
+		}
 	}
 	return out, nil
 }

@@ -75,13 +75,15 @@ func (s *Service) Semantic(ctx context.Context, kind, q string, minSimilarity fl
 	return out, nil
 }
 
-// Keyword ranks live items of kind by full-text match, best first.
+// Keyword ranks live items of kind by full-text match of their public text
+// (never the answer side: facade callers show results to learners), best
+// first.
 func (s *Service) Keyword(ctx context.Context, kind, q string, limit int) ([]Hit, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil, nil
 	}
-	scored, err := s.store.Keyword(ctx, kind, q, clampLimit(limit))
+	scored, err := s.store.Keyword(ctx, kind, q, clampLimit(limit), false)
 	if err != nil {
 		return nil, err
 	}
@@ -138,32 +140,54 @@ func (s *Service) hybridVector(ctx context.Context, q string) (vec []float32, em
 	return vec, true
 }
 
-// hybridWith runs both rankers (concurrently, on two connections) with an
-// already embedded query.
+// hybridWith runs both rankers over the public text with an already
+// embedded query and fuses them (the facade's ranking: callers apply their
+// own reach to what it returns). The rankers are read as deep as for GET
+// /search and cut to the pool, so both rank alike for a caller who reaches
+// everything (the HNSW scan's first 60 are not exactly the nearest 60).
 func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32, doRerank bool) (fused, error) {
+	kw, _, vc, err := s.rankers(ctx, kind, q, vec, reachDepth, false)
+	if err != nil {
+		return fused{}, err
+	}
+	return s.fuse(ctx, kind, q, kw[:min(len(kw), rank.PoolSize)], vc[:min(len(vc), rank.PoolSize)], doRerank), nil
+}
+
+// rankers runs the keyword ranker over the public text (and, with hidden,
+// a second time over the text with the answer side) and the vector ranker,
+// concurrently on separate connections, each depth deep.
+func (s *Service) rankers(ctx context.Context, kind, q string, vec []float32, depth int, hidden bool) (public, all, vc []rank.Scored, err error) {
 	var (
-		kw, vc       []rank.Scored
-		kwErr, vcErr error
-		wg           sync.WaitGroup
+		allErr, vcErr error
+		wg            sync.WaitGroup
 	)
 	if vec != nil {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			vc, vcErr = s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: vec, Model: s.embedder.Model(),
-				Limit: rank.PoolSize, EfSearch: s.tuning.EfSearch, MinSimilarity: s.tuning.HybridMinSimilarity})
+				Limit: depth, EfSearch: s.tuning.EfSearch, MinSimilarity: s.tuning.HybridMinSimilarity})
 		}()
 	}
-	kw, kwErr = s.store.Keyword(ctx, kind, q, rank.PoolSize)
-	wg.Wait()
-	if err := errors.Join(kwErr, vcErr); err != nil {
-		return fused{}, err
+	if hidden {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			all, allErr = s.store.Keyword(ctx, kind, q, depth, true)
+		}()
 	}
+	public, err = s.store.Keyword(ctx, kind, q, depth, false)
+	wg.Wait()
+	return public, all, vc, errors.Join(err, allErr, vcErr)
+}
+
+// fuse merges the two rankings and, when asked, reranks the head.
+func (s *Service) fuse(ctx context.Context, kind, q string, kw, vc []rank.Scored, doRerank bool) fused {
 	res := fused{cands: rank.Fuse(kw, vc)}
 	if doRerank && len(res.cands) > 1 {
 		res.cands, res.reranked = s.rerank(ctx, kind, q, res.cands)
 	}
-	return res, nil
+	return res
 }
 
 // Rerank reorders a caller's own ranking of ids; see Facade.Rerank.

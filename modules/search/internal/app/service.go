@@ -47,17 +47,19 @@ type Service struct {
 	log      *slog.Logger
 	tuning   Tuning
 	settings *settings.Registry
+	reach    Reach
 }
 
 // New builds the service.
-func New(st *store.Store, e embed.Embedder, r *rerank.Client, q *jobs.Queue, set *settings.Registry, log *slog.Logger, t Tuning) *Service {
-	s := &Service{store: st, embedder: e, reranker: r, queue: q, settings: set, log: log, tuning: t}
+func New(st *store.Store, e embed.Embedder, r *rerank.Client, q *jobs.Queue, set *settings.Registry, reach Reach,
+	log *slog.Logger, t Tuning) *Service {
+	s := &Service{store: st, embedder: e, reranker: r, queue: q, settings: set, reach: reach, log: log, tuning: t}
 	s.registerOwnSettings()
 	return s
 }
 
 // embedText is what is embedded for an item: its title (a question's
-// stem). The body (a question's options) and extra text (its explanation)
+// stem). The body (a question's options) and hidden text (its explanation)
 // feed the keyword ranker only: options are mostly distractors, wrong on
 // purpose, and would pull the vector towards topics the question is not
 // about.

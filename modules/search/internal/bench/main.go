@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -100,7 +101,7 @@ func run(n, queries, concurrency int) error {
 	st := store.New(h.App.DB)
 	local := embed.NewLocal(cfg.EmbeddingDims)
 	keywordOnly := func(q string) error {
-		_, err := st.Keyword(ctx, "question", q, 60)
+		_, err := st.Keyword(ctx, "question", q, 60, false)
 		return err
 	}
 	vectorOnly := func(q string) error {
@@ -136,35 +137,30 @@ func run(n, queries, concurrency int) error {
 // own HNSW and GIN indexes dropped during the load and rebuilt afterwards
 // from their stored definitions (a bulk load is how a large bank arrives).
 func load(ctx context.Context, h *harness.Harness, n, dims int) error {
-	sqlDB := h.App.DB.StdPool()
-	var defs []string
-	rows, err := sqlDB.QueryContext(ctx, `SELECT indexname, indexdef FROM pg_indexes
-		WHERE schemaname = 'search' AND tablename = 'documents' AND indexname LIKE 'documents_question_%'`)
-	if err != nil {
+	conn := h.App.DB.Conn(ctx)
+	var idx []struct{ Indexname, Indexdef string }
+	if err := conn.Raw(`SELECT indexname, indexdef FROM pg_indexes
+		WHERE schemaname = 'search' AND tablename = 'documents' AND indexname LIKE 'documents_question_%'`).
+		Scan(&idx).Error; err != nil {
 		return err
 	}
-	var names []string
-	for rows.Next() {
-		var name, def string
-		if err := rows.Scan(&name, &def); err != nil {
+	var defs []string
+	for _, ix := range idx {
+		if err := conn.Exec(`DROP INDEX search.` + ix.Indexname).Error; err != nil {
 			return err
 		}
-		names, defs = append(names, name), append(defs, def)
-	}
-	rows.Close()
-	for _, name := range names {
-		if _, err := sqlDB.ExecContext(ctx, `DROP INDEX search.`+name); err != nil {
-			return err
-		}
+		defs = append(defs, ix.Indexdef)
 	}
 
 	local := embed.NewLocal(dims)
 	const batch = 1000
-	type chunk struct {
-		ids           []int64
-		titles, bodys []string
-		vecs          []*string
+	type row struct {
+		ID    int64   `json:"id"`
+		Title string  `json:"title"`
+		Body  string  `json:"body"`
+		Emb   *string `json:"emb"`
 	}
+	type chunk []row
 	work := make(chan int)
 	out := make(chan chunk)
 	var wg sync.WaitGroup
@@ -183,10 +179,7 @@ func load(ctx context.Context, h *harness.Harness, n, dims int) error {
 						str := pgvector.NewVector(v).String()
 						s = &str
 					}
-					c.ids = append(c.ids, int64(id+1))
-					c.titles = append(c.titles, t)
-					c.bodys = append(c.bodys, options(r))
-					c.vecs = append(c.vecs, s)
+					c = append(c, row{ID: int64(id + 1), Title: t, Body: options(r), Emb: s})
 				}
 				out <- c
 			}
@@ -201,35 +194,39 @@ func load(ctx context.Context, h *harness.Harness, n, dims int) error {
 		close(out)
 	}()
 	for c := range out {
-		_, err := sqlDB.ExecContext(ctx, `INSERT INTO search.documents (kind, id, version, live, title, body,
-				content_hash, embedding, embedding_model, embedded_hash, embedded_at)
-			SELECT 'question', id, 1, true, title, body, 'bench', emb::vector, $5, 'bench', now()
-			FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, title, body, emb)`,
-			c.ids, c.titles, c.bodys, c.vecs, embed.LocalModel)
+		batch, err := json.Marshal(c)
 		if err != nil {
+			return err
+		}
+		if err := conn.Exec(`INSERT INTO search.documents (kind, id, version, live, title, body,
+				content_hash, embedding, embedding_model, embedded_hash, embedded_at)
+			SELECT 'question', id, 1, true, title, body, 'bench', emb::vector, ?, 'bench', now()
+			FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, title text, body text, emb text)`,
+			embed.LocalModel, string(batch)).Error; err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(os.Stderr, "rows loaded; building %d indexes\n", len(defs))
-	conn, err := sqlDB.Conn(ctx)
+	err := h.App.DB.Tx(ctx, func(ctx context.Context) error {
+		tx := h.App.DB.Conn(ctx)
+		for _, stmt := range []string{`SET LOCAL maintenance_work_mem = '2GB'`, `SET LOCAL max_parallel_maintenance_workers = 1`} {
+			if err := tx.Exec(stmt).Error; err != nil {
+				return err
+			}
+		}
+		for _, def := range defs {
+			t := time.Now()
+			if err := tx.Exec(def).Error; err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "  %s (%s)\n", strings.SplitN(def, " ON ", 2)[0], time.Since(t).Round(time.Second))
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	for _, stmt := range []string{`SET maintenance_work_mem = '2GB'`, `SET max_parallel_maintenance_workers = 1`} {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	for _, def := range defs {
-		t := time.Now()
-		if _, err := conn.ExecContext(ctx, def); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "  %s (%s)\n", strings.SplitN(def, " ON ", 2)[0], time.Since(t).Round(time.Second))
-	}
-	_, err = conn.ExecContext(ctx, `ANALYZE search.documents`)
-	return err
+	return conn.Exec(`ANALYZE search.documents`).Error
 }
 
 // measure runs every query once as warm-up, then again timed, spread over

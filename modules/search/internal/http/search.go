@@ -23,13 +23,15 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "Search every kind at once",
 		Description: "Hybrid search (keyword and vector rankers fused by reciprocal rank fusion) across the " +
 			"asked kinds, with one section per kind in the order asked. Question and article sections are " +
-			"reranked when a rerank model is set; deck and media sections are not. Only live items are found.",
+			"reranked when a rerank model is set; deck and media sections are not. Only live items the caller " +
+			"may reach are found, and answer-side text (explanations) is matched only for items the caller may edit.",
 	}, h.global)
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: http.MethodGet, Path: "/search/suggest", Tags: []string{"search"},
 		Summary: "Typeahead suggestions",
 		Description: "Prefix match on the full-text index (every typed word but the last whole, the last as a " +
-			"prefix). No embedding and no rerank, so it stays fast.",
+			"prefix) over titles and bodies, never answer-side text; only items the caller may reach. No " +
+			"embedding and no rerank, so it stays fast.",
 	}, h.suggest)
 	registerAdmin(r, h)
 }
@@ -95,7 +97,7 @@ func (h *handlers) global(ctx context.Context, in *globalInput) (*struct{ Body S
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.svc.Global(ctx, kinds, q, in.PerKind)
+	res, err := h.svc.Global(ctx, auth.MustFrom(ctx), kinds, q, in.PerKind)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +137,7 @@ func (h *handlers) suggest(ctx context.Context, in *suggestInput) (*struct{ Body
 	if err != nil {
 		return nil, err
 	}
-	found, err := h.svc.Suggest(ctx, kinds, in.Q, in.Limit)
+	found, err := h.svc.Suggest(ctx, auth.MustFrom(ctx), kinds, in.Q, in.Limit)
 	if err != nil {
 		return nil, err
 	}

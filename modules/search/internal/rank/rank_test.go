@@ -108,3 +108,38 @@ func TestRerankFailureKeepsFusedOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestRestrictScoresHiddenTextOnlyForEditors(t *testing.T) {
+	public := []Scored{{ID: 1, Score: 0.5}, {ID: 2, Score: 0.4}}
+	all := []Scored{{ID: 3, Score: 0.9}, {ID: 2, Score: 0.8}, {ID: 1, Score: 0.7}, {ID: 4, Score: 0.1}}
+	vector := []Scored{{ID: 5, Score: 0.9}, {ID: 3, Score: 0.8}, {ID: 1, Score: 0.7}}
+	visible := map[int64]bool{1: true, 2: true, 3: true, 5: false}
+	editable := map[int64]bool{2: true, 4: true}
+
+	kw, vc := Restrict(public, all, vector, visible, editable, 10)
+	// 3 matched only through hidden text and is not editable: gone. 2 is
+	// editable and scores from the full text; 1 from the public text; 4
+	// is editable (so visible) and matched through hidden text.
+	want := []Scored{{ID: 2, Score: 0.8}, {ID: 1, Score: 0.5}, {ID: 4, Score: 0.1}}
+	if len(kw) != len(want) {
+		t.Fatalf("keyword = %v, want %v", kw, want)
+	}
+	for i := range want {
+		if kw[i] != want[i] {
+			t.Fatalf("keyword = %v, want %v", kw, want)
+		}
+	}
+	if len(vc) != 2 || vc[0].ID != 3 || vc[1].ID != 1 {
+		t.Fatalf("vector = %v, want 3 then 1 (5 is not visible)", vc)
+	}
+
+	kw, vc = Restrict(public, all, vector, visible, editable, 1)
+	if len(kw) != 1 || kw[0].ID != 2 || len(vc) != 1 || vc[0].ID != 3 {
+		t.Fatalf("cut to 1: %v %v", kw, vc)
+	}
+
+	kw, vc = Restrict(public, all, vector, nil, nil, 10)
+	if len(kw) != 0 || len(vc) != 0 {
+		t.Fatalf("nothing reachable must find nothing: %v %v", kw, vc)
+	}
+}

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -24,42 +22,32 @@ type KindHealth struct {
 // Health counts coverage per kind. A sequential pass over the index: an
 // admin page, not a hot path.
 func (s *Store) Health(ctx context.Context, model string) ([]KindHealth, error) {
-	rows, err := s.q(ctx).QueryContext(ctx, `SELECT kind,
-			count(*),
-			count(*) FILTER (WHERE embedding IS NOT NULL AND embedded_hash = content_hash AND embedding_model = $1),
-			count(*) FILTER (WHERE embedded_hash IS DISTINCT FROM content_hash),
-			count(*) FILTER (WHERE embedded_hash IS DISTINCT FROM content_hash AND embed_error IS NOT NULL),
-			count(*) FILTER (WHERE embedded_hash = content_hash AND embedding IS NOT NULL AND embedding_model IS DISTINCT FROM $1),
-			count(*) FILTER (WHERE embedded_hash = content_hash AND embedding IS NULL)
-		FROM search.documents WHERE live GROUP BY kind ORDER BY kind`, model)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []KindHealth
-	for rows.Next() {
-		var h KindHealth
-		if err := rows.Scan(&h.Kind, &h.Live, &h.Current, &h.Missing, &h.Failed, &h.OtherModel, &h.Empty); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	err := s.conn(ctx).Raw(`SELECT kind,
+			count(*) AS live,
+			count(*) FILTER (WHERE embedding IS NOT NULL AND embedded_hash = content_hash AND embedding_model = ?) AS current,
+			count(*) FILTER (WHERE embedded_hash IS DISTINCT FROM content_hash) AS missing,
+			count(*) FILTER (WHERE embedded_hash IS DISTINCT FROM content_hash AND embed_error IS NOT NULL) AS failed,
+			count(*) FILTER (WHERE embedded_hash = content_hash AND embedding IS NOT NULL
+				AND embedding_model IS DISTINCT FROM ?) AS other_model,
+			count(*) FILTER (WHERE embedded_hash = content_hash AND embedding IS NULL) AS empty
+		FROM search.documents WHERE live GROUP BY kind ORDER BY kind`, model, model).Scan(&out).Error
+	return out, err
 }
 
 // LastFailure is the most recent embedding failure still unresolved.
 func (s *Store) LastFailure(ctx context.Context) (msg string, at *time.Time, err error) {
-	var t time.Time
-	err = s.q(ctx).QueryRowContext(ctx, `SELECT embed_error, embed_failed_at FROM search.documents
-		WHERE NOT purged AND embed_error IS NOT NULL AND embedded_hash IS DISTINCT FROM content_hash
-		ORDER BY embed_failed_at DESC LIMIT 1`).Scan(&msg, &t)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, nil
+	var rows []struct {
+		EmbedError    string
+		EmbedFailedAt time.Time
 	}
-	if err != nil {
+	err = s.conn(ctx).Raw(`SELECT embed_error, embed_failed_at FROM search.documents
+		WHERE NOT purged AND embed_error IS NOT NULL AND embedded_hash IS DISTINCT FROM content_hash
+		ORDER BY embed_failed_at DESC LIMIT 1`).Scan(&rows).Error
+	if err != nil || len(rows) == 0 {
 		return "", nil, err
 	}
-	return msg, &t, nil
+	return rows[0].EmbedError, &rows[0].EmbedFailedAt, nil
 }
 
 // LockRegeneration reads the latest regeneration job (nil if none) under a
@@ -76,25 +64,41 @@ func (s *Store) LatestRegeneration(ctx context.Context) (*uuid.UUID, error) {
 }
 
 func (s *Store) regenerationJob(ctx context.Context, query string) (*uuid.UUID, error) {
-	var id uuid.NullUUID
-	if err := s.q(ctx).QueryRowContext(ctx, query).Scan(&id); err != nil || !id.Valid {
-		return nil, err
-	}
-	return &id.UUID, nil
+	var row struct{ RegenerationJob *uuid.UUID }
+	err := s.conn(ctx).Raw(query).Scan(&row).Error
+	return row.RegenerationJob, err
 }
 
 // SetRegeneration records a new regeneration job.
 func (s *Store) SetRegeneration(ctx context.Context, id uuid.UUID, at time.Time) error {
-	_, err := s.q(ctx).ExecContext(ctx,
-		`UPDATE search.state SET regeneration_job = $1, regeneration_requested = $2`, id, at)
-	return err
+	return s.conn(ctx).Exec(`UPDATE search.state SET regeneration_job = ?, regeneration_requested = ?`, id, at).Error
+}
+
+// LockEmbedJob reads the queued embed_pending job (nil if none) under a row
+// lock. Call inside a transaction.
+func (s *Store) LockEmbedJob(ctx context.Context) (*uuid.UUID, error) {
+	var row struct{ EmbedJob *uuid.UUID }
+	err := s.conn(ctx).Raw(`SELECT embed_job FROM search.state FOR UPDATE`).Scan(&row).Error
+	return row.EmbedJob, err
+}
+
+// SetEmbedJob records the queued embed_pending job.
+func (s *Store) SetEmbedJob(ctx context.Context, id uuid.UUID) error {
+	return s.conn(ctx).Exec(`UPDATE search.state SET embed_job = ?`, id).Error
+}
+
+// ClaimEmbedJob clears the queued job if it is id: from then on a new
+// index event queues another. The update waits for any event transaction
+// that saw id queued, so the job's scan sees what that event wrote.
+func (s *Store) ClaimEmbedJob(ctx context.Context, id uuid.UUID) error {
+	return s.conn(ctx).Exec(`UPDATE search.state SET embed_job = NULL WHERE embed_job = ?`, id).Error
 }
 
 // VectorDims is the dimension of the embedding column.
 func (s *Store) VectorDims(ctx context.Context) (int, error) {
 	var n int
-	err := s.q(ctx).QueryRowContext(ctx, `SELECT atttypmod FROM pg_attribute
-		WHERE attrelid = 'search.documents'::regclass AND attname = 'embedding'`).Scan(&n)
+	err := s.conn(ctx).Raw(`SELECT atttypmod FROM pg_attribute
+		WHERE attrelid = 'search.documents'::regclass AND attname = 'embedding'`).Scan(&n).Error
 	return n, err
 }
 
@@ -109,22 +113,20 @@ const resizeLock = 7_470_201
 func (s *Store) ResizeVectors(ctx context.Context, dims int) (int64, error) {
 	var dropped int64
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		q := s.q(ctx)
-		if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, resizeLock); err != nil {
+		if err := s.conn(ctx).Exec(`SELECT pg_advisory_xact_lock(?)`, resizeLock).Error; err != nil {
 			return err
 		}
 		cur, err := s.VectorDims(ctx)
 		if err != nil || cur == dims {
 			return err
 		}
-		res, err := q.ExecContext(ctx, `UPDATE search.documents SET embedding = NULL, embedding_model = NULL,
+		res := s.conn(ctx).Exec(`UPDATE search.documents SET embedding = NULL, embedding_model = NULL,
 			embedded_hash = NULL, embedded_at = NULL WHERE embedding IS NOT NULL`)
-		if err != nil {
-			return err
+		if res.Error != nil {
+			return res.Error
 		}
-		dropped, _ = res.RowsAffected()
-		_, err = q.ExecContext(ctx, fmt.Sprintf(`ALTER TABLE search.documents ALTER COLUMN embedding TYPE vector(%d)`, dims))
-		return err
+		dropped = res.RowsAffected
+		return s.conn(ctx).Exec(fmt.Sprintf(`ALTER TABLE search.documents ALTER COLUMN embedding TYPE vector(%d)`, dims)).Error
 	})
 	return dropped, err
 }

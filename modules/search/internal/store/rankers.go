@@ -9,6 +9,7 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/roundsedu/rounds/modules/search/internal/rank"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // KeywordScan bounds how many matching items the keyword ranker scores.
@@ -20,10 +21,12 @@ const KeywordScan = 1000
 
 // Keyword ranks live items of kind by full-text match: all the words first
 // (websearch syntax: "quoted phrases", -excluded, or); when nothing has
-// them all, any of the words.
-func (s *Store) Keyword(ctx context.Context, kind, text string, limit int) ([]rank.Scored, error) {
+// them all, any of the words. It matches the public text (title and body),
+// or with hidden also the answer-side text: only for callers who may read
+// it (see rank.Restrict).
+func (s *Store) Keyword(ctx context.Context, kind, text string, limit int, hidden bool) ([]rank.Scored, error) {
 	scan := max(KeywordScan, limit)
-	hits, err := s.scored(ctx, keywordSQL("websearch_to_tsquery", kind, scan), text, limit)
+	hits, err := s.scored(ctx, keywordSQL("websearch_to_tsquery", kind, scan, hidden), text, limit)
 	if err != nil || len(hits) > 0 {
 		return hits, err
 	}
@@ -31,16 +34,22 @@ func (s *Store) Keyword(ctx context.Context, kind, text string, limit int) ([]ra
 	if any == "" {
 		return nil, nil
 	}
-	return s.scored(ctx, keywordSQL("to_tsquery", kind, scan), any, limit)
+	return s.scored(ctx, keywordSQL("to_tsquery", kind, scan, hidden), any, limit)
 }
 
-// keywordSQL ranks at most scan matches of the query parsed by parse.
-func keywordSQL(parse, kind string, scan int) string {
-	return fmt.Sprintf(`WITH typed AS (SELECT %s('english', $1) AS q)
-		SELECT m.id, ts_rank(m.tsv, typed.q) AS r
-		FROM typed, LATERAL (SELECT id, tsv FROM search.documents
-			WHERE kind = %s AND live AND tsv @@ typed.q LIMIT %d) m
-		ORDER BY r DESC, m.id LIMIT $2`, parse, kindSQL(kind), scan)
+// keywordSQL ranks at most scan matches of the query parsed by parse, over
+// the public full-text vector or, with hidden, the one that adds the
+// answer-side text.
+func keywordSQL(parse, kind string, scan int, hidden bool) string {
+	col := "tsv"
+	if hidden {
+		col = "tsv_all"
+	}
+	return fmt.Sprintf(`WITH typed AS (SELECT %[1]s('english', ?) AS q)
+		SELECT m.id, ts_rank(m.%[4]s, typed.q) AS score
+		FROM typed, LATERAL (SELECT id, %[4]s FROM search.documents
+			WHERE kind = %[2]s AND live AND %[4]s @@ typed.q LIMIT %[3]d) m
+		ORDER BY score DESC, m.id LIMIT ?`, parse, kindSQL(kind), scan, col)
 }
 
 // plainWords keeps the letters and digits of text as lower-case words, safe
@@ -81,17 +90,18 @@ func (s *Store) Vector(ctx context.Context, vq VectorQuery) ([]rank.Scored, erro
 	var out []rank.Scored
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		// SET LOCAL both in one round trip.
-		if _, err := s.q(ctx).ExecContext(ctx, `SELECT set_config('hnsw.ef_search', $1, true),
-			set_config('hnsw.iterative_scan', 'relaxed_order', true)`, fmt.Sprint(ef)); err != nil {
+		if err := s.conn(ctx).Exec(`SELECT set_config('hnsw.ef_search', ?, true),
+			set_config('hnsw.iterative_scan', 'relaxed_order', true)`, fmt.Sprint(ef)).Error; err != nil {
 			return err
 		}
+		vec := pgvector.NewVector(vq.Vector)
 		var err error
 		out, err = s.scored(ctx, fmt.Sprintf(`WITH nn AS MATERIALIZED (
-				SELECT id, embedding <=> $1::vector AS dist FROM search.documents
-				WHERE kind = %s AND live AND embedding_model = $2
-				ORDER BY embedding <=> $1::vector LIMIT $3)
-			SELECT id, 1 - dist FROM nn WHERE 1 - dist >= $4 ORDER BY dist, id`, kindSQL(vq.Kind)),
-			pgvector.NewVector(vq.Vector), vq.Model, vq.Limit, vq.MinSimilarity)
+				SELECT id, embedding <=> ?::vector AS dist FROM search.documents
+				WHERE kind = %s AND live AND embedding_model = ?
+				ORDER BY embedding <=> ?::vector LIMIT ?)
+			SELECT id, 1 - dist AS score FROM nn WHERE 1 - dist >= ? ORDER BY dist, id`, kindSQL(vq.Kind)),
+			vec, vq.Model, vec, vq.Limit, vq.MinSimilarity)
 		return err
 	})
 	return out, err
@@ -102,34 +112,25 @@ func (s *Store) Vector(ctx context.Context, vq VectorQuery) ([]rank.Scored, erro
 func (s *Store) ExactVector(ctx context.Context, vq VectorQuery) ([]rank.Scored, error) {
 	var out []rank.Scored
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, err := s.q(ctx).ExecContext(ctx, `SET LOCAL enable_indexscan = off`); err != nil {
+		if err := s.conn(ctx).Exec(`SET LOCAL enable_indexscan = off`).Error; err != nil {
 			return err
 		}
+		vec := pgvector.NewVector(vq.Vector)
 		var err error
-		out, err = s.scored(ctx, fmt.Sprintf(`SELECT id, 1 - (embedding <=> $1::vector) FROM search.documents
-			WHERE kind = %s AND live AND embedding_model = $2
-			ORDER BY embedding <=> $1::vector, id LIMIT $3`, kindSQL(vq.Kind)),
-			pgvector.NewVector(vq.Vector), vq.Model, vq.Limit)
+		out, err = s.scored(ctx, fmt.Sprintf(`SELECT id, 1 - (embedding <=> ?::vector) AS score FROM search.documents
+			WHERE kind = %s AND live AND embedding_model = ?
+			ORDER BY embedding <=> ?::vector, id LIMIT ?`, kindSQL(vq.Kind)),
+			vec, vq.Model, vec, vq.Limit)
 		return err
 	})
 	return out, err
 }
 
+// scored runs a ranking query whose rows are (id, score).
 func (s *Store) scored(ctx context.Context, query string, args ...any) ([]rank.Scored, error) {
-	rows, err := s.q(ctx).QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []rank.Scored
-	for rows.Next() {
-		var h rank.Scored
-		if err := rows.Scan(&h.ID, &h.Score); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	err := s.conn(ctx).Raw(query, args...).Scan(&out).Error
+	return out, err
 }
 
 // Text is an item's stored text.
@@ -145,20 +146,15 @@ func (s *Store) Texts(ctx context.Context, kind string, ids []int64) (map[int64]
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, title, body FROM search.documents
-		WHERE kind = $1 AND id = ANY($2::bigint[])`, kind, ids)
-	if err != nil {
+	var rows []Text
+	if err := s.conn(ctx).Raw(`SELECT id, title, body FROM search.documents
+		WHERE kind = ? AND id = ANY(?::bigint[])`, kind, db.IDArray(ids)).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var t Text
-		if err := rows.Scan(&t.ID, &t.Title, &t.Body); err != nil {
-			return nil, err
-		}
+	for _, t := range rows {
 		out[t.ID] = t
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Suggestion is one typeahead match.
@@ -172,9 +168,10 @@ type Suggestion struct {
 // must stay fast when "a" matches half the bank.
 const suggestScan = 500
 
-// Suggest finds live items of the kinds whose words start with what was
-// typed: every word but the last whole, the last as a prefix. Ranked by
-// text match, shorter titles first on ties; never reranked.
+// Suggest finds live items of the kinds whose public words (title and
+// body, never the hidden text) start with what was typed: every word but
+// the last whole, the last as a prefix. Ranked by text match, shorter
+// titles first on ties; never reranked.
 func (s *Store) Suggest(ctx context.Context, kinds []string, typed string, limit int) ([]Suggestion, error) {
 	ws := plainWords(typed)
 	if len(ws) == 0 || len(kinds) == 0 {
@@ -188,22 +185,11 @@ func (s *Store) Suggest(ctx context.Context, kinds []string, typed string, limit
 			WHERE kind = %s AND live AND tsv @@ (SELECT q FROM typed) LIMIT %d)`, kindSQL(k), suggestScan)
 	}
 	query := `WITH typed AS (SELECT
-			CASE WHEN $1 = '' THEN ''::tsquery ELSE to_tsquery('english', $1) END &&
-			(to_tsquery('simple', $2 || ':*') || to_tsquery('english', $2 || ':*')) AS q)
+			CASE WHEN ? = '' THEN ''::tsquery ELSE to_tsquery('english', ?) END &&
+			(to_tsquery('simple', ? || ':*') || to_tsquery('english', ? || ':*')) AS q)
 		SELECT kind, id, title FROM (` + strings.Join(parts, " UNION ALL ") + `) m
-		ORDER BY ts_rank(tsv, (SELECT q FROM typed)) DESC, length(title), id LIMIT $3`
-	rows, err := s.q(ctx).QueryContext(ctx, query, head, last, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+		ORDER BY ts_rank(tsv, (SELECT q FROM typed)) DESC, length(title), id LIMIT ?`
 	var out []Suggestion
-	for rows.Next() {
-		var sg Suggestion
-		if err := rows.Scan(&sg.Kind, &sg.ID, &sg.Title); err != nil {
-			return nil, err
-		}
-		out = append(out, sg)
-	}
-	return out, rows.Err()
+	err := s.conn(ctx).Raw(query, head, head, last, last, limit).Scan(&out).Error
+	return out, err
 }

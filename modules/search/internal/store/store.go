@@ -1,13 +1,15 @@
-// Package store holds the search index rows (search.documents), the site
-// settings and the module's small state, and every query on them. It speaks
-// database/sql (through the transaction on the context when there is one)
-// because the index queries pass arrays and vectors gorm would rewrite.
+// Package store holds the search index rows (search.documents) and the
+// module's small state, and every query on them. It goes through gorm on
+// the transaction the context carries (platform/db), with raw SQL where the
+// index queries need it (full text, vectors, batch updates); vectors are
+// pgvector-go values.
 package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"gorm.io/gorm"
 
 	"github.com/roundsedu/rounds/platform/db"
 )
@@ -21,21 +23,8 @@ func New(d *db.DB) *Store { return &Store{db: d} }
 // DB is the handle the store was built on (services open transactions on it).
 func (s *Store) DB() *db.DB { return s.db }
 
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// q is the transaction on ctx, or the pool.
-func (s *Store) q(ctx context.Context) querier {
-	if db.InTx(ctx) {
-		if tx, err := db.SQLTx(ctx); err == nil {
-			return tx
-		}
-	}
-	return s.db.StdPool()
-}
+// conn is the transaction on ctx, or the pool.
+func (s *Store) conn(ctx context.Context) *gorm.DB { return s.db.Conn(ctx) }
 
 // kinds maps each kind to its SQL literal. Index queries name the kind as a
 // literal, not a parameter, so the planner can match the per-kind partial
