@@ -180,7 +180,7 @@ var _ = Describe("The lab reference table", func() {
 		Entry("source_url with another scheme", q{"source_url": "javascript:alert(1)"}, "body.source_url", "source_url must be an absolute http or https URL with a host"),
 		Entry("article_section_id without article_id", q{"article_section_id": "s-1"}, "body.article_section_id", "article_section_id requires article_id"),
 		Entry("article_section_id over 64", q{"article_id": 1, "article_section_id": strings.Repeat("i", 65)}, "body.article_section_id", "article_section_id must be at most 64 characters (got 65)"),
-		Entry("a NUL byte", q{"specimen": "Ser\x00um"}, "body.specimen", "specimen must not contain NUL characters"),
+		Entry("a NUL byte", q{"specimen": "Ser\x00um"}, "body.specimen", "must not contain a NUL byte"),
 		Entry("conventional range without units", q{"conventional_range": "70–99"}, "body.conventional_units", "conventional_units is required when conventional_range is given"),
 		Entry("conventional units without range", q{"conventional_units": "mg/dL"}, "body.conventional_range", "conventional_range is required when conventional_units is given"),
 		Entry("source missing", q{"source": nil}, "body.source", "source is required and must not be blank"),
