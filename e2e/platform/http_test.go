@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -254,11 +255,18 @@ var _ = Describe("The OpenAPI document", func() {
 		Expect(doc.Validate(loader.Context)).To(Succeed())
 	})
 
-	It("serves the interactive docs", func() {
+	It("serves the interactive docs from the binary, with nothing loaded from elsewhere", func() {
 		for _, p := range []string{"/api/docs", "/api/redoc"} {
 			res := h.Anon().Get(p)
 			Expect(res).To(HaveStatus(200))
 			Expect(res.Header.Get("Content-Type")).To(ContainSubstring("text/html"))
+			Expect(string(res.Body)).NotTo(MatchRegexp(`(src|href)="(https?:)?//`), "no remote asset")
+			script := regexp.MustCompile(`<script src="(/api/docs/[^"]+)"`).FindStringSubmatch(string(res.Body))
+			Expect(script).To(HaveLen(2))
+			js := h.Anon().Get(script[1])
+			Expect(js).To(HaveStatus(200))
+			Expect(js.Header.Get("Content-Type")).To(ContainSubstring("javascript"))
+			Expect(len(js.Body)).To(BeNumerically(">", 500_000), "the whole viewer")
 		}
 	})
 })

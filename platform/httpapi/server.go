@@ -75,7 +75,7 @@ func New(opts Options) (*Server, error) {
 	cfg := huma.DefaultConfig("Rounds API", InterfaceVersion)
 	cfg.Info.Description = "Question bank and learning service. Every path is under /api/v1; /api/... is a permanent alias."
 	cfg.OpenAPIPath = "/api/openapi"
-	cfg.DocsPath = "/api/docs"
+	cfg.DocsPath = "" // served from the binary (docs.go), not huma's CDN page
 	cfg.SchemasPath = "/api/schemas"
 	cfg.CreateHooks = nil // no $schema links in response bodies
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
@@ -83,7 +83,7 @@ func New(opts Options) (*Server, error) {
 			Description: "Access token from POST /api/v1/auth/sso/exchange."},
 	}
 	api := humagin.New(engine, cfg)
-	engine.GET("/api/redoc", redoc)
+	docsRoutes(engine)
 
 	return &Server{engine: engine, api: api,
 		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log,
@@ -156,13 +156,3 @@ func RegisterHealth(r *Router, ping func(context.Context) error, version string)
 	})
 }
 
-const redocPage = `<!doctype html>
-<html><head><title>Rounds API</title><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><redoc spec-url="/api/openapi.json"></redoc>
-<script src="https://cdn.redoc.ly/redoc/latest/bundles/redoc.standalone.js"></script>
-</body></html>`
-
-func redoc(c *gin.Context) {
-	c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(redocPage))
-}
