@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-		"time"
+	"time"
 
 	"github.com/gin-gonic/gin"
 

@@ -155,4 +155,3 @@ func RegisterHealth(r *Router, ping func(context.Context) error, version string)
 		return &struct{ Body HealthBody }{HealthBody{Status: "ok", Database: "ok", Version: version}}, nil
 	})
 }
-
