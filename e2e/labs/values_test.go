@@ -43,8 +43,7 @@ func (d deck) CardExists(_ context.Context, id int64) (bool, error) { return d[i
 
 func withPorts(a labs.Articles, c labs.Cards) {
 	m := app.Lookup[*labs.Module](h.App)
-	m.SetPorts(a, c)
-	DeferCleanup(func() { m.SetPorts(nil, nil) })
+	DeferCleanup(m.SetPorts(a, c))
 }
 
 var _ = Describe("The lab reference table", func() {
@@ -197,10 +196,18 @@ var _ = Describe("The lab reference table", func() {
 		Expect(mod.Client(h).Delete(at("/%d", idOf(v)))).To(HaveStatus(204))
 	})
 
-	It("refuses every article_id with a clear 422 while the app has no library module", func() {
-		errs := fieldErrors(mod.Client(h).Post(api, record(q{"article_id": 7})))
-		Expect(errs).To(HaveKeyWithValue("body.article_id",
-			"article_id cannot be linked: this service has no library module, so no article can be checked"))
+	It("links a value to a real article and section of the library, and refuses what it does not hold", func() {
+		res := mod.Client(h).Post("/api/v1/articles/", q{"title": group("Hyponatraemia"),
+			"sections": []q{{"id": "intro", "heading": "Introduction", "markdown": "Low sodium."}}})
+		Expect(res).To(HaveStatus(201))
+		article := idOf(res.Map())
+		v := create(q{"group": group("Linked"), "name": "Sodium", "article_id": article, "article_section_id": "intro"})
+		Expect(v).To(And(HaveKeyWithValue("article_id", BeNumerically("==", article)),
+			HaveKeyWithValue("article_section_id", "intro")))
+		Expect(fieldErrors(mod.Client(h).Post(api, record(q{"article_id": article, "article_section_id": "nope"})))).
+			To(HaveKeyWithValue("body.article_section_id", ContainSubstring("must be a section of article")))
+		Expect(fieldErrors(mod.Client(h).Post(api, record(q{"article_id": 999999999})))).
+			To(HaveKeyWithValue("body.article_id", "article_id must be a real article: article 999999999 does not exist"))
 	})
 
 	It("checks article_id and article_section_id against the library once one is present", func() {
@@ -223,11 +230,11 @@ var _ = Describe("The lab reference table", func() {
 		Expect(*row.ArticleSectionID).To(Equal("hyponatraemia"))
 	})
 
-	It("links and unlinks flashcards for moderators once a flashcards module is present, and refuses links before", func() {
+	It("links and unlinks flashcards for moderators, checking the card exists", func() {
 		v := create(q{"group": group("Cards"), "is_published": true})
 		id := idOf(v)
-		Expect(fieldErrors(mod.Client(h).Put(at("/%d/cards/%d", id, 11), nil))).To(HaveKeyWithValue("path.card_id",
-			"card_id cannot be linked: this service has no flashcards module, so no card can be checked"))
+		Expect(fieldErrors(mod.Client(h).Put(at("/%d/cards/%d", id, 999999999), nil))).To(HaveKeyWithValue("path.card_id",
+			"card_id must be a real flashcard: card 999999999 does not exist"), "the flashcards module answers")
 
 		withPorts(nil, deck{11: true, 12: true})
 		Expect(learner.Client(h).Put(at("/%d/cards/%d", id, 11), nil)).To(HaveError(403, "forbidden"))

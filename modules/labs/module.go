@@ -68,9 +68,10 @@ func (m *Module) Start(ctx context.Context) error {
 func (m *Module) SeedDemo(ctx context.Context) (bool, error) { return m.svc.SeedDemo(ctx) }
 
 // SetPorts replaces the article and card checkers (tests stand in for the
-// library and flashcards modules while those are not in the app); nil
-// leaves a port empty, so its ids are refused.
-func (m *Module) SetPorts(a Articles, c Cards) {
+// library and flashcards modules with fixed answers); nil leaves a port
+// empty, so its ids are refused. It returns what puts the app's own back.
+func (m *Module) SetPorts(a Articles, c Cards) (restore func()) {
+	articles, cards := m.ports.Articles, m.ports.Cards
 	m.ports.Articles, m.ports.Cards = nil, nil
 	if a != nil {
 		m.ports.Articles = []Articles{a}
@@ -78,4 +79,5 @@ func (m *Module) SetPorts(a Articles, c Cards) {
 	if c != nil {
 		m.ports.Cards = []Cards{c}
 	}
+	return func() { m.ports.Articles, m.ports.Cards = articles, cards }
 }
