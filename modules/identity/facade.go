@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/auth"
 )
 
 // GrantKind names what an editorial grant reaches. Grants carry edit only:
@@ -75,4 +77,27 @@ const TopicUserDeleted = "identity.user_deleted.v1"
 // UserDeleted is its payload.
 type UserDeleted struct {
 	UserID int64 `json:"user_id"`
+}
+
+// Held is what a person's grants reach: the targets of each kind.
+type Held map[GrantKind][]int64
+
+// HeldBy reads p's grants by kind, through any source that lists them (the
+// Facade, or a module's narrower port). A moderator's is empty: they need
+// none, and the read is skipped.
+func HeldBy(ctx context.Context, src interface {
+	Grants(ctx context.Context, userID int64) ([]Grant, error)
+}, p auth.Principal) (Held, error) {
+	held := Held{}
+	if p.IsModerator() {
+		return held, nil
+	}
+	grants, err := src.Grants(ctx, p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range grants {
+		held[g.Kind] = append(held[g.Kind], g.TargetID)
+	}
+	return held, nil
 }

@@ -23,23 +23,11 @@ func (v *viewer) hasGrants() bool { return len(v.branches) > 0 || len(v.quizGran
 
 // viewerOf reads the caller's grants (moderators need none).
 func (s *Service) viewerOf(ctx context.Context, p auth.Principal) (*viewer, error) {
-	v := &viewer{p: p}
-	if p.IsModerator() {
-		return v, nil
-	}
-	grants, err := s.ports.Grants.Grants(ctx, p.UserID)
+	held, err := identity.HeldBy(ctx, s.ports.Grants, p)
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range grants {
-		switch g.Kind {
-		case identity.GrantCategory:
-			v.branches = append(v.branches, g.TargetID)
-		case identity.GrantQuiz:
-			v.quizGrants = append(v.quizGrants, g.TargetID)
-		}
-	}
-	return v, nil
+	return &viewer{p: p, branches: held[identity.GrantCategory], quizGrants: held[identity.GrantQuiz]}, nil
 }
 
 // canEdit decides whether v may edit q.

@@ -89,23 +89,11 @@ func (e *editor) hasGrants() bool { return len(e.branches) > 0 || len(e.articles
 
 // editorOf reads the caller's grants (moderators need none).
 func (s *Service) editorOf(ctx context.Context, p auth.Principal) (*editor, error) {
-	e := &editor{p: p}
-	if p.IsModerator() {
-		return e, nil
-	}
-	grants, err := s.ports.Grants.Grants(ctx, p.UserID)
+	held, err := identity.HeldBy(ctx, s.ports.Grants, p)
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range grants {
-		switch g.Kind {
-		case identity.GrantCategory:
-			e.branches = append(e.branches, g.TargetID)
-		case identity.GrantArticle:
-			e.articles = append(e.articles, g.TargetID)
-		}
-	}
-	return e, nil
+	return &editor{p: p, branches: held[identity.GrantCategory], articles: held[identity.GrantArticle]}, nil
 }
 
 // canEdit is can_edit_article: a moderator, an article grant on it, or a
