@@ -144,6 +144,10 @@ var _ = Describe("Model configuration", func() {
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()).To(And(HaveKeyWithValue("models", ContainElements("gpt-4o-mini", "tts-1")),
 			HaveKeyWithValue("source", proxy.URL())))
+		for _, base := range []string{"aaaa", "%00", "ftp://proxy/v1", "http://"} {
+			Expect(admin.Client(h).Post("/api/v1/admin/litellm/models", q{"api_base": base})).
+				To(HaveError(422, "invalid_request"), base)
+		}
 		voices := admin.Client(h).Post("/api/v1/admin/tts/voices", nil)
 		Expect(voices).To(HaveStatus(200))
 		Expect(voices.Map()["voices"]).To(ContainElement(HaveKeyWithValue("name", "alloy")))

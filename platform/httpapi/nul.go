@@ -5,16 +5,31 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 )
 
-// Postgres cannot store a NUL byte in text or jsonb, so one that reaches a
-// query fails there as a 500. Every operation's decoded input is checked
+// Postgres cannot store a NUL byte, or bytes that are not UTF-8, in text or
+// jsonb, so such a string that reaches a query fails there as a 500. Every operation's decoded input is checked
 // once, here, before its handler runs: the refusal names the field, 400 for
 // path, query, header and cookie parameters, 422 for the body.
 
-const nulMessage = "must not contain a NUL byte"
+const (
+	nulMessage  = "must not contain a NUL byte"
+	utf8Message = "must be valid UTF-8 text"
+)
+
+// badText says what makes s unstorable as text, or "".
+func badText(s string) string {
+	switch {
+	case strings.IndexByte(s, 0) >= 0:
+		return nulMessage
+	case !utf8.ValidString(s):
+		return utf8Message
+	}
+	return ""
+}
 
 var (
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -41,15 +56,15 @@ func refuseNUL(in any) *apperr.Error {
 			continue
 		}
 		if loc, name := paramOf(f); loc != "" {
-			if field, found := nulIn(v.Field(i), loc+"."+name); found {
-				return &apperr.Error{Code: apperr.BadRequest, Message: field + " " + nulMessage,
-					Fields: []apperr.Field{{Field: field, Message: nulMessage, Type: "value_error"}}}
+			if field, msg := nulIn(v.Field(i), loc+"."+name); msg != "" {
+				return &apperr.Error{Code: apperr.BadRequest, Message: field + " " + msg,
+					Fields: []apperr.Field{{Field: field, Message: msg, Type: "value_error"}}}
 			}
 			continue
 		}
 		if f.Name == "Body" {
-			if field, found := nulIn(v.Field(i), "body"); found {
-				return apperr.Invalidf(field, nulMessage)
+			if field, msg := nulIn(v.Field(i), "body"); msg != "" {
+				return apperr.Invalidf(field, "%s", msg)
 			}
 		}
 	}
@@ -71,30 +86,30 @@ func paramOf(f reflect.StructField) (loc, name string) {
 }
 
 // nulIn walks a decoded value and returns the path of the first string (or
-// map key) holding a NUL byte.
-func nulIn(v reflect.Value, path string) (string, bool) {
+// map key) that cannot be stored as text, and why ("" when all can).
+func nulIn(v reflect.Value, path string) (string, string) {
 	switch v.Kind() {
 	case reflect.String:
-		return path, strings.IndexByte(v.String(), 0) >= 0
+		return path, badText(v.String())
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
-			return "", false
+			return "", ""
 		}
 		return nulIn(v.Elem(), path)
 	case reflect.Slice, reflect.Array:
 		if v.Type() == rawMessageType {
 			var decoded any
 			if json.Unmarshal(v.Bytes(), &decoded) != nil {
-				return "", false
+				return "", ""
 			}
 			return nulIn(reflect.ValueOf(&decoded).Elem(), path)
 		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return "", false // binary data, not text
+			return "", "" // binary data, not text
 		}
 		for i := range v.Len() {
-			if p, found := nulIn(v.Index(i), path+"["+strconv.Itoa(i)+"]"); found {
-				return p, true
+			if p, msg := nulIn(v.Index(i), path+"["+strconv.Itoa(i)+"]"); msg != "" {
+				return p, msg
 			}
 		}
 	case reflect.Map:
@@ -104,12 +119,12 @@ func nulIn(v reflect.Value, path string) (string, bool) {
 			name := ""
 			if key.Kind() == reflect.String {
 				name = key.String()
-				if strings.IndexByte(name, 0) >= 0 {
-					return path, true
+				if msg := badText(name); msg != "" {
+					return path, msg
 				}
 			}
-			if p, found := nulIn(iter.Value(), path+"."+name); found {
-				return p, true
+			if p, msg := nulIn(iter.Value(), path+"."+name); msg != "" {
+				return p, msg
 			}
 		}
 	case reflect.Struct:
@@ -133,10 +148,10 @@ func nulIn(v reflect.Value, path string) (string, bool) {
 			case !f.Anonymous && !own:
 				p = path + "." + f.Name
 			}
-			if found, ok := nulIn(v.Field(i), p); ok {
-				return found, true
+			if found, msg := nulIn(v.Field(i), p); msg != "" {
+				return found, msg
 			}
 		}
 	}
-	return "", false
+	return "", ""
 }

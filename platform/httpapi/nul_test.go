@@ -49,6 +49,10 @@ func TestRefuseNUL(t *testing.T) {
 		{func(in *input) { in.Body.Raw = json.RawMessage(`{"a":["\u0000"]}`) }, 422, "body.raw.a[0]"},
 		{func(in *input) { in.Body.Ptr = &nul }, 422, "body.ptr"},
 		{func(in *input) { in.Body.Deep = map[string][]string{"x": {nul}} }, 422, "body.deep.x[0]"},
+		// Bytes that are not UTF-8 (a path like /sessions/%FF%FE) fail in
+		// Postgres just the same.
+		{func(in *input) { in.ID = "\xff\xfe" }, 400, "path.id"},
+		{func(in *input) { in.Body.Name = "caf\xe9" }, 422, "body.name"},
 	}
 	for _, c := range cases {
 		in := input{}

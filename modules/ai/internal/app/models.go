@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -261,6 +262,10 @@ func (s *Service) Available(ctx context.Context, task string) ([]Model, error) {
 func (s *Service) ProxyModels(ctx context.Context, base, key *string) ([]string, string, error) {
 	t := gateway.Target{BaseURL: s.cfg.BaseURL, APIKey: s.cfg.APIKey}
 	if base != nil && *base != "" {
+		u, err := url.Parse(*base)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, "", apperr.Invalidf("api_base", "api_base must be an http(s) URL up to /v1, e.g. http://litellm:4000/v1")
+		}
 		t.BaseURL = *base
 	}
 	if key != nil {
