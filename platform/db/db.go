@@ -6,10 +6,12 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -183,6 +185,22 @@ func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 func IsUniqueViolation(err error) bool {
 	var pg *pgconn.PgError
 	return errors.Is(err, gorm.ErrDuplicatedKey) || (errors.As(err, &pg) && pg.Code == "23505")
+}
+
+// IsUnreachable reports a failure to reach Postgres, as opposed to a failing
+// statement: no connection could be made, or the server ended or refused
+// the session (SQLSTATE class 08, and 57P01-57P03: shut down, crashed,
+// starting). Client input never causes these, so they are 503, not 500.
+func IsUnreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	return false
 }
 
 // quietLogger renders a statement only when it will be logged (it failed or

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"database/sql"
-	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/db"
@@ -140,7 +137,7 @@ func known(err error) (*apperr.Error, bool) {
 	if db.IsNotFound(err) {
 		return apperr.NotFoundf("not found"), true
 	}
-	if unreachable(err) {
+	if db.IsUnreachable(err) {
 		return Unavailable(), true
 	}
 	return nil, false
@@ -154,22 +151,6 @@ const outageRetry = 5 * time.Second
 func Unavailable() *apperr.Error {
 	return &apperr.Error{Code: apperr.Unavailable, RetryAfter: outageRetry,
 		Message: "the database is unreachable: try again shortly"}
-}
-
-// unreachable reports a failure to reach Postgres, as opposed to a failing
-// statement: no connection could be made, or the server ended or refused
-// the session (SQLSTATE class 08, and 57P01-57P03: shut down, crashed,
-// starting). Client input never causes these, so they are 503, not 500.
-func unreachable(err error) bool {
-	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
-		return true
-	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
-	}
-	return false
 }
 
 // newError replaces huma.NewError so that every error huma writes (its own
