@@ -15,7 +15,11 @@ import (
 // question files an MCQ with a distinctive explanation and puts it in a
 // published quiz of the given mode; it returns both ids.
 func question(mode string) (qid, quizID int64) {
-	res := mod.Client(h).Post("/api/v1/questions/create", q{"question_text": "Which murmur has an opening snap? " + mode,
+	return questionAsking("Which murmur has an opening snap? "+mode, mode)
+}
+
+func questionAsking(stem, mode string) (qid, quizID int64) {
+	res := mod.Client(h).Post("/api/v1/questions/create", q{"question_text": stem,
 		"question_type": "mcq", "options": []string{"Mitral stenosis", "Aortic stenosis"}, "correct_answer": "Mitral stenosis",
 		"explanation": "SECRET-EXPLANATION-" + mode})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
@@ -49,6 +53,7 @@ func sentToModel() string {
 var _ = Describe("The tutor", Ordered, func() {
 	BeforeAll(func() {
 		Expect(chat(h.NewUser(auth.RoleUser), ask(1))).To(HaveError(503, "unavailable"), "no tutor model yet")
+		Expect(askAIMode(h.NewUser(auth.RoleUser), "anything")).To(HaveError(503, "unavailable"), "AI Mode neither")
 		modelID(addModel(q{"name": "Tutor", "model_id": "teach-1", "task": "teach"}))
 	})
 
@@ -131,6 +136,8 @@ var _ = Describe("The tutor", Ordered, func() {
 		Expect(chat(u, ask(999999999))).To(HaveError(404, "not_found"))
 		Expect(chat(u, ask(1, q{"model_id": 999999}))).To(HaveError(422, "invalid_request"))
 	})
+
+	aiModeSpecs()
 })
 
 var _ = Describe("Speech", Ordered, func() {

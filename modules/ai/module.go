@@ -23,8 +23,9 @@ var defaults []byte
 // Module is the AI bounded context.
 type Module struct{ svc *app.Service }
 
-// New builds the module; it asks the bank for questions and search for
-// similar ones.
+// New builds the module; it asks the bank for questions, search for
+// similar ones and AI Mode's shortlist, and the library where a found
+// section belongs.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "ai", defaults)
 	if err != nil {
@@ -33,6 +34,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	ports := &app.Ports{}
 	module.Need(k, "bank", &ports.Bank)
 	module.Need(k, "search", &ports.Search)
+	module.Need(k, "library", &ports.Library)
 	gw := &gateway.Gateway{Timeout: cfg.Timeout, Retries: cfg.Retries}
 	svc, err := app.New(k.DB, k.Limiter, k.Settings, gw, ports, cfg, k.Log)
 	if err != nil {

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 
+	"github.com/roundsedu/rounds/platform/auth"
+
 	"github.com/roundsedu/rounds/modules/search/internal/app"
 )
 
@@ -39,9 +41,13 @@ var ErrUnavailable = app.ErrUnavailable
 // Hit is one ranked item (ID, Score, Similarity, Keyword; see app.Hit).
 type Hit = app.Hit
 
+// Found is a search run for a person (Find): per kind, the hits with their
+// title and a snippet of the public text.
+type Found = app.GlobalResult
+
 // Facade is what other modules may ask search. It never imports them: they
 // rank through it and then load their own rows, applying their own reach
-// (the facade knows no caller).
+// (the facade knows no caller; Find alone runs a person's own search).
 type Facade interface {
 	// Semantic returns live items of kind whose embedding similarity to q is
 	// at least minSimilarity, best first, at most limit (capped at MaxLimit).
@@ -62,4 +68,9 @@ type Facade interface {
 	// ranking (the bank's question search). With no rerank model, or on any
 	// rerank failure, the ids come back in the order given.
 	Rerank(ctx context.Context, kind Kind, q string, ids []int64) []int64
+	// Find is GET /search for p, as a module asking on p's behalf (AI
+	// Mode's shortlist): only what p may find, the kinds the spec reranks
+	// reranked, at most perKind hits per kind, snippets of the public text
+	// cut at snippetRunes.
+	Find(ctx context.Context, p auth.Principal, kinds []Kind, q string, perKind, snippetRunes int) (Found, error)
 }

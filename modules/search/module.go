@@ -183,4 +183,16 @@ func (m *Module) Rerank(ctx context.Context, kind Kind, q string, ids []int64) [
 	return m.svc.Rerank(ctx, string(kind), q, ids)
 }
 
+// Find implements Facade.
+func (m *Module) Find(ctx context.Context, p auth.Principal, kinds []Kind, q string, perKind, snippetRunes int) (Found, error) {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		if err := checkKind(k); err != nil {
+			return Found{}, err
+		}
+		names[i] = string(k)
+	}
+	return m.svc.Global(ctx, p, names, q, perKind, snippetRunes)
+}
+
 var _ Facade = (*Module)(nil)

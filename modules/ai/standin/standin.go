@@ -49,10 +49,14 @@ type Server struct {
 // padding, enough to be recognisably MP3.
 var Audio = append([]byte{0xFF, 0xFB, 0x90, 0x64}, make([]byte, 413)...)
 
+// DefaultReply is what chat answers until Reply changes it: markdown and
+// three follow-ups, as the tutor asks.
+const DefaultReply = "A mitral opening snap follows S2.\n> What causes it?\n> How is it timed?\n> What else sounds like it?"
+
 // Start runs a stand-in on loopback; stop it with Close.
 func Start() *Server {
 	s := &Server{mode: OK, stop: make(chan struct{}),
-		reply: "A mitral opening snap follows S2.\n> What causes it?\n> How is it timed?\n> What else sounds like it?"}
+		reply: DefaultReply}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }

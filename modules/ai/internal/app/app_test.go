@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -66,5 +67,19 @@ func TestNoEncryptionKeyRefusesToStoreAKey(t *testing.T) {
 	}
 	if _, err := sealer("c2hvcnQ="); err == nil {
 		t.Fatal("a key that is not 32 bytes must be refused")
+	}
+}
+
+func TestCitations(t *testing.T) {
+	for text, want := range map[string][]int{
+		"No sources.":                       nil,
+		"A [1], B [2][3], again [1].":       {1, 2, 3},
+		"Out of range [0] [4] [12] [1234].": nil,
+		"[3] first, then [2].":              {3, 2},
+		"Not a citation: [1a] [ 2 ] [].":    nil,
+	} {
+		if got := citations(text, 3); !slices.Equal(got, want) {
+			t.Errorf("citations(%q) = %v, want %v", text, got, want)
+		}
 	}
 }

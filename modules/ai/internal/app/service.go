@@ -38,6 +38,7 @@ type Config struct {
 	Voices                   []string      `mapstructure:"voices" validate:"min=1"`
 	TutorPer10Minutes        int           `mapstructure:"tutor_per_10_minutes" validate:"gte=1"`
 	SpeechPerHour            int           `mapstructure:"speech_per_hour" validate:"gte=1"`
+	AIModePer10Minutes       int           `mapstructure:"ai_mode_per_10_minutes" validate:"gte=1"`
 }
 
 // Tasks are the eight things a model can be configured for.
@@ -49,10 +50,17 @@ type Bank interface {
 	QuestionStems(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
+// Library is what AI Mode asks the library (implemented by library.Module):
+// search finds article sections, a learner is sent to the article.
+type Library interface {
+	ArticlesOfSections(ctx context.Context, sectionIDs []int64) (map[int64]int64, error)
+}
+
 // Ports are filled once every module is built.
 type Ports struct {
-	Bank   Bank
-	Search search.Facade
+	Bank    Bank
+	Search  search.Facade
+	Library Library
 }
 
 // Setting keys an admin changes at run time: calls per person per UTC day,
@@ -94,7 +102,7 @@ func New(d *db.DB, limiter *ratelimit.Limiter, reg *settings.Registry, gw *gatew
 	if cfg.KeyEncryptionKey == "" && cfg.PreviousKeyEncryptionKey != "" {
 		return nil, errors.New("ai: previous_key_encryption_key is set without key_encryption_key")
 	}
-	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota} {
+	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota} {
 		reg.Register(settings.Setting{Key: key, Default: 0, Validate: nonNegativeInt})
 	}
 	return s, nil

@@ -253,6 +253,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	})
 
 	learnerRoutes(r, svc)
+	aiModeRoutes(r, svc)
 }
 
 // VoiceResponse is a voice on offer for registration.

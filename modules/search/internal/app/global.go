@@ -35,10 +35,11 @@ type GlobalResult struct {
 
 // Global searches each kind (the query embedded once) for p, reranking the
 // kinds the spec reranks, and returns every asked kind in the order asked,
-// empty ones included, each with at most perKind hits. Only items p may
-// find are ranked, and answer-side text is matched only where p may read
-// it (reachedRankings).
-func (s *Service) Global(ctx context.Context, p auth.Principal, kinds []string, q string, perKind int) (GlobalResult, error) {
+// empty ones included, each with at most perKind hits and a snippet of at
+// most snippetRunes of the public text. Only items p may find are ranked,
+// and answer-side text is matched only where p may read it
+// (reachedRankings).
+func (s *Service) Global(ctx context.Context, p auth.Principal, kinds []string, q string, perKind, snippetRunes int) (GlobalResult, error) {
 	q = strings.TrimSpace(q)
 	vec, embedded := s.hybridVector(ctx, q)
 	out := GlobalResult{Semantic: embedded}
@@ -61,7 +62,7 @@ func (s *Service) Global(ctx context.Context, p auth.Principal, kinds []string, 
 		for i, h := range hits {
 			t := texts[h.ID]
 			kr.Hits[i] = GlobalHit{ID: h.ID, Score: h.Score, Similarity: h.Similarity, Keyword: h.Keyword,
-				Title: clip(t.Title, 300), Snippet: clip(strings.ReplaceAll(t.Body, "\n", " · "), 200)}
+				Title: clip(t.Title, 300), Snippet: clip(strings.ReplaceAll(t.Body, "\n", " · "), snippetRunes)}
 		}
 		out.Kinds = append(out.Kinds, kr)
 	}

@@ -97,7 +97,7 @@ func (h *handlers) global(ctx context.Context, in *globalInput) (*struct{ Body S
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.svc.Global(ctx, auth.MustFrom(ctx), kinds, q, in.PerKind)
+	res, err := h.svc.Global(ctx, auth.MustFrom(ctx), kinds, q, in.PerKind, 200)
 	if err != nil {
 		return nil, err
 	}
