@@ -13,7 +13,6 @@ package drafts_test
 import (
 	"bytes"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"runtime"
 	"sync"
@@ -90,7 +89,7 @@ func BenchmarkPipeline100Pages(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		stop := heapPeak()
 		start := time.Now()
-		body, ct := uploadBody(paper)
+		body, ct := harness.Form("file", "paper.pdf", paper, nil)
 		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
 		id := int64(doc["id"].(float64))
 		poll(b, func() bool {
@@ -139,7 +138,7 @@ func BenchmarkUpload40MiBDense(b *testing.B) { benchUpload(b, pdffixtures.Dense(
 func benchUpload(b *testing.B, file []byte) {
 	hh := benchHarness(b, harness.WithRole(app.RoleServe))
 	mod := hh.NewUser(auth.RoleModerator)
-	body, ct := uploadBody(file)
+	body, ct := harness.Form("file", "paper.pdf", file, nil)
 	size := len(file)
 	file = nil
 	runtime.GC()
@@ -171,21 +170,12 @@ func benchUpload(b *testing.B, file []byte) {
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
 }
 
-func uploadBody(file []byte) ([]byte, string) {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	fw, _ := w.CreateFormFile("file", "paper.pdf")
-	_, _ = fw.Write(file)
-	_ = w.Close()
-	return buf.Bytes(), w.FormDataContentType()
-}
-
 // BenchmarkProcess40MiBDense measures process_pdf on the dense 40 MiB file:
 // every page's content stream is interpreted glyph by glyph.
 func BenchmarkProcess40MiBDense(b *testing.B) {
 	hh := benchHarness(b)
 	mod := hh.NewUser(auth.RoleModerator)
-	body, ct := uploadBody(pdffixtures.Dense(100, 40<<20))
+	body, ct := harness.Form("file", "paper.pdf", pdffixtures.Dense(100, 40<<20), nil)
 	runtime.GC()
 	var peak uint64
 	b.ResetTimer()

@@ -88,7 +88,7 @@ var _ = Describe("Uploading a document", func() {
 		res := upload(h, mod, "huge.pdf", pdffixtures.Sized(uploadLimit*40))
 		Expect(res).To(HaveError(400, "bad_request"))
 		Expect(message(res)).To(ContainSubstring("larger than the upload limit of 256.0 KiB"))
-		body, ct := multipartBody("file", "paper.pdf", pdffixtures.QuestionPaper(),
+		body, ct := Form("file", "paper.pdf", pdffixtures.QuestionPaper(),
 			map[string]string{"padding": strings.Repeat("x", uploadLimit+(2<<20))})
 		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).To(HaveError(400, "bad_request"))
 	})
@@ -109,27 +109,27 @@ var _ = Describe("Uploading a document", func() {
 	It("refuses a body that is not multipart, or has no file field (422)", func() {
 		Expect(mod.Client(h).Post("/api/v1/documents/upload", map[string]any{"file": "x"})).
 			To(HaveError(422, "invalid_request"))
-		body, ct := multipartBody("", "", nil, map[string]string{"title": "no file here"})
+		body, ct := Form("", "", nil, map[string]string{"title": "no file here"})
 		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
 			To(HaveError(422, "invalid_request"))
-		body, ct = multipartBody("document", "paper.pdf", pdffixtures.QuestionPaper(), nil)
+		body, ct = Form("document", "paper.pdf", pdffixtures.QuestionPaper(), nil)
 		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
 			To(HaveError(422, "invalid_request"))
-		body, ct = multipartBody("", "", nil, map[string]string{"file": "%PDF-1.4 typed into a text field"})
+		body, ct = Form("", "", nil, map[string]string{"file": "%PDF-1.4 typed into a text field"})
 		res := mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)
 		Expect(res).To(HaveError(422, "invalid_request"))
 		Expect(message(res)).To(ContainSubstring("must carry a file"))
 	})
 
 	It("ignores other form fields beside the file", func() {
-		body, ct := multipartBody("file", "paper.pdf", pdffixtures.QuestionPaper(), map[string]string{"note": "hello"})
+		body, ct := Form("file", "paper.pdf", pdffixtures.QuestionPaper(), map[string]string{"note": "hello"})
 		Expect(mod.Client(h).With("Content-Type", ct).Post("/api/v1/documents/upload", body)).To(HaveStatus(201))
 	})
 
 	It("is for moderators only", func() {
 		learner := h.NewUser(auth.RoleUser)
 		Expect(upload(h, learner, "paper.pdf", pdffixtures.QuestionPaper())).To(HaveError(403, "forbidden"))
-		body, ct := multipartBody("file", "paper.pdf", pdffixtures.QuestionPaper(), nil)
+		body, ct := Form("file", "paper.pdf", pdffixtures.QuestionPaper(), nil)
 		Expect(h.Anon().With("Content-Type", ct).Post("/api/v1/documents/upload", body)).
 			To(HaveError(401, "unauthenticated"))
 		admin := h.NewUser(auth.RoleAdmin)

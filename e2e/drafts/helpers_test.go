@@ -1,10 +1,8 @@
 package drafts_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"mime/multipart"
 	"time"
 
 	. "github.com/onsi/gomega"
@@ -17,26 +15,9 @@ import (
 
 func after(ms int) <-chan time.Time { return time.After(time.Duration(ms) * time.Millisecond) }
 
-// multipartBody builds a form with one file field (and any extra fields).
-func multipartBody(field, filename string, data []byte, extra map[string]string) ([]byte, string) {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	for k, v := range extra {
-		Expect(w.WriteField(k, v)).To(Succeed())
-	}
-	if field != "" {
-		fw, err := w.CreateFormFile(field, filename)
-		Expect(err).NotTo(HaveOccurred())
-		_, err = fw.Write(data)
-		Expect(err).NotTo(HaveOccurred())
-	}
-	Expect(w.Close()).To(Succeed())
-	return buf.Bytes(), w.FormDataContentType()
-}
-
 // upload posts data as the multipart field "file" on the given harness.
 func upload(hh *harness.Harness, u *harness.User, filename string, data []byte) *harness.Response {
-	body, ct := multipartBody("file", filename, data, nil)
+	body, ct := Form("file", filename, data, nil)
 	return u.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body)
 }
 

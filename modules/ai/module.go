@@ -10,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/modules/ai/internal/app"
 	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
 	aihttp "github.com/roundsedu/rounds/modules/ai/internal/http"
+	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/module"
 )
@@ -45,6 +46,14 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 
 // Name implements module.Module.
 func (m *Module) Name() string { return "ai" }
+
+// Extractor implements drafts' extraction.Models: the extraction models
+// read PDF sections for the drafts pipeline.
+func (m *Module) Extractor(ctx context.Context, model, readingMode string) (extraction.Extractor, error) {
+	return m.svc.Extractor(ctx, model, readingMode)
+}
+
+var _ extraction.Models = (*Module)(nil)
 
 // Routes registers the AI operations.
 func (m *Module) Routes(r *httpapi.Router) { aihttp.Register(r, m.svc) }

@@ -39,7 +39,8 @@ type Module struct {
 
 var _ Facade = (*Module)(nil)
 
-// New builds the module; it files accepted drafts through the bank.
+// New builds the module; it files accepted drafts through the bank and
+// reads with the AI module's extraction models when one is chosen.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "drafts", defaults)
 	if err != nil {
@@ -47,6 +48,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	}
 	ports := &app.Ports{}
 	module.Need(k, "bank", &ports.Bank)
+	module.Need(k, "ai", &ports.Models)
 	svc, err := app.New(app.Deps{DB: k.DB, Storage: k.Storage, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
 	if err != nil {
 		return nil, err
@@ -63,8 +65,9 @@ func (m *Module) Routes(r *httpapi.Router) { drafthttp.Register(r, m.svc, m.cfg.
 // Jobs registers process_pdf and extract_quiz.
 func (m *Module) Jobs(r *jobs.Runner) { m.svc.Register(r) }
 
-// SetModels plugs in model-backed extractors (the AI module). Until then,
-// and for the model choice "builtin", the built-in extractor serves.
+// SetModels puts other model-backed extractors in place of the AI module's
+// (the e2e suite's stand-ins). With no extraction model configured, and for
+// the model choice "builtin", the built-in extractor serves.
 func (m *Module) SetModels(models extraction.Models) { m.svc.SetModels(models) }
 
 // RepairStuckDocuments moves documents processing for longer than

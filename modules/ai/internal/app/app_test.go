@@ -1,8 +1,12 @@
 package app
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/roundsedu/rounds/modules/drafts/extraction"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 )
@@ -81,5 +85,47 @@ func TestCitations(t *testing.T) {
 		if got := citations(text, 3); !slices.Equal(got, want) {
 			t.Errorf("citations(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+func TestParseExtractionKeepsUsableQuestionsAndRefusesWhatIsNotJSON(t *testing.T) {
+	got, err := parseExtraction("Here you are:\n```json\n"+`{"questions":[
+		{"type":"mcq","text":" Which? ","options":["A"," B "],"correct_answer":"B","page":9},
+		{"type":"fill_in","text":"Blank ____","options":["x"]},
+		{"type":"fill_in","text":"Gap ____","page":2}]}`+"\n```", 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text != "Which?" || !slices.Equal(got[0].Options, []string{"A", "B"}) || got[0].Page != 0 ||
+		got[1].Text != "Gap ____" || got[1].Page != 2 {
+		t.Errorf("got %+v", got)
+	}
+	for _, bad := range []string{"no questions here", `{"questions": "many"}`, "{" + strings.Repeat(" ", extractMaxReply) + "}"} {
+		if _, err := parseExtraction(bad, 1, 3); err == nil {
+			t.Errorf("parseExtraction(%.40q) gave no error", bad)
+		}
+	}
+	many := `{"questions":[` + strings.TrimSuffix(strings.Repeat(`{"type":"fill_in","text":"t"},`, 500), ",") + `]}`
+	if got, err := parseExtraction(many, 1, 1); err != nil || len(got) != extractMaxPerCall {
+		t.Errorf("500 questions: kept %d (%v), want %d", len(got), err, extractMaxPerCall)
+	}
+}
+
+func TestPageChunksKeepWholePagesWithinTheLimit(t *testing.T) {
+	pages := []extraction.Page{{Number: 1, Text: "aaaa"}, {Number: 2, Text: "  "}, {Number: 3, Text: "bbbb"},
+		{Number: 4, Text: strings.Repeat("c", 20)}, {Number: 5, Text: "dd"}}
+	var got [][]int
+	for _, chunk := range pageChunks(pages, 10) {
+		var ns []int
+		for _, p := range chunk {
+			ns = append(ns, p.Number)
+			if len(p.Text) > 10 {
+				t.Errorf("page %d keeps %d runes", p.Number, len(p.Text))
+			}
+		}
+		got = append(got, ns)
+	}
+	if want := [][]int{{1, 3}, {4}, {5}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("chunks %v, want %v", got, want)
 	}
 }

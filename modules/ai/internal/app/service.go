@@ -39,6 +39,7 @@ type Config struct {
 	TutorPer10Minutes        int           `mapstructure:"tutor_per_10_minutes" validate:"gte=1"`
 	SpeechPerHour            int           `mapstructure:"speech_per_hour" validate:"gte=1"`
 	AIModePer10Minutes       int           `mapstructure:"ai_mode_per_10_minutes" validate:"gte=1"`
+	ExtractionTimeout        time.Duration `mapstructure:"extraction_timeout" validate:"gt=0"`
 }
 
 // Tasks are the eight things a model can be configured for.
@@ -201,8 +202,13 @@ func (s *Service) limit(ctx context.Context, p auth.Principal, task string, rate
 
 // record stores one call's usage in its own transaction (the call is made).
 func (s *Service) record(ctx context.Context, p auth.Principal, task, model string, prompt, completion int64) {
+	s.recordFor(ctx, p.UserID, task, model, prompt, completion)
+}
+
+// recordFor is record for a user id; 0 is the service's own work (jobs).
+func (s *Service) recordFor(ctx context.Context, userID int64, task, model string, prompt, completion int64) {
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		return s.store.Record(ctx, &store.Usage{UserID: p.UserID, Task: task, ModelID: model,
+		return s.store.Record(ctx, &store.Usage{UserID: userID, Task: task, ModelID: model,
 			PromptTokens: prompt, CompletionTokens: completion})
 	})
 	if err != nil {

@@ -24,6 +24,16 @@ type Target struct {
 	BaseURL string // up to and including /v1
 	APIKey  string
 	Model   string
+	// Timeout replaces the gateway's for this target's task (0: the
+	// gateway's); extraction reads pages for longer than a tutor answers.
+	Timeout time.Duration
+}
+
+func (g *Gateway) timeout(t Target) time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return g.Timeout
 }
 
 // Gateway makes calls with the configured timeouts and retries.
@@ -43,7 +53,7 @@ func (g *Gateway) client(t Target) openai.Client {
 		key = "none" // proxies without auth still expect the header
 	}
 	opts := []option.RequestOption{option.WithBaseURL(t.BaseURL), option.WithAPIKey(key),
-		option.WithMaxRetries(g.Retries), option.WithRequestTimeout(g.Timeout)}
+		option.WithMaxRetries(g.Retries), option.WithRequestTimeout(g.timeout(t))}
 	if g.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(g.HTTPClient))
 	}
@@ -68,7 +78,7 @@ func (g *Gateway) Chat(ctx context.Context, t Target, msgs []Message, maxTokens 
 	if t.BaseURL == "" {
 		return nil, apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)")
 	}
-	ctx, cancel := context.WithTimeout(ctx, g.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, g.timeout(t))
 	defer cancel()
 	params := openai.ChatCompletionNewParams{Model: t.Model}
 	if maxTokens > 0 {

@@ -38,6 +38,8 @@ type Bank interface {
 // is built.
 type Ports struct {
 	Bank Bank
+	// Models are the model-backed extractors (the AI module).
+	Models extraction.Models
 }
 
 // Config is the drafts section: document upload policy and the bounds on
@@ -99,8 +101,9 @@ func New(d Deps) (*Service, error) {
 		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}, tmp: sp}, nil
 }
 
-// SetModels plugs in model-backed extractors (the AI module); nil removes
-// them and leaves the built-in extractor alone.
+// SetModels puts other model-backed extractors in place of the AI
+// module's (tests stand in for a paid model this way); nil goes back to
+// the AI module's.
 func (s *Service) SetModels(m extraction.Models) {
 	if m == nil {
 		s.models.Store(nil)
@@ -113,7 +116,7 @@ func (s *Service) modelPort() extraction.Models {
 	if b := s.models.Load(); b != nil {
 		return b.m
 	}
-	return nil
+	return s.ports.Models
 }
 
 // Register adds the module's job handlers to the runner.
