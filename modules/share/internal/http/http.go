@@ -63,7 +63,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodPost, Path: "/share/links", Tags: tags, DefaultStatus: nethttp.StatusCreated,
 		Summary:     "Make a read-only link to a published thing; the token is shown only in this answer",
-		Description: "kind: quiz (deck and article as their modules land). with_answers shows correct answers and explanations to visitors; for a timed quiz only a moderator may choose it.",
+		Description: "kind: quiz, deck or article. with_answers shows correct answers and explanations to visitors; for a timed quiz only a moderator may choose it.",
 		Errors:      []int{nethttp.StatusNotFound, nethttp.StatusConflict, nethttp.StatusTooManyRequests},
 	}, func(ctx context.Context, in *struct {
 		Body struct {
