@@ -1,6 +1,7 @@
 package ai_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -137,6 +138,7 @@ var _ = Describe("The tutor", Ordered, func() {
 		Expect(chat(u, ask(1, q{"model_id": 999999}))).To(HaveError(422, "invalid_request"))
 	})
 
+	streamSpecs()
 	aiModeSpecs()
 })
 
@@ -170,3 +172,60 @@ var _ = Describe("Speech", Ordered, func() {
 		Expect(res.Body).To(ContainSubstring("tts-speak:nova"))
 	})
 })
+
+// events reads a text/event-stream body into its events, in order.
+func events(body []byte) (names []string, data []map[string]any) {
+	for _, block := range strings.Split(strings.TrimSpace(string(body)), "\n\n") {
+		var name string
+		var payload map[string]any
+		for _, line := range strings.Split(block, "\n") {
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				name = v
+			}
+			if v, ok := strings.CutPrefix(line, "data: "); ok {
+				ExpectWithOffset(1, json.Unmarshal([]byte(v), &payload)).To(Succeed())
+			}
+		}
+		names, data = append(names, name), append(data, payload)
+	}
+	return names, data
+}
+
+// streamSpecs run inside the tutor's ordered container, with its model.
+func streamSpecs() {
+	It("streams the answer as it is written, then the parsed reply; refusals come before the stream as JSON", func() {
+		qid, _ := question("learning")
+		u := h.NewUser(auth.RoleUser)
+		res := u.Client(h).Post("/api/v1/teach/chat/stream", ask(qid))
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Header.Get("Content-Type")).To(HavePrefix("text/event-stream"))
+		names, data := events(res.Body)
+		Expect(len(names)).To(BeNumerically(">", 2), "several pieces")
+		Expect(names[len(names)-1]).To(Equal("done"))
+		var text strings.Builder
+		for i, n := range names[:len(names)-1] {
+			Expect(n).To(Equal("delta"))
+			text.WriteString(data[i]["text"].(string))
+		}
+		Expect(text.String()).To(Equal(standin.DefaultReply))
+		Expect(data[len(data)-1]).To(And(HaveKeyWithValue("reply", "A mitral opening snap follows S2."),
+			HaveKeyWithValue("suggestions", HaveLen(3))))
+		var tokens int64
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT sum(prompt_tokens + completion_tokens) FROM ai.usage WHERE user_id = ?`, u.ID).
+			Scan(&tokens).Error).To(Succeed())
+		Expect(tokens).To(Equal(int64(150)), "the usage of the stream's last chunk")
+
+		Expect(u.Client(h).Post("/api/v1/teach/chat/stream", ask(999999999))).To(HaveError(404, "not_found"))
+		proxy.Set(standin.ServerError)
+		defer proxy.Set(standin.OK)
+		Expect(u.Client(h).Post("/api/v1/teach/chat/stream", ask(qid))).To(HaveError(502, "upstream_failed"))
+
+		proxy.Set(standin.Broken)
+		res = h.NewUser(auth.RoleUser).Client(h).Post("/api/v1/teach/chat/stream", ask(qid))
+		Expect(res).To(HaveStatus(200))
+		names, data = events(res.Body)
+		Expect(names).To(Equal([]string{"delta", "error"}))
+		Expect(data[1]["error"]).To(And(HaveKeyWithValue("code", "upstream_failed"),
+			HaveKeyWithValue("message", ContainSubstring("went away"))))
+	})
+}

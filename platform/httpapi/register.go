@@ -81,6 +81,15 @@ func declareTags(doc *huma.OpenAPI, op huma.Operation) {
 	}
 }
 
+// EnvelopeOf is the envelope of a service error for a handler that is
+// already streaming its answer and reports the error in the stream.
+func EnvelopeOf(err error) *Envelope {
+	if ae, ok := known(err); ok {
+		return fromAppErr(ae)
+	}
+	return fromAppErr(&apperr.Error{Code: apperr.ServerError, Message: "internal server error"})
+}
+
 // toEnvelope turns a handler's error into the envelope, logging the ones the
 // caller cannot act on.
 func toEnvelope(ctx context.Context, log *slog.Logger, err error) error {

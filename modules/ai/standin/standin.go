@@ -7,6 +7,7 @@ package standin
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -23,6 +24,7 @@ const (
 	Stall       Mode = "stall"        // never answers until the client gives up
 	RateLimited Mode = "rate_limited" // 429 with an OpenAI error body
 	ServerError Mode = "server_error" // 500 with an OpenAI error body naming the cause
+	Broken      Mode = "broken"       // streamed chat stops after its first words with an error event
 )
 
 // Call is what one request carried.
@@ -99,8 +101,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Messages []struct {
 			Content string `json:"content"`
 		} `json:"messages"`
-		Voice string `json:"voice"`
-		Input string `json:"input"`
+		Voice  string `json:"voice"`
+		Input  string `json:"input"`
+		Stream bool   `json:"stream"`
 	}
 	if r.Method == http.MethodPost {
 		_ = json.NewDecoder(r.Body).Decode(&body)
@@ -132,6 +135,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/v1/chat/completions":
+		if body.Stream {
+			s.streamChat(w, body.Model, reply)
+			return
+		}
 		writeJSON(w, map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": time.Now().Unix(),
 			"model": body.Model, "choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": reply}}},
@@ -146,6 +153,36 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		apiError(w, http.StatusNotFound, "no route "+r.URL.Path)
 	}
+}
+
+// streamChat answers a streamed chat as OpenAI does: server-sent chunks of
+// the reply a few words at a time, a last chunk with the usage, then
+// [DONE]. In the mode Broken it stops after the first words with an error
+// event, as a proxy losing its upstream mid-answer does.
+func (s *Server) streamChat(w http.ResponseWriter, model, reply string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(v map[string]any) {
+		v["id"], v["object"], v["created"], v["model"] = "chatcmpl-1", "chat.completion.chunk", time.Now().Unix(), model
+		data, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", data)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	words := strings.SplitAfter(reply, " ")
+	for i := 0; i < len(words); i += 3 {
+		piece := strings.Join(words[i:min(i+3, len(words))], "")
+		chunk(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": piece}}}})
+		s.mu.Lock()
+		broken := s.mode == Broken
+		s.mu.Unlock()
+		if broken {
+			fmt.Fprint(w, "event: error\ndata: {\"error\":{\"message\":\"the upstream model went away\",\"type\":\"server_error\"}}\n\n")
+			return
+		}
+	}
+	chunk(map[string]any{"choices": []any{}, "usage": map[string]any{"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150}})
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

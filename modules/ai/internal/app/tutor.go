@@ -46,29 +46,71 @@ const similarShown = 4
 // answer and explanation; never during a timed attempt. It also sees the
 // stems of up to four similar questions.
 func (s *Service) Chat(ctx context.Context, p auth.Principal, in ChatInput) (*ChatReply, error) {
-	m, err := s.teachModel(ctx, in.ModelID)
+	m, t, msgs, err := s.prepareChat(ctx, p, in)
 	if err != nil {
 		return nil, err
 	}
-	rate := ratelimit.Limit{Name: "ai.tutor", Max: s.cfg.TutorPer10Minutes, Window: 10 * time.Minute}
-	if err := s.limit(ctx, p, "teach", rate, SettingTutorQuota); err != nil {
-		return nil, err
-	}
-	q, err := s.ports.Bank.TutorQuestion(ctx, p, in.QuestionID, in.AttemptID)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.target(m)
-	if err != nil {
-		return nil, err
-	}
-	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, q)}}, in.Messages...)
-	reply, err := s.gw.Chat(ctx, t, msgs, 1200)
+	reply, err := s.gw.Chat(ctx, t, msgs, tutorMaxTokens)
 	if err != nil {
 		return nil, err
 	}
 	s.record(ctx, p, "teach", m.ModelID, reply.PromptTokens, reply.CompletionTokens)
 	return parseReply(reply.Text), nil
+}
+
+// TutorStream is a tutor answer arriving in pieces (Next, Err, Close);
+// Finish, once Next has said false, records the usage and gives the whole
+// reply parsed as Chat gives it.
+type TutorStream struct {
+	*gateway.Stream
+	finish func(ctx context.Context) *ChatReply
+}
+
+// Finish records the call and parses the reply.
+func (ts *TutorStream) Finish(ctx context.Context) *ChatReply { return ts.finish(ctx) }
+
+// ChatStream is Chat streamed as the model writes: the same checks and
+// limits, all made before the first piece is asked for.
+func (s *Service) ChatStream(ctx context.Context, p auth.Principal, in ChatInput) (*TutorStream, error) {
+	m, t, msgs, err := s.prepareChat(ctx, p, in)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.gw.ChatStream(ctx, t, msgs, tutorMaxTokens)
+	if err != nil {
+		return nil, err
+	}
+	return &TutorStream{Stream: st, finish: func(ctx context.Context) *ChatReply {
+		reply := st.Reply()
+		s.record(ctx, p, "teach", m.ModelID, reply.PromptTokens, reply.CompletionTokens)
+		return parseReply(reply.Text)
+	}}, nil
+}
+
+// tutorMaxTokens bounds one tutor answer.
+const tutorMaxTokens = 1200
+
+// prepareChat applies the tutor's rules (model, limits, what the caller
+// may see) and gives the call to make.
+func (s *Service) prepareChat(ctx context.Context, p auth.Principal, in ChatInput) (*store.Model, gateway.Target, []gateway.Message, error) {
+	m, err := s.teachModel(ctx, in.ModelID)
+	if err != nil {
+		return nil, gateway.Target{}, nil, err
+	}
+	rate := ratelimit.Limit{Name: "ai.tutor", Max: s.cfg.TutorPer10Minutes, Window: 10 * time.Minute}
+	if err := s.limit(ctx, p, "teach", rate, SettingTutorQuota); err != nil {
+		return nil, gateway.Target{}, nil, err
+	}
+	q, err := s.ports.Bank.TutorQuestion(ctx, p, in.QuestionID, in.AttemptID)
+	if err != nil {
+		return nil, gateway.Target{}, nil, err
+	}
+	t, err := s.target(m)
+	if err != nil {
+		return nil, gateway.Target{}, nil, err
+	}
+	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, q)}}, in.Messages...)
+	return m, t, msgs, nil
 }
 
 func (s *Service) teachModel(ctx context.Context, id *int64) (*store.Model, error) {

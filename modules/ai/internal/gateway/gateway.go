@@ -15,6 +15,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 )
@@ -76,10 +77,27 @@ type Reply struct {
 // Chat asks the model for one completion.
 func (g *Gateway) Chat(ctx context.Context, t Target, msgs []Message, maxTokens int64) (*Reply, error) {
 	if t.BaseURL == "" {
-		return nil, apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)")
+		return nil, noProxy()
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout(t))
 	defer cancel()
+	c := g.client(t)
+	res, err := c.Chat.Completions.New(ctx, chatParams(t, msgs, maxTokens))
+	if err != nil {
+		return nil, upstream(t.Model, err)
+	}
+	if len(res.Choices) == 0 {
+		return nil, apperr.New(apperr.UpstreamFailed, "model %s answered without a choice", t.Model)
+	}
+	return &Reply{Text: res.Choices[0].Message.Content, PromptTokens: res.Usage.PromptTokens,
+		CompletionTokens: res.Usage.CompletionTokens}, nil
+}
+
+func noProxy() error {
+	return apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)")
+}
+
+func chatParams(t Target, msgs []Message, maxTokens int64) openai.ChatCompletionNewParams {
 	params := openai.ChatCompletionNewParams{Model: t.Model}
 	if maxTokens > 0 {
 		params.MaxTokens = openai.Int(maxTokens)
@@ -94,23 +112,89 @@ func (g *Gateway) Chat(ctx context.Context, t Target, msgs []Message, maxTokens 
 			params.Messages = append(params.Messages, openai.UserMessage(m.Content))
 		}
 	}
+	return params
+}
+
+// Stream is a chat answer arriving in pieces. The timeout covers the whole
+// stream; Close ends it early.
+type Stream struct {
+	s      *ssestream.Stream[openai.ChatCompletionChunk]
+	cancel context.CancelFunc
+	model  string
+	first  *string // the piece read by ChatStream to know the call was taken
+	err    error
+	reply  Reply
+}
+
+// ChatStream asks for a completion streamed as it is written. It returns
+// once the first piece has come, so a refused call (no proxy, the model's
+// 4xx or 5xx) is an error here, before the caller has answered anything.
+func (g *Gateway) ChatStream(ctx context.Context, t Target, msgs []Message, maxTokens int64) (*Stream, error) {
+	if t.BaseURL == "" {
+		return nil, noProxy()
+	}
+	ctx, cancel := context.WithTimeout(ctx, g.timeout(t))
+	params := chatParams(t, msgs, maxTokens)
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	c := g.client(t)
-	res, err := c.Chat.Completions.New(ctx, params)
-	if err != nil {
-		return nil, upstream(t.Model, err)
+	st := &Stream{s: c.Chat.Completions.NewStreaming(ctx, params), cancel: cancel, model: t.Model}
+	piece, ok := st.next()
+	if !ok && st.err != nil {
+		st.Close()
+		return nil, st.err
 	}
-	if len(res.Choices) == 0 {
-		return nil, apperr.New(apperr.UpstreamFailed, "model %s answered without a choice", t.Model)
+	if ok {
+		st.first = &piece
 	}
-	return &Reply{Text: res.Choices[0].Message.Content, PromptTokens: res.Usage.PromptTokens,
-		CompletionTokens: res.Usage.CompletionTokens}, nil
+	return st, nil
+}
+
+// Next gives the next piece of text; false at the end or on a failure
+// (Err tells which).
+func (st *Stream) Next() (string, bool) {
+	if st.first != nil {
+		piece := *st.first
+		st.first = nil
+		return piece, true
+	}
+	return st.next()
+}
+
+func (st *Stream) next() (string, bool) {
+	for st.s.Next() {
+		chunk := st.s.Current()
+		if chunk.Usage.TotalTokens > 0 {
+			st.reply.PromptTokens, st.reply.CompletionTokens = chunk.Usage.PromptTokens, chunk.Usage.CompletionTokens
+		}
+		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+			piece := chunk.Choices[0].Delta.Content
+			st.reply.Text += piece
+			return piece, true
+		}
+	}
+	if err := st.s.Err(); err != nil {
+		st.err = upstream(st.model, err)
+	}
+	return "", false
+}
+
+// Err is why the stream stopped early (a 502 envelope error), or nil.
+func (st *Stream) Err() error { return st.err }
+
+// Reply is the whole text so far and the usage the model reported.
+func (st *Stream) Reply() Reply { return st.reply }
+
+// Close ends the stream and frees its connection.
+func (st *Stream) Close() {
+	_ = st.s.Close()
+	st.cancel()
 }
 
 // Speak asks a speech model for audio/mpeg; the caller streams and closes
 // the body. The timeout covers the whole read of the body.
 func (g *Gateway) Speak(ctx context.Context, t Target, voice, text string) (io.ReadCloser, error) {
 	if t.BaseURL == "" {
-		return nil, apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)")
+		return nil, noProxy()
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.Timeout)
 	c := g.client(t)
@@ -138,7 +222,7 @@ func (c *cancelOnClose) Close() error {
 // Models lists the model ids the proxy serves.
 func (g *Gateway) Models(ctx context.Context, t Target) ([]string, error) {
 	if t.BaseURL == "" {
-		return nil, apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)")
+		return nil, noProxy()
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.Timeout)
 	defer cancel()
@@ -159,6 +243,7 @@ func (g *Gateway) Models(ctx context.Context, t Target) ([]string, error) {
 func upstream(model string, err error) error {
 	var api *openai.Error
 	var nerr net.Error
+	var serr *ssestream.StreamError
 	who := "the model proxy"
 	if model != "" {
 		who = "model " + model
@@ -170,6 +255,8 @@ func upstream(model string, err error) error {
 			msg = http.StatusText(api.StatusCode)
 		}
 		return apperr.New(apperr.UpstreamFailed, "%s answered %d: %s", who, api.StatusCode, clip(msg, 500))
+	case errors.As(err, &serr):
+		return apperr.New(apperr.UpstreamFailed, "%s stopped mid-answer: %s", who, clip(serr.Message, 500))
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout():
 		return apperr.New(apperr.UpstreamFailed, "%s did not answer in time", who)
 	}

@@ -4,6 +4,8 @@ package http
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	nethttp "net/http"
 	"strings"
@@ -280,6 +282,41 @@ func toUsage(rows []store.UsageRow) []UsageResponse {
 	return out
 }
 
+// ChatRequest is a learner's conversation about a question.
+type ChatRequest struct {
+	QuestionID int64         `json:"question_id" minimum:"1"`
+	AttemptID  *int64        `json:"attempt_id,omitempty" required:"false" minimum:"1"`
+	ModelID    *int64        `json:"model_id,omitempty" required:"false" minimum:"1" doc:"a tutor model's id (GET /teach/models); absent: the default"`
+	Messages   []ChatMessage `json:"messages" minItems:"1" maxItems:"40"`
+}
+
+func (b ChatRequest) input() app.ChatInput {
+	msgs := make([]gateway.Message, len(b.Messages))
+	for i, m := range b.Messages {
+		msgs[i] = gateway.Message{Role: m.Role, Content: m.Content}
+	}
+	return app.ChatInput{QuestionID: b.QuestionID, AttemptID: b.AttemptID, ModelID: b.ModelID, Messages: msgs}
+}
+
+// ChatReply is the tutor's answer.
+type ChatReply struct {
+	Reply       string   `json:"reply" doc:"markdown"`
+	Suggestions []string `json:"suggestions"`
+}
+
+// sendEvent writes one server-sent event and flushes it; false when the
+// client is gone.
+func sendEvent(w io.Writer, event string, data any) bool {
+	payload, _ := json.Marshal(data)
+	if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, payload); err != nil {
+		return false
+	}
+	if f, ok := w.(nethttp.Flusher); ok {
+		f.Flush()
+	}
+	return true
+}
+
 // ChatMessage is one turn the learner sends.
 type ChatMessage struct {
 	Role    string `json:"role" enum:"user,assistant"`
@@ -305,37 +342,48 @@ func learnerRoutes(r *httpapi.Router, svc *app.Service) {
 			"503 without a tutor model, 502 when the model fails; 30 messages per 10 minutes and the daily quota " +
 			"(admins and unthrottled people exempt).",
 		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			QuestionID int64         `json:"question_id" minimum:"1"`
-			AttemptID  *int64        `json:"attempt_id,omitempty" required:"false" minimum:"1"`
-			ModelID    *int64        `json:"model_id,omitempty" required:"false" minimum:"1" doc:"a tutor model's id (GET /teach/models); absent: the default"`
-			Messages   []ChatMessage `json:"messages" minItems:"1" maxItems:"40"`
-		}
-	}) (*struct {
-		Body struct {
-			Reply       string   `json:"reply" doc:"markdown"`
-			Suggestions []string `json:"suggestions"`
-		}
-	}, error) {
-		b := in.Body
-		msgs := make([]gateway.Message, len(b.Messages))
-		for i, m := range b.Messages {
-			msgs[i] = gateway.Message{Role: m.Role, Content: m.Content}
-		}
-		rep, err := svc.Chat(ctx, auth.MustFrom(ctx), app.ChatInput{QuestionID: b.QuestionID, AttemptID: b.AttemptID,
-			ModelID: b.ModelID, Messages: msgs})
+	}, func(ctx context.Context, in *struct{ Body ChatRequest }) (*struct{ Body ChatReply }, error) {
+		rep, err := svc.Chat(ctx, auth.MustFrom(ctx), in.Body.input())
 		if err != nil {
 			return nil, err
 		}
-		out := &struct {
-			Body struct {
-				Reply       string   `json:"reply" doc:"markdown"`
-				Suggestions []string `json:"suggestions"`
+		return &struct{ Body ChatReply }{ChatReply{Reply: rep.Reply, Suggestions: rep.Suggestions}}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/teach/chat/stream", Tags: []string{"teach"},
+		Summary: "Ask the tutor, with the answer streamed as it is written (server-sent events)",
+		Description: "The same rules, limits and errors as POST /teach/chat, all checked before the stream starts " +
+			"(a refusal is the usual JSON error). Then text/event-stream: `delta` events `{text}` as the model " +
+			"writes (follow-up lines included), and one `done` event `{reply, suggestions}` with the answer parsed " +
+			"as /teach/chat gives it; a model failing mid-answer ends the stream with an `error` event carrying " +
+			"the error envelope.",
+		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+		Responses: map[string]*huma.Response{"200": {Description: "server-sent events: delta, done or error",
+			Content: map[string]*huma.MediaType{"text/event-stream": {Schema: &huma.Schema{Type: "string"}}}}},
+	}, func(ctx context.Context, in *struct{ Body ChatRequest }) (*huma.StreamResponse, error) {
+		st, err := svc.ChatStream(ctx, auth.MustFrom(ctx), in.Body.input())
+		if err != nil {
+			return nil, err
+		}
+		return &huma.StreamResponse{Body: func(hc huma.Context) {
+			defer st.Close()
+			hc.SetHeader("Content-Type", "text/event-stream")
+			hc.SetHeader("Cache-Control", "private, no-store")
+			hc.SetHeader("X-Accel-Buffering", "no") // proxies must pass each event on at once
+			w := hc.BodyWriter()
+			for piece, ok := st.Next(); ok; piece, ok = st.Next() {
+				if !sendEvent(w, "delta", map[string]string{"text": piece}) {
+					return // the learner went away
+				}
 			}
-		}{}
-		out.Body.Reply, out.Body.Suggestions = rep.Reply, rep.Suggestions
-		return out, nil
+			if err := st.Err(); err != nil {
+				sendEvent(w, "error", httpapi.EnvelopeOf(err))
+				return
+			}
+			rep := st.Finish(hc.Context())
+			sendEvent(w, "done", ChatReply{Reply: rep.Reply, Suggestions: rep.Suggestions})
+		}}, nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
