@@ -27,8 +27,7 @@ var _ = Describe("Exams", func() {
 			{"name": "Cardiology", "weight": 1, "question_ids": cardio, "article_ids": []int64{9}, "deck_ids": []int64{4}},
 			{"name": "Renal", "weight": 1, "question_ids": renal}}}
 		Expect(mod.Client(h).Post(api+"/exams", body)).To(HaveError(422, "invalid_request"), "no library to check article 9")
-		st := &savedTests{}
-		withPorts(st, library{9: nil}, decks{4: true})
+		withPorts(bankTests(), library{9: nil}, decks{4: true})
 		Expect(h.NewUser(auth.RoleUser).Client(h).Post(api+"/exams", body)).To(HaveError(403, "forbidden"))
 
 		res := mod.Client(h).Post(api+"/exams", body)

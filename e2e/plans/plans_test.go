@@ -79,6 +79,7 @@ var _ = Describe("Study plans", func() {
 	})
 
 	It("answers 503 for a block start while nothing builds saved tests", func() {
+		withPorts(nil, nil, nil)
 		plan := idOf(newPlan("set"))
 		b := idOf(blocksOf(addBlock(plan, "Week 1", questions(1)))[0])
 		Expect(publish(plan, true)).To(HaveStatus(200))
@@ -87,7 +88,7 @@ var _ = Describe("Study plans", func() {
 	})
 
 	It("starts a block as the learner's saved test, reuses it, and completes the block when a sitting is submitted, handed in late or auto-closed", func() {
-		st := &savedTests{}
+		st := bankTests()
 		withPorts(st, nil, nil)
 		ids := questions(4)
 		plan := idOf(newPlan("set"))

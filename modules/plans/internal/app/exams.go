@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/plans/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -128,23 +129,13 @@ func (s *Service) StartExam(ctx context.Context, p auth.Principal, id int64) (*S
 	if err != nil {
 		return nil, err
 	}
-	out := &Started{Mode: "timed"}
 	quiz, err := s.store.Sitting(ctx, id, p.UserID)
 	if err != nil {
 		return nil, err
 	}
-	if quiz != 0 {
-		if _, err := s.ports.Bank.QuizForSitting(ctx, p, quiz); err == nil {
-			out.QuizID, out.Reused = quiz, true
-		}
-	}
-	if out.QuizID == 0 {
-		if len(s.ports.SavedTests) == 0 {
-			return nil, ErrNoSavedTests
-		}
-		if out.QuizID, err = s.ports.SavedTests[0].BuildSavedTest(ctx, p, e.Title, "timed", e.QuestionIDs); err != nil {
-			return nil, err
-		}
+	out := &Started{Mode: bank.ModeTimed}
+	if out.QuizID, out.Reused, err = s.savedTest(ctx, p, quiz, e.Title, bank.ModeTimed, e.TimeLimitMinutes, e.QuestionIDs); err != nil {
+		return nil, err
 	}
 	return out, s.db.Tx(ctx, func(ctx context.Context) error { return s.store.SaveSitting(ctx, id, p.UserID, out.QuizID) })
 }

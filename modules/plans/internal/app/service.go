@@ -24,6 +24,8 @@ import (
 // Config is the plans section.
 type Config struct {
 	MaxBlockQuestions int `mapstructure:"max_block_questions" validate:"gte=1"`
+	// MinutesPerQuestion times a block sat in timed mode.
+	MinutesPerQuestion int `mapstructure:"minutes_per_question" validate:"gte=1"`
 }
 
 // Bank is what plans asks of the bank (bank.Facade satisfies it).
@@ -34,10 +36,11 @@ type Bank interface {
 
 // SavedTests is what a module offers to build a learner's saved test: a
 // quiz of the given questions limited to what p may see, that p may sit,
-// in mode (bank.ModeLearning or bank.ModeTimed). The bank does not offer it
-// yet; until it does, starting a block answers 503.
+// in mode (bank.ModeLearning or bank.ModeTimed) with a time limit (0:
+// none). The bank offers it; without one, starting a block answers 503.
 type SavedTests interface {
-	BuildSavedTest(ctx context.Context, p auth.Principal, title, mode string, questionIDs []int64) (quizID int64, err error)
+	BuildSavedTest(ctx context.Context, p auth.Principal, title, mode string, timeLimitMinutes int,
+		questionIDs []int64) (quizID int64, err error)
 }
 
 // Articles is what the library offers to check reading links (as labs
@@ -361,26 +364,18 @@ func (s *Service) StartBlock(ctx context.Context, p auth.Principal, blockID int6
 	if plan.IsPublished != 1 && !p.IsModerator() {
 		return nil, apperr.Conflictf("study plan %d is retired: its blocks no longer start", plan.ID)
 	}
-	out := &Started{BlockID: blockID, Mode: mode}
 	quiz, err := s.store.SavedTest(ctx, blockID, p.UserID, mode)
 	if err != nil {
 		return nil, err
 	}
-	if quiz != 0 {
-		if _, err := s.ports.Bank.QuizForSitting(ctx, p, quiz); err == nil {
-			out.QuizID, out.Reused = quiz, true
-		} else if !errors.Is(err, bank.ErrNotFound) {
-			return nil, err
-		}
+	limit := 0
+	if mode == bank.ModeTimed {
+		limit = len(b.QuestionIDs) * s.cfg.MinutesPerQuestion
 	}
-	if out.QuizID == 0 {
-		if len(s.ports.SavedTests) == 0 {
-			return nil, ErrNoSavedTests
-		}
-		title := fmt.Sprintf("%s: %s", plan.Title, b.Title)
-		if out.QuizID, err = s.ports.SavedTests[0].BuildSavedTest(ctx, p, title, mode, b.QuestionIDs); err != nil {
-			return nil, err
-		}
+	out := &Started{BlockID: blockID, Mode: mode}
+	out.QuizID, out.Reused, err = s.savedTest(ctx, p, quiz, fmt.Sprintf("%s: %s", plan.Title, b.Title), mode, limit, b.QuestionIDs)
+	if err != nil {
+		return nil, err
 	}
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		if err := s.store.Enrol(ctx, plan.ID, p.UserID); err != nil {
@@ -389,6 +384,26 @@ func (s *Service) StartBlock(ctx context.Context, p auth.Principal, blockID int6
 		return s.store.SaveTest(ctx, blockID, p.UserID, mode, out.QuizID)
 	})
 	return out, err
+}
+
+// savedTest reuses quiz, p's saved test from an earlier start, while p may
+// still sit it; otherwise it has one built (503 with no builder).
+func (s *Service) savedTest(ctx context.Context, p auth.Principal, quiz int64, title, mode string, limit int,
+	ids []int64) (int64, bool, error) {
+	if quiz != 0 {
+		_, err := s.ports.Bank.QuizForSitting(ctx, p, quiz)
+		if err == nil {
+			return quiz, true, nil
+		}
+		if !errors.Is(err, bank.ErrNotFound) {
+			return 0, false, err
+		}
+	}
+	if len(s.ports.SavedTests) == 0 {
+		return 0, false, ErrNoSavedTests
+	}
+	quiz, err := s.ports.SavedTests[0].BuildSavedTest(ctx, p, title, mode, limit, ids)
+	return quiz, false, err
 }
 
 // Completed marks done the block whose saved test the completed attempt
