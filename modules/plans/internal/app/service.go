@@ -113,6 +113,53 @@ func (s *Service) CreatePlan(ctx context.Context, p auth.Principal, in NewPlan) 
 	return plan, s.db.Tx(ctx, func(ctx context.Context) error { return s.store.InsertPlan(ctx, plan) })
 }
 
+// PlanPatch is a moderator's edit of a plan: nil fields stay as they are;
+// SetExamDate writes ExamDate (nil clears it).
+type PlanPatch struct {
+	Title, Description *string
+	SetExamDate        bool
+	ExamDate           *time.Time
+}
+
+// UpdatePlan edits a plan's title, description and exam date (published or
+// not: the blocks, which learners' progress hangs on, never change).
+func (s *Service) UpdatePlan(ctx context.Context, id int64, in PlanPatch) (*Plan, error) {
+	var err error
+	var title, desc string
+	if in.Title != nil {
+		if title, err = checkText("title", *in.Title, 200, true); err != nil {
+			return nil, err
+		}
+	}
+	if in.Description != nil {
+		if desc, err = checkText("description", *in.Description, 4000, false); err != nil {
+			return nil, err
+		}
+	}
+	var out *Plan
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		plan, err := s.store.Plan(ctx, id, true)
+		if db.IsNotFound(err) {
+			return apperr.NotFoundf("study plan %d not found", id)
+		}
+		if err != nil {
+			return err
+		}
+		if in.Title != nil {
+			plan.Title = title
+		}
+		if in.Description != nil {
+			plan.Description = desc
+		}
+		if in.SetExamDate {
+			plan.ExamDate = in.ExamDate
+		}
+		out = plan
+		return s.store.UpdatePlan(ctx, plan)
+	})
+	return out, err
+}
+
 // visible loads a plan p may read: moderators any, others a published plan
 // or one they are enrolled in (404 otherwise).
 func (s *Service) visible(ctx context.Context, p auth.Principal, id int64) (*Plan, error) {

@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	nethttp "net/http"
+	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -100,6 +101,42 @@ func RegisterExams(r *httpapi.Router, svc *app.Service) {
 				QuestionIDs: d.QuestionIDs}, ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
 		}
 		e, err := svc.CreateExam(ctx, auth.MustFrom(ctx), ne)
+		if err != nil {
+			return nil, err
+		}
+		return &examOut{toExam(e)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/exams", Tags: tags,
+		Summary: "Exams: published ones (moderators: all), newest first",
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*struct {
+		Total string `header:"X-Total-Count"`
+		Body  []ExamResponse
+	}, error) {
+		es, total, err := svc.Exams(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]ExamResponse, len(es))
+		for i := range es {
+			out[i] = toExam(&es[i])
+		}
+		return &struct {
+			Total string `header:"X-Total-Count"`
+			Body  []ExamResponse
+		}{strconv.FormatInt(total, 10), out}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPatch, Path: "/exams/{exam_id}/publish", Tags: tags,
+		Summary: "Open an exam to learners (published=true) or close it; results already recorded stay readable",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		ID        int64 `path:"exam_id" minimum:"1"`
+		Published bool  `query:"published" default:"true"`
+	}) (*examOut, error) {
+		e, err := svc.PublishExam(ctx, in.ID, in.Published)
 		if err != nil {
 			return nil, err
 		}
