@@ -65,7 +65,7 @@ func (s *Service) CreateExam(ctx context.Context, p auth.Principal, in NewExam) 
 		}
 		doms[i] = ExamDomain{Name: d.Name, ArticleIDs: nonNil(d.ArticleIDs), DeckIDs: nonNil(d.DeckIDs)}
 	}
-	drawn, _, err := s.draw(ctx, bp)
+	drawn, _, err := s.draw(ctx, p, bp)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,7 @@ type Config struct {
 type Bank interface {
 	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
 	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*bank.QuizSnapshot, error)
+	DomainQuestions(ctx context.Context, p auth.Principal, categoryID *int64, tagIDs []int64) ([]int64, error)
 }
 
 // SavedTests is what a module offers to build a learner's saved test: a
@@ -475,11 +476,14 @@ func (s *Service) MarkRead(ctx context.Context, p auth.Principal, linkID int64, 
 }
 
 // BlueprintDomain is a domain as a moderator sends it: a name, a weight
-// and the questions it draws from.
+// and the questions it draws from: those listed, and those of a category
+// branch and/or carrying tags.
 type BlueprintDomain struct {
 	Name        string
 	Weight      float64
 	QuestionIDs []int64
+	CategoryID  *int64
+	TagIDs      []int64
 }
 
 // Blueprint asks for a plan drawn to weights.
@@ -505,7 +509,7 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 	if in.Shape == ShapePapers && in.Size > s.cfg.MaxBlockQuestions {
 		return nil, apperr.Invalidf("body.size", "a paper holds at most %d questions", s.cfg.MaxBlockQuestions)
 	}
-	drawn, seed, err := s.draw(ctx, in)
+	drawn, seed, err := s.draw(ctx, p, in)
 	if err != nil {
 		return nil, err
 	}
@@ -530,22 +534,16 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 
 // draw checks a blueprint's domains against the live bank (only live
 // questions count) and draws it, refusing with every short domain.
-func (s *Service) draw(ctx context.Context, in Blueprint) ([]Drawn, uint64, error) {
+func (s *Service) draw(ctx context.Context, p auth.Principal, in Blueprint) ([]Drawn, uint64, error) {
 	domains := make([]Domain, len(in.Domains))
 	for i, d := range in.Domains {
 		name, err := checkText(fmt.Sprintf("domains[%d].name", i), d.Name, 200, true)
 		if err != nil {
 			return nil, 0, err
 		}
-		live, err := s.ports.Bank.QuestionFilings(ctx, d.QuestionIDs)
+		pool, err := s.domainPool(ctx, p, i, d)
 		if err != nil {
 			return nil, 0, err
-		}
-		pool := make([]int64, 0, len(live))
-		for _, id := range d.QuestionIDs {
-			if _, ok := live[id]; ok {
-				pool = append(pool, id)
-			}
 		}
 		domains[i] = Domain{Name: name, Weight: d.Weight, Pool: pool}
 	}
@@ -565,4 +563,38 @@ func (s *Service) draw(ctx context.Context, in Blueprint) ([]Drawn, uint64, erro
 		return nil, 0, e
 	}
 	return drawn, seed, nil
+}
+
+// domainPool is the live questions a domain draws from, without repeats:
+// the listed ones in order, then those of its category branch and tags.
+func (s *Service) domainPool(ctx context.Context, p auth.Principal, i int, d BlueprintDomain) ([]int64, error) {
+	if len(d.QuestionIDs) == 0 && d.CategoryID == nil && len(d.TagIDs) == 0 {
+		return nil, apperr.Invalidf(fmt.Sprintf("body.domains[%d]", i), "a domain draws from question_ids, a category_id or tag_ids: give at least one")
+	}
+	live, err := s.ports.Bank.QuestionFilings(ctx, d.QuestionIDs)
+	if err != nil {
+		return nil, err
+	}
+	pool := make([]int64, 0, len(live))
+	seen := map[int64]bool{}
+	for _, id := range d.QuestionIDs {
+		if _, ok := live[id]; ok && !seen[id] {
+			seen[id] = true
+			pool = append(pool, id)
+		}
+	}
+	if d.CategoryID == nil && len(d.TagIDs) == 0 {
+		return pool, nil
+	}
+	more, err := s.ports.Bank.DomainQuestions(ctx, p, d.CategoryID, d.TagIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range more {
+		if !seen[id] {
+			seen[id] = true
+			pool = append(pool, id)
+		}
+	}
+	return pool, nil
 }

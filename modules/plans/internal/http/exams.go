@@ -97,8 +97,7 @@ func RegisterExams(r *httpapi.Router, svc *app.Service) {
 		b := in.Body
 		ne := app.NewExam{Title: b.Title, Size: b.Size, TimeLimitMinutes: b.TimeLimitMinutes, Publish: b.Publish, Seed: b.Seed}
 		for _, d := range b.Domains {
-			ne.Domains = append(ne.Domains, app.ExamDomainIn{BlueprintDomain: app.BlueprintDomain{Name: d.Name, Weight: d.Weight,
-				QuestionIDs: d.QuestionIDs}, ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
+			ne.Domains = append(ne.Domains, app.ExamDomainIn{BlueprintDomain: d.domain(), ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
 		}
 		e, err := svc.CreateExam(ctx, auth.MustFrom(ctx), ne)
 		if err != nil {

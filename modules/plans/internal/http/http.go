@@ -105,7 +105,13 @@ type StudyPlanReadingItem struct {
 type BlueprintDomainItem struct {
 	Name        string  `json:"name" maxLength:"1000"`
 	Weight      float64 `json:"weight" exclusiveMinimum:"0" maximum:"1000000"`
-	QuestionIDs []int64 `json:"question_ids" maxItems:"5000" doc:"the questions the domain draws from"`
+	QuestionIDs []int64 `json:"question_ids,omitempty" required:"false" maxItems:"5000" doc:"questions the domain draws from"`
+	CategoryID  *int64  `json:"category_id,omitempty" required:"false" minimum:"1" doc:"draw from this question category's branch too"`
+	TagIDs      []int64 `json:"tag_ids,omitempty" required:"false" maxItems:"20" doc:"draw from questions carrying every one of these tags too (with category_id: both)"`
+}
+
+func (d BlueprintDomainItem) domain() app.BlueprintDomain {
+	return app.BlueprintDomain{Name: d.Name, Weight: d.Weight, QuestionIDs: d.QuestionIDs, CategoryID: d.CategoryID, TagIDs: d.TagIDs}
 }
 
 func parseDate(v string) (time.Time, error) {
@@ -336,7 +342,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		b := in.Body
 		bp := app.Blueprint{Title: b.Title, Shape: b.Shape, Papers: b.Papers, Size: b.Size, Seed: b.Seed}
 		for _, d := range b.Domains {
-			bp.Domains = append(bp.Domains, app.BlueprintDomain{Name: d.Name, Weight: d.Weight, QuestionIDs: d.QuestionIDs})
+			bp.Domains = append(bp.Domains, d.domain())
 		}
 		d, err := svc.FromBlueprint(ctx, auth.MustFrom(ctx), bp)
 		if err != nil {
