@@ -27,8 +27,7 @@ var _ = Describe("Exams", func() {
 			{"name": "Cardiology", "weight": 1, "question_ids": cardio, "article_ids": []int64{9}, "deck_ids": []int64{4}},
 			{"name": "Renal", "weight": 1, "question_ids": renal}}}
 		Expect(mod.Client(h).Post(api+"/exams", body)).To(HaveError(422, "invalid_request"), "no library to check article 9")
-		st := &savedTests{}
-		withPorts(st, library{9: nil}, decks{4: true})
+		withPorts(bankTests(), library{9: nil}, decks{4: true})
 		Expect(h.NewUser(auth.RoleUser).Client(h).Post(api+"/exams", body)).To(HaveError(403, "forbidden"))
 
 		res := mod.Client(h).Post(api+"/exams", body)
@@ -37,7 +36,16 @@ var _ = Describe("Exams", func() {
 		Expect(res.Map()).To(And(HaveKeyWithValue("question_count", BeNumerically("==", 4)),
 			HaveKeyWithValue("domains", []any{"Cardiology", "Renal"}), HaveKeyWithValue("is_published", BeNumerically("==", 0))))
 		Expect(h.NewUser(auth.RoleUser).Client(h).Get(at("/exams/%d", exam))).To(HaveError(404, "not_found"))
-		Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE plans.exams SET is_published = 1 WHERE id = ?`, exam).Error).To(Succeed())
+		Expect(h.NewUser(auth.RoleUser).Client(h).Post(at("/exams/%d/start", exam), nil)).To(HaveError(404, "not_found"))
+		Expect(h.NewUser(auth.RoleUser).Client(h).Patch(at("/exams/%d/publish", exam), nil)).To(HaveError(403, "forbidden"))
+		Expect(mod.Client(h).Patch(at("/exams/999999999/publish"), nil)).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Patch(at("/exams/%d/publish?published=true", exam), nil).Map()).
+			To(HaveKeyWithValue("is_published", BeNumerically("==", 1)))
+
+		var paper []int64
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT jsonb_array_elements(question_ids)::bigint FROM plans.exams WHERE id = ?`, exam).
+			Scan(&paper).Error).To(Succeed())
+		limit := 30
 
 		// Three learners sit it: all right, cardiology only, one renal question.
 		sit := func(right map[int64]bool) (*User, int64) {
@@ -45,6 +53,8 @@ var _ = Describe("Exams", func() {
 			s := u.Client(h).Post(at("/exams/%d/start", exam), nil)
 			ExpectWithOffset(1, s).To(HaveStatus(200))
 			quiz := int64(s.Map()["quiz_id"].(float64))
+			ExpectWithOffset(1, savedTest(quiz)).To(Equal(bankQuiz{Owner: u.ID, Mode: "timed", TimeLimitMinutes: &limit,
+				Questions: paper}), "the paper, timed to the exam")
 			a := u.Client(h).Post(at("/attempts/start?quiz_id=%d", quiz), nil)
 			ExpectWithOffset(1, a).To(HaveStatus(200))
 			answers := q{}
@@ -106,6 +116,44 @@ var _ = Describe("Exams", func() {
 		Expect(attemptID).To(Equal(aAll))
 
 		Expect(h.NewUser(auth.RoleUser).Client(h).Get(at("/exam-results/%d", exam))).To(HaveError(404, "not_found"))
+
+		// Closed: learners no longer see or start it, but a result already recorded stays readable.
+		Expect(mod.Client(h).Patch(at("/exams/%d/publish?published=false", exam), nil)).To(HaveStatus(200))
+		Expect(heart.Client(h).Get(at("/exams/%d", exam))).To(HaveError(404, "not_found"))
+		Expect(heart.Client(h).Post(at("/exams/%d/start", exam), nil)).To(HaveError(404, "not_found"))
+		Expect(heart.Client(h).Get(at("/exam-results/%d", exam)).Map()).To(HaveKeyWithValue("score", BeNumerically("==", 2)))
+		Expect(h.NewUser(auth.RoleUser).Client(h).Get(at("/exam-results/%d", exam))).To(HaveError(404, "not_found"))
+	})
+
+	It("are listed newest first, published ones to learners and every one to moderators", func() {
+		pool := questions(2)
+		newExam := func(title string, publish bool) int64 {
+			res := mod.Client(h).Post(api+"/exams", q{"title": title, "size": 1, "time_limit_minutes": 5, "publish": publish,
+				"domains": []q{{"name": "All", "weight": 1, "question_ids": pool}}})
+			ExpectWithOffset(1, res).To(HaveStatus(201))
+			return idOf(res.Map())
+		}
+		open, draft := newExam("Open paper", true), newExam("Draft paper", false)
+		listed := func(u *User) []int64 {
+			res := u.Client(h).Get(api + "/exams?limit=200")
+			ExpectWithOffset(1, res).To(HaveStatus(200))
+			var ids []int64
+			for _, e := range res.List() {
+				ids = append(ids, idOf(e.(map[string]any)))
+			}
+			ExpectWithOffset(1, res.Header.Get("X-Total-Count")).NotTo(BeEmpty())
+			return ids
+		}
+		learner := listed(h.NewUser(auth.RoleUser))
+		Expect(learner).To(ContainElement(open))
+		Expect(learner).NotTo(ContainElement(draft))
+		Expect(listed(mod)).To(ContainElements(draft, open))
+		Expect(listed(mod)[0]).To(Equal(draft), "newest first")
+		res := mod.Client(h).Get(api + "/exams?limit=1")
+		Expect(res.List()).To(HaveLen(1))
+		var total int64
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM plans.exams`).Scan(&total).Error).To(Succeed())
+		Expect(res.Header.Get("X-Total-Count")).To(Equal(fmt.Sprint(total)))
 	})
 
 	It("refuses a paper the bank cannot fill, naming the short domain", func() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/plans"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -52,13 +53,23 @@ func at(format string, args ...any) string { return api + fmt.Sprintf(format, ar
 
 func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
 
-// questions files n live MCQs in the bank.
+// questions files n live MCQs in the bank and opens them to learners in
+// a published quiz (a saved test holds only what the learner may see).
 func questions(n int) []int64 {
+	ids := hidden(n)
+	res := mod.Client(h).Post(api+"/questions/from-bank", q{"title": "Plan source", "question_ids": ids})
+	ExpectWithOffset(1, res).To(HaveStatus(201))
+	ExpectWithOffset(1, mod.Client(h).Patch(at("/quizzes/%d/publish?published=true", idOf(res.Map())), nil)).To(HaveStatus(200))
+	return ids
+}
+
+// hidden files n live MCQs no learner reaches.
+func hidden(n int) []int64 {
 	ids := make([]int64, n)
 	for i := range ids {
 		res := mod.Client(h).Post(api+"/questions/create", q{"question_text": fmt.Sprintf("Plan question %d-%d?", GinkgoRandomSeed(), i),
 			"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes"})
-		ExpectWithOffset(1, res).To(HaveStatus(201))
+		ExpectWithOffset(2, res).To(HaveStatus(201))
 		ids[i] = idOf(res.Map())
 	}
 	return ids
@@ -88,27 +99,18 @@ func blocksOf(d map[string]any) []map[string]any {
 	return out
 }
 
-// savedTests stands in for the bank's saved-test builder (not offered
-// yet): it files a real quiz of the questions through the bank's routes,
-// so the learner sits it through the real attempts flow.
-type savedTests struct{ built int }
-
-func (s *savedTests) BuildSavedTest(_ context.Context, _ auth.Principal, title, mode string, ids []int64) (int64, error) {
-	s.built++
-	body := q{"title": title, "question_ids": ids}
-	if mode == "timed" {
-		body["time_limit_minutes"] = 5
-	}
-	res := mod.Client(h).Post(api+"/questions/from-bank", body)
-	if res.Status != 201 {
-		return 0, fmt.Errorf("from-bank: %d %s", res.Status, res.Body)
-	}
-	quiz := idOf(res.Map())
-	if res := mod.Client(h).Patch(at("/quizzes/%d/publish", quiz), nil); res.Status != 200 {
-		return 0, fmt.Errorf("publish: %d", res.Status)
-	}
-	return quiz, nil
+// counting passes saved tests to the bank's builder, counting the builds.
+type counting struct {
+	plans.SavedTests
+	built int
 }
+
+func (c *counting) BuildSavedTest(ctx context.Context, p auth.Principal, title, mode string, limit int, ids []int64) (int64, error) {
+	c.built++
+	return c.SavedTests.BuildSavedTest(ctx, p, title, mode, limit, ids)
+}
+
+func bankTests() *counting { return &counting{SavedTests: app.Lookup[*bank.Module](h.App)} }
 
 // library stands in for the library module: article id -> section ids.
 type library map[int64][]string
@@ -127,7 +129,5 @@ func (l library) ArticleSectionExists(_ context.Context, id int64, section strin
 }
 
 func withPorts(t plans.SavedTests, a plans.Articles, d plans.Decks) {
-	m := app.Lookup[*plans.Module](h.App)
-	m.SetPorts(t, a, d)
-	DeferCleanup(func() { m.SetPorts(nil, nil, nil) })
+	DeferCleanup(app.Lookup[*plans.Module](h.App).SetPorts(t, a, d))
 }

@@ -79,6 +79,7 @@ var _ = Describe("Study plans", func() {
 	})
 
 	It("answers 503 for a block start while nothing builds saved tests", func() {
+		withPorts(nil, nil, nil)
 		plan := idOf(newPlan("set"))
 		b := idOf(blocksOf(addBlock(plan, "Week 1", questions(1)))[0])
 		Expect(publish(plan, true)).To(HaveStatus(200))
@@ -87,7 +88,7 @@ var _ = Describe("Study plans", func() {
 	})
 
 	It("starts a block as the learner's saved test, reuses it, and completes the block when a sitting is submitted, handed in late or auto-closed", func() {
-		st := &savedTests{}
+		st := bankTests()
 		withPorts(st, nil, nil)
 		ids := questions(4)
 		plan := idOf(newPlan("set"))
@@ -109,6 +110,9 @@ var _ = Describe("Study plans", func() {
 		Expect(start(idOf(bs[0]), "learning")).To(And(HaveKeyWithValue("reused", true), HaveKeyWithValue("quiz_id", s1["quiz_id"])))
 		Expect(st.built).To(Equal(1))
 		quiz1 := int64(s1["quiz_id"].(float64))
+		Expect(savedTest(quiz1)).To(Equal(bankQuiz{Owner: u.ID, Mode: "learning", Questions: ids[:2]}))
+		Expect(h.NewUser(auth.RoleUser).Client(h).Post(at("/attempts/start?quiz_id=%d", quiz1), nil)).
+			To(HaveError(404, "not_found"), "a saved test is its learner's alone")
 
 		sit := func(quiz int64, mode string) int64 {
 			res := u.Client(h).Post(at("/attempts/start?quiz_id=%d&mode=%s", quiz, mode), nil)
@@ -147,6 +151,8 @@ var _ = Describe("Study plans", func() {
 
 		// Handed in after the time ran out.
 		quiz2 := int64(start(idOf(bs[1]), "timed")["quiz_id"].(float64))
+		limit := 2 // minutes per question
+		Expect(savedTest(quiz2)).To(Equal(bankQuiz{Owner: u.ID, Mode: "timed", TimeLimitMinutes: &limit, Questions: ids[2:3]}))
 		a2 := sit(quiz2, "timed")
 		runOutOfTime(a2)
 		Expect(u.Client(h).Post(at("/attempts/%d/submit", a2), nil)).To(HaveStatus(200))
@@ -165,6 +171,30 @@ var _ = Describe("Study plans", func() {
 		var n int64
 		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM plans.block_progress WHERE user_id = ?`, v.ID).Scan(&n).Error).To(Succeed())
 		Expect(n).To(BeZero())
+	})
+
+	It("builds the saved test of only the questions the learner may see, and refuses a block with none", func() {
+		withPorts(bankTests(), nil, nil)
+		open, closed := questions(2), hidden(2)
+		plan := idOf(newPlan("set"))
+		addBlock(plan, "Mixed", []int64{closed[0], open[1], closed[1], open[0]})
+		bs := blocksOf(addBlock(plan, "Closed", closed))
+		Expect(publish(plan, true)).To(HaveStatus(200))
+		u := h.NewUser(auth.RoleUser)
+
+		res := u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(bs[0])), nil)
+		Expect(res).To(HaveStatus(200))
+		Expect(savedTest(int64(res.Map()["quiz_id"].(float64)))).To(Equal(bankQuiz{Owner: u.ID, Mode: "learning",
+			Questions: []int64{open[1], open[0]}}))
+		Expect(u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(bs[1])), nil)).To(HaveError(409, "conflict"))
+		var n int64
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM plans.block_progress WHERE block_id = ?`, idOf(bs[1])).Scan(&n).Error).To(Succeed())
+		Expect(n).To(BeZero())
+
+		// A moderator reaches the whole bank.
+		res = mod.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(bs[1])), nil)
+		Expect(res).To(HaveStatus(200))
+		Expect(savedTest(int64(res.Map()["quiz_id"].(float64))).Questions).To(Equal(closed))
 	})
 
 	It("keeps reading progress per block-article link on mixed plans", func() {
@@ -198,4 +228,26 @@ var _ = Describe("Study plans", func() {
 func runOutOfTime(attemptID int64) {
 	ExpectWithOffset(1, h.App.DB.Conn(ctxb).Exec(`UPDATE attempts.attempts SET started_at = started_at - interval '1 hour',
 		deadline_at = deadline_at - interval '1 hour' WHERE id = ?`, attemptID).Error).To(Succeed())
+}
+
+// bankQuiz is a saved test as the bank stores it.
+type bankQuiz struct {
+	Owner            int64
+	Mode             string
+	TimeLimitMinutes *int
+	IsPublished      bool
+	Questions        []int64 `gorm:"-"`
+}
+
+// savedTest reads a saved test from the bank's tables: its owner, mode,
+// limit and questions in order.
+func savedTest(quiz int64) bankQuiz {
+	var z bankQuiz
+	conn := h.App.DB.Conn(ctxb)
+	ExpectWithOffset(1, conn.Raw(`SELECT s.user_id AS owner, z.mode, z.time_limit_minutes, z.is_published
+		FROM bank.quizzes z JOIN bank.saved_tests s ON s.quiz_id = z.id AND s.user_id = z.user_id WHERE z.id = ?`, quiz).
+		Scan(&z).Error).To(Succeed())
+	ExpectWithOffset(1, conn.Raw(`SELECT question_id FROM bank.quiz_questions WHERE quiz_id = ? ORDER BY position`, quiz).
+		Scan(&z.Questions).Error).To(Succeed())
+	return z
 }

@@ -20,7 +20,7 @@ import (
 type Config = app.Config
 
 // SavedTests is what a module implements to build a learner's saved test of
-// a block (the bank, once it offers it).
+// a block or an exam paper (the bank does).
 type SavedTests = app.SavedTests
 
 // Articles is what a library module implements to check reading links.
@@ -82,9 +82,10 @@ func (m *Module) CompleteBlocks(ctx context.Context, e attempts.AttemptCompleted
 type Decks = app.Decks
 
 // SetPorts replaces the optional saved-test builder, article and deck
-// checkers (tests stand in for what bank, library and flashcards do not
-// offer yet); nil leaves a port empty.
-func (m *Module) SetPorts(t SavedTests, a Articles, d Decks) {
+// checkers (tests stand in for them or take them away); nil leaves a port
+// empty. It returns what puts back the ports the app wired.
+func (m *Module) SetPorts(t SavedTests, a Articles, d Decks) (restore func()) {
+	wired := *m.ports
 	m.ports.SavedTests, m.ports.Articles, m.ports.Decks = nil, nil, nil
 	if t != nil {
 		m.ports.SavedTests = []SavedTests{t}
@@ -95,4 +96,5 @@ func (m *Module) SetPorts(t SavedTests, a Articles, d Decks) {
 	if d != nil {
 		m.ports.Decks = []Decks{d}
 	}
+	return func() { *m.ports = wired }
 }

@@ -3,20 +3,20 @@ package app
 import (
 	"context"
 
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// QuizForSitting returns a quiz p may sit (published, or p moderates) with
-// every live question and its answer side, in order. 404 otherwise.
+// QuizForSitting returns a quiz p may sit (published, p moderates, or p's
+// own saved test) with every live question and its answer side, in order.
+// 404 otherwise.
 func (s *Service) QuizForSitting(ctx context.Context, p auth.Principal, id int64) (*QuizDetail, error) {
 	z, err := s.liveQuiz(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
-	if !z.IsPublished && !p.IsModerator() {
-		return nil, apperr.NotFoundf("quiz not found")
+	if err := s.maySit(ctx, p, z); err != nil {
+		return nil, err
 	}
 	return s.detail(ctx, z, true)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/plans/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -64,7 +65,7 @@ func (s *Service) CreateExam(ctx context.Context, p auth.Principal, in NewExam) 
 		}
 		doms[i] = ExamDomain{Name: d.Name, ArticleIDs: nonNil(d.ArticleIDs), DeckIDs: nonNil(d.DeckIDs)}
 	}
-	drawn, _, err := s.draw(ctx, bp)
+	drawn, _, err := s.draw(ctx, p, bp)
 	if err != nil {
 		return nil, err
 	}
@@ -122,29 +123,44 @@ func (s *Service) Exam(ctx context.Context, p auth.Principal, id int64) (*Exam, 
 	return e, err
 }
 
+// Exams lists the exams p may see (published ones; moderators all),
+// newest first.
+func (s *Service) Exams(ctx context.Context, p auth.Principal, limit, offset int) ([]Exam, int64, error) {
+	return s.store.Exams(ctx, p.IsModerator(), limit, offset)
+}
+
+// PublishExam opens an exam to learners or closes it. Closing hides it and
+// stops new starts; results already recorded stay.
+func (s *Service) PublishExam(ctx context.Context, id int64, published bool) (*Exam, error) {
+	flag := 0
+	if published {
+		flag = 1
+	}
+	var out *Exam
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		var err error
+		out, err = s.store.SetExamPublished(ctx, id, flag)
+		if db.IsNotFound(err) {
+			return apperr.NotFoundf("exam %d not found", id)
+		}
+		return err
+	})
+	return out, err
+}
+
 // StartExam builds or reuses the caller's timed saved test of the paper.
 func (s *Service) StartExam(ctx context.Context, p auth.Principal, id int64) (*Started, error) {
 	e, err := s.Exam(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
-	out := &Started{Mode: "timed"}
 	quiz, err := s.store.Sitting(ctx, id, p.UserID)
 	if err != nil {
 		return nil, err
 	}
-	if quiz != 0 {
-		if _, err := s.ports.Bank.QuizForSitting(ctx, p, quiz); err == nil {
-			out.QuizID, out.Reused = quiz, true
-		}
-	}
-	if out.QuizID == 0 {
-		if len(s.ports.SavedTests) == 0 {
-			return nil, ErrNoSavedTests
-		}
-		if out.QuizID, err = s.ports.SavedTests[0].BuildSavedTest(ctx, p, e.Title, "timed", e.QuestionIDs); err != nil {
-			return nil, err
-		}
+	out := &Started{Mode: bank.ModeTimed}
+	if out.QuizID, out.Reused, err = s.savedTest(ctx, p, quiz, e.Title, bank.ModeTimed, e.TimeLimitMinutes, e.QuestionIDs); err != nil {
+		return nil, err
 	}
 	return out, s.db.Tx(ctx, func(ctx context.Context) error { return s.store.SaveSitting(ctx, id, p.UserID, out.QuizID) })
 }
@@ -204,17 +220,24 @@ type Report struct {
 // weakestShown is how many of the lowest domains the report points at.
 const weakestShown = 3
 
-// Report gives the caller's result: score per domain, percentile among all
-// who sat the paper (share below plus half the ties, self included), and
-// the weakest domains (lowest percentage first, ties in blueprint order)
-// with their articles and decks.
+// Report gives the caller's result (still readable once the exam is
+// closed): score per domain, percentile among all who sat the paper (share
+// below plus half the ties, self included), and the weakest domains
+// (lowest percentage first, ties in blueprint order) with their articles
+// and decks.
 func (s *Service) Report(ctx context.Context, p auth.Principal, id int64) (*Report, error) {
-	e, err := s.Exam(ctx, p, id)
+	e, err := s.store.Exam(ctx, id)
+	if db.IsNotFound(err) {
+		return nil, apperr.NotFoundf("exam %d not found", id)
+	}
 	if err != nil {
 		return nil, err
 	}
 	r, err := s.store.Result(ctx, id, p.UserID)
 	if db.IsNotFound(err) {
+		if e.IsPublished != 1 && !p.IsModerator() {
+			return nil, apperr.NotFoundf("exam %d not found", id)
+		}
 		return nil, apperr.NotFoundf("you have no result for exam %d: sit it first", id)
 	}
 	if err != nil {

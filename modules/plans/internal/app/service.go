@@ -24,20 +24,24 @@ import (
 // Config is the plans section.
 type Config struct {
 	MaxBlockQuestions int `mapstructure:"max_block_questions" validate:"gte=1"`
+	// MinutesPerQuestion times a block sat in timed mode.
+	MinutesPerQuestion int `mapstructure:"minutes_per_question" validate:"gte=1"`
 }
 
 // Bank is what plans asks of the bank (bank.Facade satisfies it).
 type Bank interface {
 	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
 	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*bank.QuizSnapshot, error)
+	DomainQuestions(ctx context.Context, p auth.Principal, categoryID *int64, tagIDs []int64) ([]int64, error)
 }
 
 // SavedTests is what a module offers to build a learner's saved test: a
 // quiz of the given questions limited to what p may see, that p may sit,
-// in mode (bank.ModeLearning or bank.ModeTimed). The bank does not offer it
-// yet; until it does, starting a block answers 503.
+// in mode (bank.ModeLearning or bank.ModeTimed) with a time limit (0:
+// none). The bank offers it; without one, starting a block answers 503.
 type SavedTests interface {
-	BuildSavedTest(ctx context.Context, p auth.Principal, title, mode string, questionIDs []int64) (quizID int64, err error)
+	BuildSavedTest(ctx context.Context, p auth.Principal, title, mode string, timeLimitMinutes int,
+		questionIDs []int64) (quizID int64, err error)
 }
 
 // Articles is what the library offers to check reading links (as labs
@@ -108,6 +112,53 @@ func (s *Service) CreatePlan(ctx context.Context, p auth.Principal, in NewPlan) 
 	}
 	plan := &Plan{Title: title, Description: desc, Kind: in.Kind, ExamDate: in.ExamDate, CreatedBy: p.UserID}
 	return plan, s.db.Tx(ctx, func(ctx context.Context) error { return s.store.InsertPlan(ctx, plan) })
+}
+
+// PlanPatch is a moderator's edit of a plan: nil fields stay as they are;
+// SetExamDate writes ExamDate (nil clears it).
+type PlanPatch struct {
+	Title, Description *string
+	SetExamDate        bool
+	ExamDate           *time.Time
+}
+
+// UpdatePlan edits a plan's title, description and exam date (published or
+// not: the blocks, which learners' progress hangs on, never change).
+func (s *Service) UpdatePlan(ctx context.Context, id int64, in PlanPatch) (*Plan, error) {
+	var err error
+	var title, desc string
+	if in.Title != nil {
+		if title, err = checkText("title", *in.Title, 200, true); err != nil {
+			return nil, err
+		}
+	}
+	if in.Description != nil {
+		if desc, err = checkText("description", *in.Description, 4000, false); err != nil {
+			return nil, err
+		}
+	}
+	var out *Plan
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		plan, err := s.store.Plan(ctx, id, true)
+		if db.IsNotFound(err) {
+			return apperr.NotFoundf("study plan %d not found", id)
+		}
+		if err != nil {
+			return err
+		}
+		if in.Title != nil {
+			plan.Title = title
+		}
+		if in.Description != nil {
+			plan.Description = desc
+		}
+		if in.SetExamDate {
+			plan.ExamDate = in.ExamDate
+		}
+		out = plan
+		return s.store.UpdatePlan(ctx, plan)
+	})
+	return out, err
 }
 
 // visible loads a plan p may read: moderators any, others a published plan
@@ -361,26 +412,18 @@ func (s *Service) StartBlock(ctx context.Context, p auth.Principal, blockID int6
 	if plan.IsPublished != 1 && !p.IsModerator() {
 		return nil, apperr.Conflictf("study plan %d is retired: its blocks no longer start", plan.ID)
 	}
-	out := &Started{BlockID: blockID, Mode: mode}
 	quiz, err := s.store.SavedTest(ctx, blockID, p.UserID, mode)
 	if err != nil {
 		return nil, err
 	}
-	if quiz != 0 {
-		if _, err := s.ports.Bank.QuizForSitting(ctx, p, quiz); err == nil {
-			out.QuizID, out.Reused = quiz, true
-		} else if !errors.Is(err, bank.ErrNotFound) {
-			return nil, err
-		}
+	limit := 0
+	if mode == bank.ModeTimed {
+		limit = len(b.QuestionIDs) * s.cfg.MinutesPerQuestion
 	}
-	if out.QuizID == 0 {
-		if len(s.ports.SavedTests) == 0 {
-			return nil, ErrNoSavedTests
-		}
-		title := fmt.Sprintf("%s: %s", plan.Title, b.Title)
-		if out.QuizID, err = s.ports.SavedTests[0].BuildSavedTest(ctx, p, title, mode, b.QuestionIDs); err != nil {
-			return nil, err
-		}
+	out := &Started{BlockID: blockID, Mode: mode}
+	out.QuizID, out.Reused, err = s.savedTest(ctx, p, quiz, fmt.Sprintf("%s: %s", plan.Title, b.Title), mode, limit, b.QuestionIDs)
+	if err != nil {
+		return nil, err
 	}
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		if err := s.store.Enrol(ctx, plan.ID, p.UserID); err != nil {
@@ -389,6 +432,26 @@ func (s *Service) StartBlock(ctx context.Context, p auth.Principal, blockID int6
 		return s.store.SaveTest(ctx, blockID, p.UserID, mode, out.QuizID)
 	})
 	return out, err
+}
+
+// savedTest reuses quiz, p's saved test from an earlier start, while p may
+// still sit it; otherwise it has one built (503 with no builder).
+func (s *Service) savedTest(ctx context.Context, p auth.Principal, quiz int64, title, mode string, limit int,
+	ids []int64) (int64, bool, error) {
+	if quiz != 0 {
+		_, err := s.ports.Bank.QuizForSitting(ctx, p, quiz)
+		if err == nil {
+			return quiz, true, nil
+		}
+		if !errors.Is(err, bank.ErrNotFound) {
+			return 0, false, err
+		}
+	}
+	if len(s.ports.SavedTests) == 0 {
+		return 0, false, ErrNoSavedTests
+	}
+	quiz, err := s.ports.SavedTests[0].BuildSavedTest(ctx, p, title, mode, limit, ids)
+	return quiz, false, err
 }
 
 // Completed marks done the block whose saved test the completed attempt
@@ -413,11 +476,14 @@ func (s *Service) MarkRead(ctx context.Context, p auth.Principal, linkID int64, 
 }
 
 // BlueprintDomain is a domain as a moderator sends it: a name, a weight
-// and the questions it draws from.
+// and the questions it draws from: those listed, and those of a category
+// branch and/or carrying tags.
 type BlueprintDomain struct {
 	Name        string
 	Weight      float64
 	QuestionIDs []int64
+	CategoryID  *int64
+	TagIDs      []int64
 }
 
 // Blueprint asks for a plan drawn to weights.
@@ -443,7 +509,7 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 	if in.Shape == ShapePapers && in.Size > s.cfg.MaxBlockQuestions {
 		return nil, apperr.Invalidf("body.size", "a paper holds at most %d questions", s.cfg.MaxBlockQuestions)
 	}
-	drawn, seed, err := s.draw(ctx, in)
+	drawn, seed, err := s.draw(ctx, p, in)
 	if err != nil {
 		return nil, err
 	}
@@ -468,22 +534,16 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 
 // draw checks a blueprint's domains against the live bank (only live
 // questions count) and draws it, refusing with every short domain.
-func (s *Service) draw(ctx context.Context, in Blueprint) ([]Drawn, uint64, error) {
+func (s *Service) draw(ctx context.Context, p auth.Principal, in Blueprint) ([]Drawn, uint64, error) {
 	domains := make([]Domain, len(in.Domains))
 	for i, d := range in.Domains {
 		name, err := checkText(fmt.Sprintf("domains[%d].name", i), d.Name, 200, true)
 		if err != nil {
 			return nil, 0, err
 		}
-		live, err := s.ports.Bank.QuestionFilings(ctx, d.QuestionIDs)
+		pool, err := s.domainPool(ctx, p, i, d)
 		if err != nil {
 			return nil, 0, err
-		}
-		pool := make([]int64, 0, len(live))
-		for _, id := range d.QuestionIDs {
-			if _, ok := live[id]; ok {
-				pool = append(pool, id)
-			}
 		}
 		domains[i] = Domain{Name: name, Weight: d.Weight, Pool: pool}
 	}
@@ -503,4 +563,38 @@ func (s *Service) draw(ctx context.Context, in Blueprint) ([]Drawn, uint64, erro
 		return nil, 0, e
 	}
 	return drawn, seed, nil
+}
+
+// domainPool is the live questions a domain draws from, without repeats:
+// the listed ones in order, then those of its category branch and tags.
+func (s *Service) domainPool(ctx context.Context, p auth.Principal, i int, d BlueprintDomain) ([]int64, error) {
+	if len(d.QuestionIDs) == 0 && d.CategoryID == nil && len(d.TagIDs) == 0 {
+		return nil, apperr.Invalidf(fmt.Sprintf("body.domains[%d]", i), "a domain draws from question_ids, a category_id or tag_ids: give at least one")
+	}
+	live, err := s.ports.Bank.QuestionFilings(ctx, d.QuestionIDs)
+	if err != nil {
+		return nil, err
+	}
+	pool := make([]int64, 0, len(live))
+	seen := map[int64]bool{}
+	for _, id := range d.QuestionIDs {
+		if _, ok := live[id]; ok && !seen[id] {
+			seen[id] = true
+			pool = append(pool, id)
+		}
+	}
+	if d.CategoryID == nil && len(d.TagIDs) == 0 {
+		return pool, nil
+	}
+	more, err := s.ports.Bank.DomainQuestions(ctx, p, d.CategoryID, d.TagIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range more {
+		if !seen[id] {
+			seen[id] = true
+			pool = append(pool, id)
+		}
+	}
+	return pool, nil
 }

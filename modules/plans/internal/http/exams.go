@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	nethttp "net/http"
+	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -96,10 +97,45 @@ func RegisterExams(r *httpapi.Router, svc *app.Service) {
 		b := in.Body
 		ne := app.NewExam{Title: b.Title, Size: b.Size, TimeLimitMinutes: b.TimeLimitMinutes, Publish: b.Publish, Seed: b.Seed}
 		for _, d := range b.Domains {
-			ne.Domains = append(ne.Domains, app.ExamDomainIn{BlueprintDomain: app.BlueprintDomain{Name: d.Name, Weight: d.Weight,
-				QuestionIDs: d.QuestionIDs}, ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
+			ne.Domains = append(ne.Domains, app.ExamDomainIn{BlueprintDomain: d.domain(), ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
 		}
 		e, err := svc.CreateExam(ctx, auth.MustFrom(ctx), ne)
+		if err != nil {
+			return nil, err
+		}
+		return &examOut{toExam(e)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/exams", Tags: tags,
+		Summary: "Exams: published ones (moderators: all), newest first",
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*struct {
+		Total string `header:"X-Total-Count"`
+		Body  []ExamResponse
+	}, error) {
+		es, total, err := svc.Exams(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]ExamResponse, len(es))
+		for i := range es {
+			out[i] = toExam(&es[i])
+		}
+		return &struct {
+			Total string `header:"X-Total-Count"`
+			Body  []ExamResponse
+		}{strconv.FormatInt(total, 10), out}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPatch, Path: "/exams/{exam_id}/publish", Tags: tags,
+		Summary: "Open an exam to learners (published=true) or close it; results already recorded stay readable",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		ID        int64 `path:"exam_id" minimum:"1"`
+		Published bool  `query:"published" default:"true"`
+	}) (*examOut, error) {
+		e, err := svc.PublishExam(ctx, in.ID, in.Published)
 		if err != nil {
 			return nil, err
 		}

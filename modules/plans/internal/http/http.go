@@ -105,7 +105,21 @@ type StudyPlanReadingItem struct {
 type BlueprintDomainItem struct {
 	Name        string  `json:"name" maxLength:"1000"`
 	Weight      float64 `json:"weight" exclusiveMinimum:"0" maximum:"1000000"`
-	QuestionIDs []int64 `json:"question_ids" maxItems:"5000" doc:"the questions the domain draws from"`
+	QuestionIDs []int64 `json:"question_ids,omitempty" required:"false" maxItems:"5000" doc:"questions the domain draws from"`
+	CategoryID  *int64  `json:"category_id,omitempty" required:"false" minimum:"1" doc:"draw from this question category's branch too"`
+	TagIDs      []int64 `json:"tag_ids,omitempty" required:"false" maxItems:"20" doc:"draw from questions carrying every one of these tags too (with category_id: both)"`
+}
+
+func (d BlueprintDomainItem) domain() app.BlueprintDomain {
+	return app.BlueprintDomain{Name: d.Name, Weight: d.Weight, QuestionIDs: d.QuestionIDs, CategoryID: d.CategoryID, TagIDs: d.TagIDs}
+}
+
+func parseDate(v string) (time.Time, error) {
+	d, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		return d, apperr.Invalidf("body.exam_date", "exam_date must be a date (YYYY-MM-DD)")
+	}
+	return d, nil
 }
 
 type planPath struct {
@@ -149,9 +163,9 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}) (*detailOut, error) {
 		np := app.NewPlan{Title: in.Body.Title, Description: in.Body.Description, Kind: in.Body.Kind}
 		if in.Body.ExamDate != "" {
-			d, err := time.Parse(time.DateOnly, in.Body.ExamDate)
+			d, err := parseDate(in.Body.ExamDate)
 			if err != nil {
-				return nil, apperr.Invalidf("body.exam_date", "exam_date must be a date (YYYY-MM-DD)")
+				return nil, err
 			}
 			np.ExamDate = &d
 		}
@@ -172,6 +186,36 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "A study plan with its blocks, reading and your progress",
 		Errors:  []int{nethttp.StatusNotFound},
 	}, func(ctx context.Context, in *planPath) (*detailOut, error) {
+		d, err := svc.Get(ctx, auth.MustFrom(ctx), in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &detailOut{toDetail(d)}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPatch, Path: "/study-plans/{plan_id}", Tags: tags,
+		Summary: "Edit a study plan's title, description or exam date (blocks never change)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		ID   int64 `path:"plan_id" minimum:"1"`
+		Body struct {
+			Title       *string `json:"title,omitempty" required:"false" maxLength:"1000"`
+			Description *string `json:"description,omitempty" required:"false" maxLength:"20000"`
+			ExamDate    *string `json:"exam_date,omitempty" required:"false" maxLength:"10" doc:"YYYY-MM-DD; an empty string clears it"`
+		}
+	}) (*detailOut, error) {
+		pt := app.PlanPatch{Title: in.Body.Title, Description: in.Body.Description, SetExamDate: in.Body.ExamDate != nil}
+		if pt.SetExamDate && *in.Body.ExamDate != "" {
+			d, err := parseDate(*in.Body.ExamDate)
+			if err != nil {
+				return nil, err
+			}
+			pt.ExamDate = &d
+		}
+		if _, err := svc.UpdatePlan(ctx, in.ID, pt); err != nil {
+			return nil, err
+		}
 		d, err := svc.Get(ctx, auth.MustFrom(ctx), in.ID)
 		if err != nil {
 			return nil, err
@@ -298,7 +342,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		b := in.Body
 		bp := app.Blueprint{Title: b.Title, Shape: b.Shape, Papers: b.Papers, Size: b.Size, Seed: b.Seed}
 		for _, d := range b.Domains {
-			bp.Domains = append(bp.Domains, app.BlueprintDomain{Name: d.Name, Weight: d.Weight, QuestionIDs: d.QuestionIDs})
+			bp.Domains = append(bp.Domains, d.domain())
 		}
 		d, err := svc.FromBlueprint(ctx, auth.MustFrom(ctx), bp)
 		if err != nil {

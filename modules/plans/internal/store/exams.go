@@ -110,3 +110,32 @@ func (s *Store) Standing(ctx context.Context, examID int64, score int) (below, e
 		count(*) AS n FROM plans.exam_results WHERE exam_id = ?`, score, score, examID).Scan(&row).Error
 	return row.Below, row.Equal, row.N, err
 }
+
+// Exams lists exams newest first (published ones only unless all) with
+// their total.
+func (s *Store) Exams(ctx context.Context, all bool, limit, offset int) ([]Exam, int64, error) {
+	q := s.db.Conn(ctx).Model(&Exam{})
+	if !all {
+		q = q.Where("is_published = 1")
+	}
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var out []Exam
+	err := q.Order("created_at DESC, id DESC").Limit(limit).Offset(offset).Find(&out).Error
+	return out, total, err
+}
+
+// SetExamPublished opens an exam to learners (1) or closes it (0); db.ErrNotFound when missing.
+func (s *Store) SetExamPublished(ctx context.Context, id int64, published int) (*Exam, error) {
+	var out []Exam
+	if err := s.db.Conn(ctx).Raw(`UPDATE plans.exams SET is_published = ? WHERE id = ? RETURNING *`, published, id).
+		Scan(&out).Error; err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, db.ErrNotFound
+	}
+	return &out[0], nil
+}

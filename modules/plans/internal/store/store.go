@@ -251,3 +251,9 @@ func (s *Store) ReadLinks(ctx context.Context, planID, userID int64) (map[int64]
 	}
 	return out, err
 }
+
+// UpdatePlan writes a plan's title, description and exam date.
+func (s *Store) UpdatePlan(ctx context.Context, p *Plan) error {
+	return s.db.Conn(ctx).Raw(`UPDATE plans.plans SET title = ?, description = ?, exam_date = ?, updated_at = now()
+		WHERE id = ? RETURNING *`, p.Title, p.Description, p.ExamDate, p.ID).Scan(p).Error
+}
