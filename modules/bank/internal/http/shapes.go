@@ -112,7 +112,7 @@ func toQuizBodies(zs []app.Quiz) []QuizBody {
 // QuizLearningDetail (learning or study: answers in).
 type QuizDetailBody struct {
 	QuizBody
-	AnswersShown bool           `json:"answers_shown"`
+	AnswersShown bool         `json:"answers_shown"`
 	Questions    QuestionList `json:"questions"`
 }
 
