@@ -53,12 +53,15 @@ var _ = Describe("The bank's part of the OpenAPI document", func() {
 			"/api/v1/question-categories/{cat_id}/create-quiz":                     {"post"},
 			"/api/v1/tags":                                                         {"get"},
 			"/api/v1/tags/classify":                                                {"post"},
+			"/api/v1/admin/classification-snapshots":                               {"get"},
+			"/api/v1/admin/classification-snapshots/{snapshot_id}/rollback":        {"post"},
 			"/api/v1/tags/status/{job_id}":                                         {"get"},
 			"/api/v1/favorites":                                                    {"get", "post"},
 			"/api/v1/favorites/{question_id}":                                      {"delete"},
 		}
 		tags := map[string]string{"questions": "questions", "quizzes": "quizzes", "categories": "categories",
-			"question-categories": "question-categories", "tags": "tags", "favorites": "favorites"}
+			"question-categories": "question-categories", "tags": "tags", "favorites": "favorites",
+			"admin": "admin"}
 		for p, methods := range want {
 			Expect(doc.Paths).To(HaveKey(p))
 			for _, m := range methods {

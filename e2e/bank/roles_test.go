@@ -115,6 +115,10 @@ var _ = Describe("Every bank route from every role", Ordered, func() {
 		{"POST", fixed("/favorites"), func(f fixture) any { return q{"question_id": f.question} }, all(201)},
 		{"DELETE", func(f fixture) string { return fmt.Sprintf("/favorites/%d", f.question) }, none, all(204)},
 		{"GET", fixed("/favorites"), none, all(200)},
+		{"GET", fixed("/admin/classification-snapshots"), none, [4]int{403, 403, 403, 200}},
+		// A real rollback is tried in snapshots_test.go (it rewrites the whole
+		// classification); here an unknown snapshot reaches the admin's 404.
+		{"POST", fixed("/admin/classification-snapshots/987654321/rollback"), none, [4]int{403, 403, 403, 404}},
 	}
 
 	for _, r := range routes {

@@ -80,59 +80,65 @@ var _ = Describe("Tags", func() {
 	})
 })
 
-var _ = Describe("Tag classification", func() {
-	type status struct {
+// classifyStatus is GET /tags/status/{job_id}.
+type classifyStatus struct {
+	JobID  string `json:"job_id"`
+	Status string `json:"status"`
+	Steps  []struct {
+		Name   string `json:"name"`
+		Detail string `json:"detail"`
+	} `json:"steps"`
+	Error  *string `json:"error"`
+	Result *struct {
+		Questions   int `json:"questions"`
+		Tagged      int `json:"tagged"`
+		TagsApplied int `json:"tags_applied"`
+	} `json:"result"`
+}
+
+// classify starts a classification as a moderator and polls it (as a
+// learner: anyone signed in may) until it is over.
+func classify() classifyStatus {
+	res := mod.Client(h).Post(api+"/tags/classify", nil)
+	ExpectWithOffset(1, res).To(HaveStatus(202))
+	var started struct {
 		JobID  string `json:"job_id"`
 		Status string `json:"status"`
-		Steps  []struct {
-			Name   string `json:"name"`
-			Detail string `json:"detail"`
-		} `json:"steps"`
-		Error  *string `json:"error"`
-		Result *struct {
-			Questions   int `json:"questions"`
-			Tagged      int `json:"tagged"`
-			TagsApplied int `json:"tags_applied"`
-		} `json:"result"`
 	}
-	// classify starts a classification as a moderator and polls it (as a
-	// learner: anyone signed in may) until it is over.
-	classify := func() status {
-		res := mod.Client(h).Post(api+"/tags/classify", nil)
-		ExpectWithOffset(1, res).To(HaveStatus(202))
-		var started struct {
-			JobID  string `json:"job_id"`
-			Status string `json:"status"`
-		}
-		res.JSON(&started)
-		ExpectWithOffset(1, started.Status).To(Equal("started"))
-		ExpectWithOffset(1, uuid.Validate(started.JobID)).To(Succeed())
-		learner := h.NewUser(auth.RoleUser)
-		var st status
-		EventuallyWithOffset(1, func() string {
-			res := learner.Client(h).Get(api + "/tags/status/" + started.JobID)
-			ExpectWithOffset(1, res).To(HaveStatus(200))
-			st = status{}
-			res.JSON(&st)
-			return st.Status
-		}).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).
-			Should(BeElementOf("completed", "failed", "cancelled"))
-		ExpectWithOffset(1, st.JobID).To(Equal(started.JobID))
-		return st
-	}
-	tagsOf := func(questionID int64) []int64 {
-		out := []int64{}
-		ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(`SELECT tag_id FROM bank.question_tags WHERE question_id = ?
-			ORDER BY tag_id`, questionID).Scan(&out).Error).To(Succeed())
-		return out
-	}
-	newTag := func(typ, name string) int64 {
-		var id int64
-		ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(`INSERT INTO bank.tags (type, name) VALUES (?, ?) RETURNING id`,
-			typ, name).Scan(&id).Error).To(Succeed())
-		return id
-	}
+	res.JSON(&started)
+	ExpectWithOffset(1, started.Status).To(Equal("started"))
+	ExpectWithOffset(1, uuid.Validate(started.JobID)).To(Succeed())
+	learner := h.NewUser(auth.RoleUser)
+	var st classifyStatus
+	EventuallyWithOffset(1, func() string {
+		res := learner.Client(h).Get(api + "/tags/status/" + started.JobID)
+		ExpectWithOffset(1, res).To(HaveStatus(200))
+		st = classifyStatus{}
+		res.JSON(&st)
+		return st.Status
+	}).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).
+		Should(BeElementOf("completed", "failed", "cancelled"))
+	ExpectWithOffset(1, st.JobID).To(Equal(started.JobID))
+	return st
+}
 
+// tagsOf reads the tags a question carries directly, stored.
+func tagsOf(questionID int64) []int64 {
+	out := []int64{}
+	ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(`SELECT tag_id FROM bank.question_tags WHERE question_id = ?
+			ORDER BY tag_id`, questionID).Scan(&out).Error).To(Succeed())
+	return out
+}
+
+// newTag stores a tag.
+func newTag(typ, name string) int64 {
+	var id int64
+	ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(`INSERT INTO bank.tags (type, name) VALUES (?, ?) RETURNING id`,
+		typ, name).Scan(&id).Error).To(Succeed())
+	return id
+}
+
+var _ = Describe("Tag classification", func() {
 	It("is refused to learners (403) and starts nothing", func() {
 		var before int64
 		Expect(h.App.DB.Conn(ctxBG).Raw(`SELECT count(*) FROM platform.jobs WHERE kind = 'classify_tags'`).

@@ -31,6 +31,12 @@ type ClassifyResult struct {
 	TagsApplied int64 `json:"tags_applied"` // (question, tag) pairs added
 }
 
+// classifyPayload is a classification job's input: who started it, for
+// the snapshot taken before it changes anything.
+type classifyPayload struct {
+	By int64 `json:"by,omitempty"`
+}
+
 // ClassifyJob is a classification job as clients poll it.
 type ClassifyJob struct {
 	ID     string
@@ -49,7 +55,7 @@ func (s *Service) StartClassify(ctx context.Context, p auth.Principal) (string, 
 	if !p.IsModerator() {
 		return "", apperr.Forbiddenf("only moderators start tag classification")
 	}
-	id, err := s.queue.Enqueue(ctx, KindClassifyTags, &p.UserID, struct{}{})
+	id, err := s.queue.Enqueue(ctx, KindClassifyTags, &p.UserID, classifyPayload{By: p.UserID})
 	if errors.Is(err, jobs.ErrQueueFull) {
 		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: queueFullRetry,
 			Message: "the job queue cannot accept a classification now; nothing was started, try again shortly"}
@@ -85,10 +91,22 @@ func (s *Service) ClassifyStatus(ctx context.Context, jobID string) (*ClassifyJo
 	return out, nil
 }
 
-// classifyJob walks the live questions by id and adds the tags the tagger
-// finds. It only adds (tags from offline tooling stay), so running it
-// again, or resuming it after a lost worker, is safe.
+// classifyJob snapshots the classification, then walks the live questions
+// by id and adds the tags the tagger finds. It only adds (tags from offline
+// tooling stay), so running it again, or resuming it after a lost worker,
+// is safe; a resumed run keeps its first snapshot.
 func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
+	var in classifyPayload
+	if err := run.Decode(&in); err != nil {
+		return nil, err
+	}
+	var by *int64
+	if in.By != 0 {
+		by = &in.By
+	}
+	if err := s.snapshotBeforeRun(ctx, run.ID, by); err != nil {
+		return nil, err
+	}
 	tags, err := s.store.TagsOfTypes(ctx, TagSubject, TagDisease)
 	if err != nil {
 		return nil, err

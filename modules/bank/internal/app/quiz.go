@@ -135,17 +135,25 @@ func (s *Service) visibleQuiz(ctx context.Context, p auth.Principal, id int64) (
 	if err != nil {
 		return nil, err
 	}
+	return z, s.mayOpen(ctx, p, z)
+}
+
+// mayOpen refuses, as a 404, a quiz p may not open.
+func (s *Service) mayOpen(ctx context.Context, p auth.Principal, z *store.QuizSummary) error {
+	if z.DeletedAt != nil {
+		return apperr.NotFoundf("quiz not found")
+	}
 	if z.IsPublished || p.IsModerator() {
-		return z, nil
+		return nil
 	}
 	v, err := s.viewerOf(ctx, p)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if slices.Contains(v.quizGrants, id) {
-		return z, nil
+	if slices.Contains(v.quizGrants, z.ID) {
+		return nil
 	}
-	return nil, apperr.NotFoundf("quiz not found")
+	return apperr.NotFoundf("quiz not found")
 }
 
 // detail assembles a quiz with its live questions, answers in or out.
@@ -167,14 +175,38 @@ func (s *Service) detail(ctx context.Context, z *store.QuizSummary, answers bool
 	return d, nil
 }
 
-// GetQuiz opens a quiz: a timed quiz hides the answer side, a learning quiz
-// shows it, and study forces it in (a study session of any quiz).
-func (s *Service) GetQuiz(ctx context.Context, p auth.Principal, id int64, study bool) (*QuizDetail, error) {
-	z, err := s.visibleQuiz(ctx, p, id)
+// OpenedQuiz is a quiz a caller may open, before its questions are read:
+// whether they carry the answer side, and the stamp of what they show
+// (equal stamps and the same AnswersShown give the same questions, for any
+// caller: the list is cacheable by them).
+type OpenedQuiz struct {
+	Quiz
+	AnswersShown bool
+	Stamp        string
+}
+
+// OpenQuiz checks p may open a quiz (one query): a timed quiz hides the
+// answer side, a learning quiz shows it, and study forces it in (a study
+// session of any quiz).
+func (s *Service) OpenQuiz(ctx context.Context, p auth.Principal, id int64, study bool) (*OpenedQuiz, error) {
+	z, err := s.store.QuizWithStamp(ctx, id)
+	if err != nil {
+		return nil, notFoundOr(err, "quiz")
+	}
+	if err := s.mayOpen(ctx, p, &z.QuizSummary); err != nil {
+		return nil, err
+	}
+	return &OpenedQuiz{Quiz: z.QuizSummary, AnswersShown: study || z.Mode == ModeLearning, Stamp: z.Stamp}, nil
+}
+
+// OpenedQuestions reads an opened quiz's live questions, redacted as it
+// says.
+func (s *Service) OpenedQuestions(ctx context.Context, z *OpenedQuiz) ([]*Question, error) {
+	d, err := s.detail(ctx, &z.Quiz, z.AnswersShown)
 	if err != nil {
 		return nil, err
 	}
-	return s.detail(ctx, z, study || z.Mode == ModeLearning)
+	return d.Questions, nil
 }
 
 // ShuffleQuiz returns the timed detail with questions (and, when asked,

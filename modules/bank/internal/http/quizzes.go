@@ -110,6 +110,7 @@ type quizSearchOutput struct{ Body []QuizHitBody }
 
 func registerQuizzes(r *httpapi.Router, s *app.Service) {
 	tags := []string{"quizzes"}
+	bodies := newQuizBodies(s)
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/quizzes/", Tags: tags,
 		Summary: "Quizzes, newest first: moderators see every live quiz, others the published ones"},
 		func(ctx context.Context, in *quizListInput) (*quizzesOutput, error) {
@@ -153,11 +154,11 @@ func registerQuizzes(r *httpapi.Router, s *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/quizzes/{quiz_id}", Tags: tags,
 		Summary: "A quiz: timed hides answers, learning shows them, study=true forces them in"},
 		func(ctx context.Context, in *getQuizInput) (*quizDetailOutput, error) {
-			d, err := s.GetQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.Study)
+			d, err := bodies.get(ctx, in.QuizID, in.Study)
 			if err != nil {
 				return nil, err
 			}
-			return &quizDetailOutput{Body: toQuizDetailBody(d)}, nil
+			return &quizDetailOutput{Body: *d}, nil
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}", Tags: tags,

@@ -13,4 +13,5 @@ func Register(r *httpapi.Router, s *app.Service) {
 	registerCategories(r, s)
 	registerTags(r, s)
 	registerFavorites(r, s)
+	registerSnapshots(r, s)
 }

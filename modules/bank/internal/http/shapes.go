@@ -112,13 +112,13 @@ func toQuizBodies(zs []app.Quiz) []QuizBody {
 // QuizLearningDetail (learning or study: answers in).
 type QuizDetailBody struct {
 	QuizBody
-	AnswersShown bool           `json:"answers_shown"`
-	Questions    []QuestionBody `json:"questions"`
+	AnswersShown bool         `json:"answers_shown"`
+	Questions    QuestionList `json:"questions"`
 }
 
 func toQuizDetailBody(d *app.QuizDetail) QuizDetailBody {
 	return QuizDetailBody{QuizBody: toQuizBody(&d.Quiz), AnswersShown: d.AnswersShown,
-		Questions: toQuestionBodies(d.Questions)}
+		Questions: QuestionList{items: toQuestionBodies(d.Questions)}}
 }
 
 // QuizCreatedBody answers the quiz-making routes.

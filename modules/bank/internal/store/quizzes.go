@@ -49,6 +49,33 @@ func (s *Store) Quiz(ctx context.Context, id int64, lock bool) (*QuizSummary, er
 	return &rows[0], nil
 }
 
+// QuizStamped is a quiz with a digest of everything its detail shows of
+// its questions: which live questions in which order, each one's version
+// (every write to a question bumps it) and its category's id and name.
+type QuizStamped struct {
+	QuizSummary
+	Stamp string
+}
+
+// QuizWithStamp loads a quiz (trashed or not) with its stamp, in one
+// query; db.ErrNotFound on a miss.
+func (s *Store) QuizWithStamp(ctx context.Context, id int64) (*QuizStamped, error) {
+	var rows []QuizStamped
+	err := s.db.Conn(ctx).Raw(`SELECT s.*, (SELECT coalesce(md5(string_agg(concat_ws('.', q.id, q.version, c.id, c.name),
+			'/' ORDER BY qq.position, q.id)), '')
+		FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
+		LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
+		WHERE qq.quiz_id = s.id) AS stamp
+		FROM (`+quizSelect+` WHERE z.id = ?) s`, id).Scan(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, gorm.ErrRecordNotFound
+	}
+	return &rows[0], nil
+}
+
 // QuizFilter selects quizzes for a listing.
 type QuizFilter struct {
 	Trashed       bool // the trash instead of live quizzes

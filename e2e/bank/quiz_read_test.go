@@ -1,0 +1,139 @@
+package bank_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// GET /quizzes/{id} serves its question list from a cache keyed by the
+// quiz's stamp: these try that the answer side stays exact per mode for
+// every role in whatever order the variants are read, and that every
+// change a reader can see shows on the next read.
+var _ = Describe("Reading a quiz through its cached question list", func() {
+	// answered reports whether every question of d carries its answer side,
+	// failing when some do and some do not.
+	answered := func(d quizDetail) bool {
+		shown := 0
+		for _, x := range d.Questions {
+			if x["correct_answer"] != nil {
+				ExpectWithOffset(1, x["explanation"]).NotTo(BeNil())
+				ExpectWithOffset(1, x["figures"]).To(HaveLen(3))
+				shown++
+			} else {
+				ExpectWithOffset(1, x["explanation"]).To(BeNil())
+				ExpectWithOffset(1, x["option_explanations"]).To(BeNil())
+				ExpectWithOffset(1, x["figures"]).To(ConsistOf(HaveKeyWithValue("role", "stem")))
+			}
+		}
+		ExpectWithOffset(1, shown == 0 || shown == len(d.Questions)).To(BeTrue(), "%d of %d answered", shown, len(d.Questions))
+		ExpectWithOffset(1, d.AnswersShown).To(Equal(shown > 0))
+		return shown > 0
+	}
+
+	It("shows the answer side exactly per mode, for every role, in either order of reading", func() {
+		a, b := create(mcq(unique("Cached a"))), create(mcq(unique("Cached b")))
+		timed := quiz(unique("Cached timed"), []int64{a, b})
+		learning := quiz(unique("Cached learning"), []int64{b, a}, q{"mode": "learning"})
+		publish(timed)
+		publish(learning)
+		hidden := quiz(unique("Cached hidden"), []int64{a})
+		holder := grantHolder("quiz", hidden)
+		users := map[string]*User{"learner": h.NewUser(auth.RoleUser), "quiz grant holder": holder,
+			"moderator": mod, "admin": admin}
+		reads := []struct {
+			quiz  int64
+			query string
+			want  bool
+		}{
+			{timed, "", false}, {timed, "?study=true", true}, {timed, "", false}, {timed, "?study=false", false},
+			{learning, "?study=true", true}, {learning, "", true}, {learning, "?study=false", true},
+		}
+		for name, u := range users {
+			for i, r := range reads {
+				d := getQuiz(u, r.quiz, r.query)
+				Expect(answered(d)).To(Equal(r.want), "%s, read %d", name, i)
+				Expect(d.ID).To(Equal(r.quiz))
+			}
+			Expect(questionIDs(getQuiz(u, learning, ""))).To(Equal([]int64{b, a}))
+		}
+		Expect(answered(getQuiz(holder, hidden, ""))).To(BeFalse())
+		Expect(answered(getQuiz(holder, hidden, "?study=true"))).To(BeTrue())
+		Expect(users["learner"].Client(h).Get(path("/quizzes/%d", hidden))).To(HaveError(404, "not_found"))
+		Expect(users["learner"].Client(h).Get(path("/quizzes/%d?study=true", hidden))).To(HaveError(404, "not_found"))
+	})
+
+	It("shows every change on the next read", func() {
+		cat := category(unique("Cached cat"), nil, nil)
+		other := category(unique("Cached other"), nil, nil)
+		a := create(mcq(unique("Cached one"), q{"question_category_id": cat}))
+		b := create(mcq(unique("Cached two")))
+		z := quiz(unique("Cached changes"), []int64{a, b})
+		publish(z)
+		learner := h.NewUser(auth.RoleUser)
+		read := func(query string) quizDetail {
+			d := getQuiz(learner, z, query)
+			answered(d)
+			return d
+		}
+		first := func(d quizDetail, key string) any { return d.Questions[0][key] }
+		for _, mode := range []string{"", "?study=true"} {
+			read(mode) // cached
+		}
+
+		Expect(mod.Client(h).Patch(path("/questions/%d", a), q{"question_text": "Edited stem"})).To(HaveStatus(200))
+		Expect(first(read(""), "question_text")).To(Equal("Edited stem"))
+		Expect(mod.Client(h).Patch(path("/quizzes/%d/questions/%d", z, a), q{"explanation": "New why"})).
+			To(HaveStatus(200))
+		Expect(first(read("?study=true"), "explanation")).To(Equal("New why"))
+
+		renamed := unique("Renamed cat")
+		Expect(mod.Client(h).Patch(path("/question-categories/%d", cat), q{"name": renamed})).To(HaveStatus(200))
+		Expect(first(read(""), "question_category_name")).To(Equal(renamed))
+		Expect(mod.Client(h).Patch(path("/questions/%d/category?category_id=%d", a, other), nil)).To(HaveStatus(200))
+		Expect(first(read(""), "question_category_id")).To(BeEquivalentTo(other))
+
+		Expect(mod.Client(h).Delete(path("/questions/%d", a))).To(HaveStatus(204))
+		d := read("")
+		Expect(questionIDs(d)).To(Equal([]int64{b}))
+		Expect(d.QuestionsCount).To(Equal(1))
+		Expect(mod.Client(h).Patch(path("/questions/%d/restore", a), nil)).To(HaveStatus(200))
+		Expect(questionIDs(read(""))).To(Equal([]int64{a, b}))
+
+		Expect(mod.Client(h).Patch(path("/quizzes/%d", z), q{"title": "Cached renamed"})).To(HaveStatus(200))
+		Expect(read("").Title).To(Equal("Cached renamed"))
+		Expect(mod.Client(h).Patch(fmt.Sprintf("%s/quizzes/%d/publish?published=false", api, z), nil)).To(HaveStatus(200))
+		Expect(learner.Client(h).Get(path("/quizzes/%d", z))).To(HaveError(404, "not_found"))
+		publish(z)
+
+		// Removing the link of a question another quiz shares drops it here only.
+		quiz(unique("Cached sharer"), []int64{b})
+		Expect(mod.Client(h).Delete(path("/quizzes/%d/questions/%d", z, b))).To(HaveStatus(204))
+		Expect(questionIDs(read("?study=true"))).To(Equal([]int64{a}))
+		Expect(questionIDs(read(""))).To(Equal([]int64{a}))
+	})
+
+	It("keeps the contract: questions is an array of QuestionBody in the OpenAPI document", func() {
+		var doc struct {
+			Components struct {
+				Schemas map[string]struct {
+					Properties map[string]struct {
+						Type  any `json:"type"`
+						Items struct {
+							Ref string `json:"$ref"`
+						} `json:"items"`
+					} `json:"properties"`
+				} `json:"schemas"`
+			} `json:"components"`
+		}
+		h.Anon().Get("/api/openapi.json").JSON(&doc)
+		Expect(doc.Components.Schemas).To(HaveKey("QuizDetailBody"))
+		questions := doc.Components.Schemas["QuizDetailBody"].Properties["questions"]
+		Expect(questions.Type).To(ConsistOf("array", "null")) // as every list (huma's nullable arrays)
+		Expect(questions.Items.Ref).To(Equal("#/components/schemas/QuestionBody"))
+	})
+})

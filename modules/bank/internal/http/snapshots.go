@@ -1,0 +1,86 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// ClassificationSnapshotBody is a classification snapshot as listed.
+type ClassificationSnapshotBody struct {
+	ID        int64     `json:"id"`
+	Kind      string    `json:"kind" enum:"tags" doc:"what was snapshotted: the question-tag classification"`
+	Reason    string    `json:"reason" enum:"classification,rollback" doc:"what was about to change it"`
+	JobID     *string   `json:"job_id" doc:"the classification job it preceded"`
+	Restores  *int64    `json:"restores" doc:"the snapshot the rollback it preceded restored"`
+	CreatedBy *int64    `json:"created_by"`
+	Pairs     int       `json:"pairs" doc:"question-tag pairs held"`
+	Questions int       `json:"questions" doc:"questions with at least one tag"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func toClassificationSnapshot(s *app.Snapshot) ClassificationSnapshotBody {
+	b := ClassificationSnapshotBody{ID: s.ID, Kind: s.Kind, Reason: s.Reason, Restores: s.Restores, CreatedBy: s.CreatedBy,
+		Pairs: s.Pairs, Questions: s.Questions, CreatedAt: s.CreatedAt}
+	if s.JobID != nil {
+		id := s.JobID.String()
+		b.JobID = &id
+	}
+	return b
+}
+
+type snapshotListOutput struct {
+	Total string `header:"X-Total-Count"`
+	Body  []ClassificationSnapshotBody
+}
+
+type rollbackOutput struct {
+	Body struct {
+		Restored         int64                      `json:"restored" doc:"the snapshot restored"`
+		Backup           ClassificationSnapshotBody `json:"backup" doc:"the classification as it was just before, snapshotted first"`
+		TagsAdded        int64                      `json:"tags_added"`
+		TagsRemoved      int64                      `json:"tags_removed"`
+		QuestionsChanged int                        `json:"questions_changed" doc:"questions whose tags changed (each reindexed)"`
+	}
+}
+
+func registerSnapshots(r *httpapi.Router, s *app.Service) {
+	tags := []string{"admin"}
+	httpapi.Register(r, auth.Admin, huma.Operation{Method: http.MethodGet, Path: "/admin/classification-snapshots",
+		Tags: tags, Summary: "Classification snapshots, newest first (one before each classification run and each rollback)"},
+		func(ctx context.Context, in *struct{ httpapi.Page }) (*snapshotListOutput, error) {
+			snaps, total, err := s.ClassificationSnapshots(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+			if err != nil {
+				return nil, err
+			}
+			out := &snapshotListOutput{Total: strconv.FormatInt(total, 10), Body: make([]ClassificationSnapshotBody, len(snaps))}
+			for i := range snaps {
+				out.Body[i] = toClassificationSnapshot(&snaps[i])
+			}
+			return out, nil
+		})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{Method: http.MethodPost,
+		Path: "/admin/classification-snapshots/{snapshot_id}/rollback", Tags: tags,
+		Summary: "Restore a snapshot's question tags exactly, snapshotting the current ones first"},
+		func(ctx context.Context, in *struct {
+			ID int64 `path:"snapshot_id" minimum:"1"`
+		}) (*rollbackOutput, error) {
+			rb, err := s.RollbackClassification(ctx, auth.MustFrom(ctx), in.ID)
+			if err != nil {
+				return nil, err
+			}
+			out := &rollbackOutput{}
+			out.Body.Restored, out.Body.Backup = rb.Restored, toClassificationSnapshot(rb.Backup)
+			out.Body.TagsAdded, out.Body.TagsRemoved, out.Body.QuestionsChanged = rb.TagsAdded, rb.TagsRemoved,
+				rb.QuestionsChanged
+			return out, nil
+		})
+}
