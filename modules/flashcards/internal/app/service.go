@@ -21,6 +21,7 @@ type Config struct {
 	NewPerDay     int `mapstructure:"new_per_day" validate:"gte=0"`
 	FinalPassDays int `mapstructure:"final_pass_days" validate:"gte=1,lte=30"`
 	ForecastDays  int `mapstructure:"forecast_days" validate:"gte=1,lte=366"`
+	ShareCards    int `mapstructure:"share_cards" validate:"gte=1,lte=5000"`
 }
 
 // Articles is what the library offers to check a card's article link: an
