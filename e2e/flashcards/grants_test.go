@@ -37,7 +37,7 @@ var _ = Describe("Deck grants", func() {
 		link := fmt.Sprintf("%s/flashcards/cards/%d/question", api, card)
 		Expect(holder.Client(h).Put(link, map[string]any{"question_id": qid})).To(HaveError(403, "forbidden"))
 		Expect(holder.Client(h).Delete(link)).To(HaveError(403, "forbidden"))
-		Expect(holder.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/article", api, card), map[string]any{"article_id": 1})).
+		Expect(holder.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/article", api, card), map[string]any{"article_id": 987654321})).
 			To(HaveError(403, "forbidden"))
 		Expect(mod.Client(h).Put(link, map[string]any{"question_id": 999999})).To(HaveError(422, "invalid_request"))
 		res = mod.Client(h).Put(link, map[string]any{"question_id": qid})
@@ -47,7 +47,7 @@ var _ = Describe("Deck grants", func() {
 		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT question_id FROM flashcards.cards WHERE id = ?`, card).Scan(&stored).Error).To(Succeed())
 		Expect(stored).To(HaveValue(Equal(qid)))
 		Expect(mod.Client(h).Delete(link)).To(HaveStatus(200))
-		Expect(mod.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/article", api, card), map[string]any{"article_id": 1})).
+		Expect(mod.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/article", api, card), map[string]any{"article_id": 987654321})).
 			To(HaveError(422, "invalid_request"))
 
 		By("binning and restoring, but not removing for good")

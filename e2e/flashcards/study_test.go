@@ -222,6 +222,57 @@ var _ = Describe("Studying", func() {
 		Expect(learner.Client(h).Get(deckPath(d, "/forecast")).Map()["days"]).To(HaveLen(30))
 	})
 
+	It("aims the schedule at the learner's study-plan exam where they set no date for the deck", func() {
+		d, cards := sharedDeck("Plan prep", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
+		learner := h.NewUser(auth.RoleUser)
+		today := time.Now().UTC().Truncate(24 * time.Hour)
+		planExam, deckExam := today.AddDate(0, 0, 5), today.AddDate(0, 0, 9)
+
+		// A published plan with an exam date, and a nearer one the learner is not enrolled in.
+		res := mod.Client(h).Post(api+"/questions/create", map[string]any{"question_text": "Plan exam question?",
+			"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes"})
+		Expect(res).To(HaveStatus(201))
+		question := id(res)
+		plan := func(exam time.Time) int64 {
+			res := mod.Client(h).Post(api+"/study-plans", map[string]any{"title": "Finals", "kind": "set",
+				"exam_date": exam.Format(time.DateOnly)})
+			ExpectWithOffset(1, res).To(HaveStatus(201))
+			p := id(res)
+			ExpectWithOffset(1, mod.Client(h).Post(fmt.Sprintf("%s/study-plans/%d/blocks", api, p),
+				map[string]any{"title": "Week 1", "question_ids": []int64{question}})).To(HaveStatus(201))
+			ExpectWithOffset(1, mod.Client(h).Patch(fmt.Sprintf("%s/study-plans/%d/publish?published=true", api, p), nil)).
+				To(HaveStatus(200))
+			return p
+		}
+		plan(today.AddDate(0, 0, 2))
+		mine := plan(planExam)
+
+		forecast := func() map[string]any {
+			res := learner.Client(h).Get(deckPath(d, "/forecast"))
+			ExpectWithOffset(1, res).To(HaveStatus(200))
+			return res.Map()
+		}
+		Expect(forecast()).To(And(HaveKeyWithValue("exam_date", BeNil()), HaveKeyWithValue("exam_from", "")),
+			"a plan the learner is not enrolled in does not count")
+		Expect(learner.Client(h).Post(fmt.Sprintf("%s/study-plans/%d/enrol", api, mine), nil)).To(HaveStatus(200))
+		f := forecast()
+		Expect(f).To(And(HaveKeyWithValue("exam_date", planExam.Format(time.DateOnly)), HaveKeyWithValue("exam_from", "plan")))
+		Expect(f["days"]).To(HaveLen(5))
+
+		// A well-known card FSRS would next show in months lands before the plan's exam.
+		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.card_states SET state = 2, stability = 300, difficulty = 3,
+			last_review = now() - interval '200 days', due = now() WHERE user_id = ? AND card_id = ?`,
+			learner.ID, cards[0]).Error).To(Succeed())
+		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(storedState(learner, cards[0]).Due).To(BeTemporally("<", planExam))
+
+		// The learner's own date for the deck wins.
+		Expect(learner.Client(h).Put(deckPath(d, "/exam"), map[string]any{"exam_date": deckExam.Format(time.DateOnly)})).
+			To(HaveStatus(200))
+		Expect(forecast()).To(And(HaveKeyWithValue("exam_date", deckExam.Format(time.DateOnly)), HaveKeyWithValue("exam_from", "deck")))
+	})
+
 	It("forgets a deleted learner's schedules and reviews", func() {
 		_, cards := sharedDeck("Forget me", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
 		gone := h.NewUser(auth.RoleUser)

@@ -39,6 +39,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "bank", &ports.Bank)
 	module.NeedAll(k, &ports.Articles)
 	module.NeedAll(k, &ports.Pictures)
+	module.NeedAll(k, &ports.ExamDates)
 	return &Module{svc: app.New(k.DB, ports, cfg)}, nil
 }
 

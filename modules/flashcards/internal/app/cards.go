@@ -176,15 +176,22 @@ func (s *Service) LinkQuestion(ctx context.Context, p auth.Principal, cardID int
 	return s.link(ctx, p, cardID, map[string]any{"question_id": questionID})
 }
 
+// article checks an article (and section) through the library; with no
+// library module every article link is refused.
+func (s *Service) article(ctx context.Context, articleID int64, sectionID *int64) error {
+	if len(s.ports.Articles) == 0 {
+		return apperr.Invalidf("body.article_id", "article links need the library module, which this service does not have yet")
+	}
+	return s.ports.Articles[0].FlashcardArticle(ctx, articleID, sectionID)
+}
+
 // LinkArticle links a card to an article and optional section, or with
-// nil unlinks it (moderators only). Until the library module lands every
-// link is refused.
+// nil unlinks it (moderators only). Linking a card links its deck to the
+// article too (the deck's first article becomes its source); unlinking
+// leaves the deck's link, which records where cards came from.
 func (s *Service) LinkArticle(ctx context.Context, p auth.Principal, cardID int64, articleID, sectionID *int64) (*Card, error) {
 	if articleID != nil {
-		if len(s.ports.Articles) == 0 {
-			return nil, apperr.Invalidf("body.article_id", "article links need the library module, which this service does not have yet")
-		}
-		if err := s.ports.Articles[0].FlashcardArticle(ctx, *articleID, sectionID); err != nil {
+		if err := s.article(ctx, *articleID, sectionID); err != nil {
 			return nil, err
 		}
 	} else {
@@ -193,16 +200,23 @@ func (s *Service) LinkArticle(ctx context.Context, p auth.Principal, cardID int6
 	return s.link(ctx, p, cardID, map[string]any{"article_id": articleID, "section_id": sectionID})
 }
 
+// link sets a card's link fields under the deck's row lock (the deck's
+// article links are written alongside).
 func (s *Service) link(ctx context.Context, p auth.Principal, cardID int64, fields map[string]any) (*Card, error) {
 	var out *Card
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, _, err := s.card(ctx, p, cardID, db.ForKeyShare); err != nil {
+		c, _, err := s.card(ctx, p, cardID, db.ForUpdate)
+		if err != nil {
 			return err
 		}
 		if err := s.store.SetLink(ctx, cardID, fields); err != nil {
 			return err
 		}
-		var err error
+		if a, ok := fields["article_id"].(*int64); ok && a != nil {
+			if err := s.store.LinkArticle(ctx, c.DeckID, *a, false); err != nil {
+				return err
+			}
+		}
 		out, err = s.store.Card(ctx, cardID)
 		return err
 	})

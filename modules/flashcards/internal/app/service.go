@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/flashcards/internal/store"
@@ -21,6 +22,7 @@ type Config struct {
 	NewPerDay     int `mapstructure:"new_per_day" validate:"gte=0"`
 	FinalPassDays int `mapstructure:"final_pass_days" validate:"gte=1,lte=30"`
 	ForecastDays  int `mapstructure:"forecast_days" validate:"gte=1,lte=366"`
+	ShareCards    int `mapstructure:"share_cards" validate:"gte=1,lte=5000"`
 }
 
 // Articles is what the library offers to check a card's article link: an
@@ -35,14 +37,22 @@ type Pictures interface {
 	FlashcardPicture(ctx context.Context, assetID int64) error
 }
 
-// Ports are filled once every module is built. Articles and Pictures are
-// empty until the library and media modules land; links to them are
-// refused meanwhile.
+// ExamDates is what plans offers: the learner's next study-plan exam
+// date, today or later, which aims their schedule in every deck where they
+// set no exam date of their own.
+type ExamDates interface {
+	NextExamDate(ctx context.Context, userID int64) (date time.Time, ok bool, err error)
+}
+
+// Ports are filled once every module is built. Articles, Pictures and
+// ExamDates are optional: with no module offering them, article links and
+// pictures are refused and only a deck's own exam date aims a schedule.
 type Ports struct {
-	Identity identity.Facade
-	Bank     bank.Facade
-	Articles []Articles
-	Pictures []Pictures
+	Identity  identity.Facade
+	Bank      bank.Facade
+	Articles  []Articles
+	Pictures  []Pictures
+	ExamDates []ExamDates
 }
 
 // Deck is a stored deck.

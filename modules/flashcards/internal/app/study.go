@@ -132,8 +132,13 @@ func (s *Service) Review(ctx context.Context, p auth.Principal, cardID int64, in
 	if !ok {
 		return nil, apperr.Invalidf("body.rating", "rating must be again, hard, good or easy")
 	}
+	// Plans is asked before the transaction: another module's read.
+	plan, err := s.planExam(ctx, p.UserID)
+	if err != nil {
+		return nil, err
+	}
 	var out *Reviewed
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		c, a, err := s.card(ctx, p, cardID, db.ForKeyShare)
 		if err != nil {
 			return err
@@ -143,7 +148,7 @@ func (s *Service) Review(ctx context.Context, p auth.Principal, cardID int64, in
 		if err != nil {
 			return err
 		}
-		o, err := s.options(ctx, p.UserID, c.DeckID)
+		o, err := s.options(ctx, p.UserID, c.DeckID, plan)
 		if err != nil {
 			return err
 		}
@@ -169,18 +174,57 @@ func (s *Service) Review(ctx context.Context, p auth.Principal, cardID int64, in
 	return out, err
 }
 
-// options are the learner's scheduling choices for a deck.
-func (s *Service) options(ctx context.Context, userID, deckID int64) (srs.Options, error) {
+// options are the learner's scheduling choices for a deck: their
+// retention and the exam the deck's schedule aims at.
+func (s *Service) options(ctx context.Context, userID, deckID int64, plan *time.Time) (srs.Options, error) {
 	o := srs.Options{FinalPassDays: s.cfg.FinalPassDays}
 	var err error
 	if o.Retention, err = s.retention(ctx, userID); err != nil {
 		return o, err
 	}
-	exam, err := s.store.Exam(ctx, userID, deckID)
+	exam, _, err := s.exam(ctx, userID, deckID, plan)
 	if exam != nil {
 		o.Exam = examStart(*exam)
 	}
 	return o, err
+}
+
+// Where an exam date comes from.
+const (
+	ExamFromDeck = "deck"
+	ExamFromPlan = "plan"
+)
+
+// exam is the date a learner's schedule in a deck aims at: the one they set
+// for the deck, else their next study-plan exam (plan, nil for none), and
+// where it came from. The deck's own date is the more specific choice.
+func (s *Service) exam(ctx context.Context, userID, deckID int64, plan *time.Time) (*time.Time, string, error) {
+	own, err := s.store.Exam(ctx, userID, deckID)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case own != nil:
+		return own, ExamFromDeck, nil
+	case plan != nil:
+		return plan, ExamFromPlan, nil
+	}
+	return nil, "", nil
+}
+
+// planExam is the learner's earliest study-plan exam date still ahead (nil
+// for none, or with no plans module).
+func (s *Service) planExam(ctx context.Context, userID int64) (*time.Time, error) {
+	var out *time.Time
+	for _, e := range s.ports.ExamDates {
+		d, ok, err := e.NextExamDate(ctx, userID)
+		if err != nil {
+			return nil, err
+		}
+		if ok && examStart(d).After(time.Now()) && (out == nil || d.Before(*out)) {
+			out = &d
+		}
+	}
+	return out, nil
 }
 
 // examStart is when an exam day begins (UTC): the cap every card's due
@@ -251,6 +295,7 @@ func (s *Service) SetExam(ctx context.Context, p auth.Principal, deckID int64, d
 // over forecast_days with none), and the cards not yet started.
 type Forecast struct {
 	ExamDate *time.Time
+	ExamFrom string // ExamFromDeck, ExamFromPlan, or "" with no exam
 	Days     []store.DayCount
 	Unseen   int64
 }
@@ -262,7 +307,11 @@ func (s *Service) Forecast(ctx context.Context, p auth.Principal, deckID int64) 
 		return nil, err
 	}
 	today := startOfDay(time.Now())
-	exam, err := s.store.Exam(ctx, p.UserID, deckID)
+	plan, err := s.planExam(ctx, p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	exam, from, err := s.exam(ctx, p.UserID, deckID, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +327,7 @@ func (s *Service) Forecast(ctx context.Context, p auth.Principal, deckID int64) 
 	for _, c := range counts {
 		byDay[c.Day.UTC()] = c.N
 	}
-	out := &Forecast{ExamDate: exam}
+	out := &Forecast{ExamDate: exam, ExamFrom: from}
 	for d := today; d.Before(until); d = d.AddDate(0, 0, 1) {
 		out.Days = append(out.Days, store.DayCount{Day: d, N: byDay[d]})
 	}

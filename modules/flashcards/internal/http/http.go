@@ -95,6 +95,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	registerDecks(r, svc)
 	registerCards(r, svc)
 	registerStudy(r, svc)
+	registerArticles(r, svc)
 }
 
 func registerDecks(r *httpapi.Router, svc *app.Service) {

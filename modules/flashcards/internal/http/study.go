@@ -43,6 +43,7 @@ type FlashcardReview struct {
 // FlashcardForecast is a learner's reviews per day for a deck.
 type FlashcardForecast struct {
 	ExamDate *string                `json:"exam_date"`
+	ExamFrom string                 `json:"exam_from" doc:"empty with no exam; deck: your date for this deck; plan: your next study-plan exam, used where you set none"`
 	Days     []FlashcardForecastDay `json:"days" doc:"from today until the exam (or forecast_days with none); overdue cards count today"`
 	Unseen   int64                  `json:"unseen" doc:"cards of the deck you have not started"`
 }
@@ -162,7 +163,7 @@ func registerStudy(r *httpapi.Router, svc *app.Service) {
 		if err != nil {
 			return nil, err
 		}
-		out := FlashcardForecast{ExamDate: date(f.ExamDate), Unseen: f.Unseen, Days: make([]FlashcardForecastDay, len(f.Days))}
+		out := FlashcardForecast{ExamDate: date(f.ExamDate), ExamFrom: f.ExamFrom, Unseen: f.Unseen, Days: make([]FlashcardForecastDay, len(f.Days))}
 		for i, d := range f.Days {
 			out.Days[i] = FlashcardForecastDay{Date: d.Day.Format(time.DateOnly), Reviews: d.N}
 		}

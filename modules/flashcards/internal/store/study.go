@@ -61,23 +61,28 @@ type Curve struct{ Factor, Decay float64 }
 
 // DueCards lists the learner's due cards in the decks within reach (or in
 // one deck), the least retrievable first.
+//
+// R = (1 + Factor·t/S)^Decay falls as t/S grows (Decay < 0), so the rows
+// are ranked on t/S in double precision and R is computed for the page
+// alone: ranking on R itself, with extract's numeric arithmetic, cost
+// five times as much per due row (docs/performance.md).
 func (s *Store) DueCards(ctx context.Context, userID int64, r Reach, deckID int64, now time.Time, cv Curve, limit int) ([]QueueItem, error) {
 	where, args := r.visible(`WHERE s.user_id = ? AND s.due <= ?`)
-	args = append([]any{cv.Factor, now, cv.Decay, userID, now}, args...)
+	args = append([]any{float64(now.UnixMicro()) / 1e6, userID, now}, args...)
 	if deckID != 0 {
 		where += " AND s.deck_id = ?"
 		args = append(args, deckID)
 	}
 	// Rank on the state rows alone, then read the few cards ranked.
 	var out []QueueItem
-	err := s.db.Conn(ctx).Raw(`WITH top AS (SELECT s.card_id, s.due, s.state, r.r
+	err := s.db.Conn(ctx).Raw(`WITH top AS (SELECT s.card_id, s.due, s.state,
+			greatest((CAST(? AS float8) - date_part('epoch', s.last_review)) / 86400, 0) / greatest(s.stability, 0.001) AS age
 		FROM flashcards.card_states s
 		JOIN flashcards.decks d ON d.id = s.deck_id
-		CROSS JOIN LATERAL (SELECT power(1 + ? * greatest(extract(epoch FROM ? - s.last_review) / 86400, 0)
-			/ greatest(s.stability, 0.001), ?) AS r) r
-		`+where+` ORDER BY r.r, s.due, s.card_id LIMIT ?)
-		SELECT c.*, top.due, top.state, top.r AS retrievability FROM top JOIN flashcards.cards c ON c.id = top.card_id
-		ORDER BY top.r, top.due, top.card_id`, append(args, limit)...).Scan(&out).Error
+		`+where+` ORDER BY age DESC, s.due, s.card_id LIMIT ?)
+		SELECT c.*, top.due, top.state, power(1 + ? * top.age, ?) AS retrievability
+		FROM top JOIN flashcards.cards c ON c.id = top.card_id
+		ORDER BY top.age DESC, top.due, top.card_id`, append(args, limit, cv.Factor, cv.Decay)...).Scan(&out).Error
 	return out, err
 }
 
