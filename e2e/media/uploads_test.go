@@ -149,7 +149,7 @@ var _ = Describe("GET /uploads", func() {
 		Expect(u.Client(h).Get(url)).To(HaveStatus(200))
 		Expect(u.Client(h).Get(url + "&w=256")).To(HaveStatus(200))
 		Expect(other.Client(h).Get(url)).To(HaveError(403, "forbidden"), "only the caller's own attempt")
-		Expect(mod.Client(h).Get("/uploads/" + key)).To(HaveStatus(200), "moderators edit questions")
+		Expect(mod.Client(h).Get("/uploads/"+key)).To(HaveStatus(200), "moderators edit questions")
 	})
 })
 

@@ -132,6 +132,33 @@ func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 			return &struct{ Body []FigureResponse }{out}, nil
 		})
 
+	draw := op(nethttp.MethodPost, "/articles/{id}/figures", "articles",
+		"Draw a diagram figure from a spec (or take an SVG) and place it on a section", nethttp.StatusCreated,
+		400, 404, 409, 422)
+	draw.Description = "spec: {columns, boxes: [{id, label, row?, col?}], arrows: [{from, to, label?}], " +
+		"groups: [{label, boxes}]} is drawn as SVG; svg takes a drawing made elsewhere. Either way the SVG is " +
+		"parsed against an allowlist (no script, foreignObject, iframe, image, use, animation, event handlers, " +
+		"DOCTYPE or entities; every url() and href a same-document fragment; viewBox required) and is at most " +
+		"60,000 bytes (400 above)."
+	httpapi.Register(r, auth.User, draw, func(ctx context.Context, in *struct {
+		ID   int64 `path:"id"`
+		Body struct {
+			MetaBody
+			SectionID string       `json:"section_id" minLength:"1" maxLength:"64"`
+			Replace   bool         `json:"replace,omitempty"`
+			Spec      *app.Diagram `json:"spec,omitempty"`
+			SVG       string       `json:"svg,omitempty" maxLength:"1000000"`
+		}
+	}) (*figureOut, error) {
+		b := in.Body
+		at := app.Placement{ArticleID: in.ID, SectionKey: b.SectionID, Replace: b.Replace}
+		a, err := svc.DrawFigure(ctx, auth.MustFrom(ctx), at, b.meta(), b.Spec, b.SVG)
+		if err != nil {
+			return nil, err
+		}
+		return &figureOut{FigureResponse{ArticleID: in.ID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
+	})
+
 	mediaRoutes(r, svc)
 }
 
