@@ -1,6 +1,8 @@
 package media_test
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -55,5 +57,23 @@ var _ = Describe("Media routes", func() {
 		Expect(mod.Client(h).Patch(url, q{"caption": "x", "license": "CC BY-ND 4.0", "credit": "B"})).To(HaveStatus(200))
 		Expect(mod.Client(h).Put(url+"/overlay", q{"shapes": shapes})).To(HaveError(403, "forbidden"))
 		Expect(scalar[string](`SELECT overlay::text FROM media.assets WHERE id = ?`, int64(a["id"].(float64)))).To(Equal("[]"))
+	})
+})
+
+var _ = Describe("Image libraries", func() {
+	It("are made and listed by moderators, and an asset files into one", func() {
+		res := mod.Client(h).Post(api+"/media/libraries", q{"name": "Chest films"})
+		Expect(res).To(HaveStatus(201))
+		lib := int64(res.Map()["id"].(float64))
+		Expect(mod.Client(h).Post(api+"/media/libraries", q{"name": "chest FILMS"})).To(HaveError(409, "conflict"))
+		Expect(mod.Client(h).Post(api+"/media/libraries", q{"name": " "})).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Get(api + "/media/libraries").List()).NotTo(BeEmpty())
+		Expect(h.NewUser(auth.RoleUser).Client(h).Get(api + "/media/libraries")).To(HaveError(403, "forbidden"))
+
+		id := article("draft")
+		Expect(upload(mod, id, pngOf(4, 4), "a.png", fields("intro", "Filed", "library_id", fmt.Sprint(lib)))).To(HaveStatus(201))
+		Expect(mod.Client(h).Get(path("/media/?library_id=%d", lib)).List()).To(HaveLen(1))
+		Expect(upload(mod, id, pngOf(4, 4), "b.png", fields("findings", "Nowhere", "library_id", "99999999"))).
+			To(HaveError(422, "invalid_request"))
 	})
 })

@@ -150,3 +150,26 @@ func (s *Service) List(ctx context.Context, f store.Filter, limit, offset int) (
 
 // Log is the module's logger.
 func (s *Service) Log() *slog.Logger { return s.log }
+
+// Library is an image library.
+type Library = store.Library
+
+// CreateLibrary makes an image library (moderators); names are unique in
+// any case.
+func (s *Service) CreateLibrary(ctx context.Context, name string) (*Library, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return nil, apperr.Invalidf("name", "a library name is 1 to 200 characters")
+	}
+	l := &Library{Name: name}
+	if err := s.store.InsertLibrary(ctx, l); err != nil {
+		if db.IsUniqueViolation(err) {
+			return nil, apperr.Conflictf("an image library named %q exists", name)
+		}
+		return nil, err
+	}
+	return l, nil
+}
+
+// Libraries lists the image libraries by name.
+func (s *Service) Libraries(ctx context.Context) ([]Library, error) { return s.store.Libraries(ctx) }

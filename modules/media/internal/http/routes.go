@@ -63,6 +63,37 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			return out, nil
 		})
 
+	type libraryBody struct {
+		ID        int64     `json:"id"`
+		Name      string    `json:"name"`
+		CreatedAt time.Time `json:"created_at"`
+	}
+	httpapi.Register(r, auth.Mod, op(nethttp.MethodGet, "/media/libraries", tag, "The image libraries, by name", 0),
+		func(ctx context.Context, _ *struct{}) (*struct{ Body []libraryBody }, error) {
+			ls, err := svc.Libraries(ctx)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]libraryBody, len(ls))
+			for i, l := range ls {
+				out[i] = libraryBody{ID: l.ID, Name: l.Name, CreatedAt: l.CreatedAt}
+			}
+			return &struct{ Body []libraryBody }{out}, nil
+		})
+	httpapi.Register(r, auth.Mod, op(nethttp.MethodPost, "/media/libraries", tag, "Make an image library",
+		nethttp.StatusCreated, 409, 422),
+		func(ctx context.Context, in *struct {
+			Body struct {
+				Name string `json:"name" maxLength:"200"`
+			}
+		}) (*struct{ Body libraryBody }, error) {
+			l, err := svc.CreateLibrary(ctx, in.Body.Name)
+			if err != nil {
+				return nil, err
+			}
+			return &struct{ Body libraryBody }{libraryBody{ID: l.ID, Name: l.Name, CreatedAt: l.CreatedAt}}, nil
+		})
+
 	type idIn struct {
 		ID int64 `path:"asset_id"`
 	}
