@@ -110,12 +110,22 @@ func fill(a *store.Asset, m Meta) {
 }
 
 // PlaceExisting hangs a live asset on another section (no new bytes).
+// The asset row is locked so a bin cannot slip in between the check and
+// the placement.
 func (s *Service) PlaceExisting(ctx context.Context, p auth.Principal, at Placement, assetID int64) (*Asset, error) {
-	a, err := s.Lookup(ctx, assetID, false)
-	if err != nil {
-		return nil, err
-	}
-	return a, s.ports.Library.PlaceFigure(ctx, p, at.ArticleID, at.SectionKey, a.Path, a.AltText, at.Replace)
+	var out *Asset
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		a, err := s.locked(ctx, assetID)
+		if err != nil {
+			return err
+		}
+		if a.DeletedAt != nil {
+			return apperr.NotFoundf("media asset not found")
+		}
+		out = a
+		return s.ports.Library.PlaceFigure(ctx, p, at.ArticleID, at.SectionKey, a.Path, a.AltText, at.Replace)
+	})
+	return out, err
 }
 
 // GalleryItem is a figure of an article with its asset.
