@@ -169,6 +169,9 @@ func (a *App) build(ctx context.Context) error {
 		if r, ok := m.(module.Router); ok {
 			r.Routes(router)
 		}
+		if u, ok := m.(interface{ Uploads(*httpapi.Server) }); ok {
+			u.Uploads(p.HTTP) // GET /uploads, outside /api
+		}
 		if s, ok := m.(module.Subscriber); ok {
 			s.Subscribe(p.Bus)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/labs"
 	"github.com/roundsedu/rounds/modules/library"
+	"github.com/roundsedu/rounds/modules/media"
 	"github.com/roundsedu/rounds/modules/plans"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/modules/share"
@@ -35,6 +36,7 @@ var Modules = []module.Constructor{
 	ai.New,
 	flashcards.New,
 	library.New,
+	media.New,
 	labs.New,
 	plans.New,
 }

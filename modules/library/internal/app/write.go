@@ -330,7 +330,7 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, w Write) (*Artic
 
 // writeSections renders secs (cross-references resolved against the
 // library as it is, the article itself included), stores them as the
-// article's sections and updates the index.
+// article's sections with their figure rows and updates the index.
 func (s *Service) writeSections(ctx context.Context, out *Article, secs []store.Section) error {
 	targets, err := s.store.Targets(ctx, xrefSlugs(secs))
 	if err != nil {
@@ -351,6 +351,9 @@ func (s *Service) writeSections(ctx context.Context, out *Article, secs []store.
 	}
 	removed, err := s.store.ReplaceSections(ctx, out.ID, secs)
 	if err != nil {
+		return err
+	}
+	if err := s.reconcileFigures(ctx, out.ID, secs); err != nil {
 		return err
 	}
 	out.Sections = secs

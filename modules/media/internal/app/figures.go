@@ -1,0 +1,159 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/media/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
+)
+
+// Placement names the section a figure goes on.
+type Placement struct {
+	ArticleID  int64
+	SectionKey string
+	Replace    bool
+}
+
+// TooLarge is the refusal of a file over an application limit (400; the
+// front proxy's own limit answers a bare 413 before the app sees it).
+func TooLarge(what string, limit int64) error {
+	return apperr.BadRequestf("the %s is larger than the limit of %.1f MiB", what, float64(limit)/(1<<20))
+}
+
+// ReadUpload reads at most the clip limit (the larger one) plus one byte:
+// a longer body is refused without being read to its end.
+func (s *Service) ReadUpload(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, s.cfg.MaxClipBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > s.cfg.MaxClipBytes {
+		return nil, TooLarge("file", s.cfg.MaxClipBytes)
+	}
+	return data, nil
+}
+
+// UploadFigure stores an uploaded still or clip as an asset and places it
+// on a section. Everything is checked before the bytes are stored; the
+// asset row and the library's figure write share one transaction, and the
+// stored bytes are removed again if it fails.
+func (s *Service) UploadFigure(ctx context.Context, p auth.Principal, at Placement, m Meta, data []byte) (*Asset, error) {
+	if len(data) == 0 {
+		return nil, apperr.Invalidf("file", "the file is empty")
+	}
+	if err := s.checkMeta(ctx, &m); err != nil {
+		return nil, err
+	}
+	t, err := sniff(data)
+	if err != nil {
+		return nil, err
+	}
+	a := &store.Asset{Kind: t.kind, ContentType: t.contentType, ByteSize: int64(len(data))}
+	if t.clip {
+		if a.ByteSize > s.cfg.MaxClipBytes {
+			return nil, TooLarge("clip", s.cfg.MaxClipBytes)
+		}
+		if err := checkClip(t, data); err != nil {
+			return nil, err
+		}
+	} else {
+		if a.ByteSize > s.cfg.MaxStillBytes {
+			return nil, TooLarge("image", s.cfg.MaxStillBytes)
+		}
+		if a.Width, a.Height, err = s.checkStill(data); err != nil {
+			return nil, err
+		}
+	}
+	return s.storeAndPlace(ctx, p, at, m, a, t.ext, data)
+}
+
+// storeAndPlace stores the bytes under a new key, then records the asset
+// and places it in one transaction.
+func (s *Service) storeAndPlace(ctx context.Context, p auth.Principal, at Placement, m Meta, a *store.Asset, ext string, data []byte) (*Asset, error) {
+	if err := s.ports.Library.CheckFigure(ctx, p, at.ArticleID, at.SectionKey, at.Replace); err != nil {
+		return nil, err
+	}
+	a.Path = newKey(ext, time.Now())
+	if _, err := s.files.Put(ctx, a.Path, bytes.NewReader(data), a.ContentType); err != nil {
+		return nil, fmt.Errorf("media: store: %w", err)
+	}
+	fill(a, m)
+	a.Storage, a.CreatedBy = "default", p.UserID
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		if err := s.store.Insert(ctx, a); err != nil {
+			return err
+		}
+		return s.ports.Library.PlaceFigure(ctx, p, at.ArticleID, at.SectionKey, a.Path, a.AltText, at.Replace)
+	})
+	if err != nil {
+		if derr := s.files.Delete(context.WithoutCancel(ctx), a.Path); derr != nil {
+			s.log.Warn("media: stored bytes left behind", "path", a.Path, "error", derr)
+		}
+		return nil, err
+	}
+	return a, nil
+}
+
+// fill copies the editor's metadata onto the asset; the caption is the alt
+// text.
+func fill(a *store.Asset, m Meta) {
+	a.Title, a.Caption, a.AltText = m.Title, m.Caption, m.Caption
+	a.Source, a.SourceURL, a.License = m.Source, m.SourceURL, m.License
+	a.Modality, a.LibraryID, a.CategoryID = m.Modality, m.LibraryID, m.CategoryID
+}
+
+// PlaceExisting hangs a live asset on another section (no new bytes).
+// The asset row is locked so a bin cannot slip in between the check and
+// the placement.
+func (s *Service) PlaceExisting(ctx context.Context, p auth.Principal, at Placement, assetID int64) (*Asset, error) {
+	var out *Asset
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		a, err := s.locked(ctx, assetID)
+		if err != nil {
+			return err
+		}
+		if a.DeletedAt != nil {
+			return apperr.NotFoundf("media asset not found")
+		}
+		out = a
+		return s.ports.Library.PlaceFigure(ctx, p, at.ArticleID, at.SectionKey, a.Path, a.AltText, at.Replace)
+	})
+	return out, err
+}
+
+// GalleryItem is a figure of an article with its asset.
+type GalleryItem struct {
+	SectionKey string
+	Asset      *Asset
+}
+
+// Gallery lists an article's figures in the order of its markdown; a file
+// that is not an asset (written by hand) or is binned is left out.
+func (s *Service) Gallery(ctx context.Context, p auth.Principal, articleID int64) ([]GalleryItem, error) {
+	figs, err := s.ports.Library.Gallery(ctx, p, articleID)
+	if err != nil {
+		return nil, err
+	}
+	out := []GalleryItem{}
+	for _, f := range figs {
+		a, err := s.store.ByPath(ctx, f.Path)
+		if db.IsNotFound(err) || (err == nil && a.DeletedAt != nil) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, GalleryItem{SectionKey: f.SectionKey, Asset: a})
+	}
+	return out, nil
+}
+
+// specJSON keeps the diagram spec an SVG was drawn from.
+func specJSON(v any) (json.RawMessage, error) { return json.Marshal(v) }

@@ -1,0 +1,287 @@
+// Package http is the media module's HTTP surface: figure uploads and
+// placements on articles, the media library's routes, and GET /uploads.
+package http
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	nethttp "net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/media/internal/app"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// AssetResponse is an asset on the wire; path is its storage key and url
+// where /uploads serves it.
+type AssetResponse struct {
+	ID          int64       `json:"id"`
+	Path        string      `json:"path"`
+	URL         string      `json:"url"`
+	Title       string      `json:"title"`
+	Caption     string      `json:"caption"`
+	AltText     string      `json:"alt_text"`
+	Source      string      `json:"source" doc:"the credit"`
+	SourceURL   string      `json:"source_url"`
+	License     string      `json:"license"`
+	Overlay     []app.Shape `json:"overlay"`
+	Kind        string      `json:"kind" enum:"image,video"`
+	ContentType string      `json:"content_type"`
+	Modality    *string     `json:"modality"`
+	Spec        any         `json:"spec" doc:"the diagram spec an SVG was drawn from"`
+	LibraryID   *int64      `json:"library_id"`
+	Storage     string      `json:"storage"`
+	ByteSize    int64       `json:"byte_size"`
+	Width       int         `json:"width"`
+	Height      int         `json:"height"`
+	CategoryID  *int64      `json:"category_id"`
+	CreatedAt   time.Time   `json:"created_at"`
+	DeletedAt   *time.Time  `json:"deleted_at"`
+}
+
+func toResponse(a *app.Asset) AssetResponse {
+	var spec any
+	if len(a.Spec) > 0 {
+		spec = a.Spec
+	}
+	overlay := []app.Shape(a.Overlay)
+	if overlay == nil {
+		overlay = []app.Shape{}
+	}
+	return AssetResponse{ID: a.ID, Path: a.Path, URL: "/uploads/" + a.Path, Title: a.Title, Caption: a.Caption,
+		AltText: a.AltText, Source: a.Source, SourceURL: a.SourceURL, License: a.License, Overlay: overlay,
+		Kind: a.Kind, ContentType: a.ContentType, Modality: a.Modality, Spec: spec, LibraryID: a.LibraryID,
+		Storage: a.Storage, ByteSize: a.ByteSize, Width: a.Width, Height: a.Height, CategoryID: a.CategoryID,
+		CreatedAt: a.CreatedAt, DeletedAt: a.DeletedAt}
+}
+
+type assetOut struct{ Body AssetResponse }
+
+// FigureResponse is a figure placed on a section.
+type FigureResponse struct {
+	ArticleID int64         `json:"article_id"`
+	SectionID string        `json:"section_id"`
+	Asset     AssetResponse `json:"asset"`
+}
+
+type figureOut struct{ Body FigureResponse }
+
+type handlers struct{ svc *app.Service }
+
+func op(method, path, tag, summary string, status int, errs ...int) huma.Operation {
+	return huma.Operation{Method: method, Path: path, Tags: []string{tag}, Summary: summary,
+		DefaultStatus: status, Errors: errs}
+}
+
+// Register adds the media operations.
+func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
+	h := &handlers{svc: svc}
+	up := op(nethttp.MethodPost, "/articles/{id}/figures/image", "articles",
+		"Upload a still or a silent clip as a figure of a section", nethttp.StatusCreated, 400, 404, 409, 422)
+	up.Description = "multipart/form-data: file (PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to " +
+		"25 MiB; judged by its bytes), section_id, caption (required; becomes the alt text), title, credit " +
+		"(required for attribution licences), source_url, license, modality, category_id, library_id, replace."
+	up.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"multipart/form-data": {}}}
+	up.Middlewares = huma.Middlewares{keepRawBody}
+	httpapi.Register(r, auth.User, up, func(ctx context.Context, in *struct {
+		ID int64 `path:"id"`
+	}) (*figureOut, error) {
+		return h.upload(ctx, in.ID, maxBody)
+	})
+
+	httpapi.Register(r, auth.User, op(nethttp.MethodPost, "/articles/{id}/figures/existing", "articles",
+		"Place an existing asset on a section", nethttp.StatusCreated, 404, 409, 422),
+		func(ctx context.Context, in *struct {
+			ID   int64 `path:"id"`
+			Body struct {
+				AssetID   int64  `json:"asset_id" minimum:"1"`
+				SectionID string `json:"section_id" minLength:"1" maxLength:"64"`
+				Replace   bool   `json:"replace,omitempty"`
+			}
+		}) (*figureOut, error) {
+			at := app.Placement{ArticleID: in.ID, SectionKey: in.Body.SectionID, Replace: in.Body.Replace}
+			a, err := svc.PlaceExisting(ctx, auth.MustFrom(ctx), at, in.Body.AssetID)
+			if err != nil {
+				return nil, err
+			}
+			return &figureOut{FigureResponse{ArticleID: in.ID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
+		})
+
+	httpapi.Register(r, auth.User, op(nethttp.MethodGet, "/articles/{id}/figures", "articles",
+		"An article's figures in the order of its markdown", 0, 404),
+		func(ctx context.Context, in *struct {
+			ID int64 `path:"id"`
+		}) (*struct{ Body []FigureResponse }, error) {
+			items, err := svc.Gallery(ctx, auth.MustFrom(ctx), in.ID)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]FigureResponse, len(items))
+			for i, it := range items {
+				out[i] = FigureResponse{ArticleID: in.ID, SectionID: it.SectionKey, Asset: toResponse(it.Asset)}
+			}
+			return &struct{ Body []FigureResponse }{out}, nil
+		})
+
+	draw := op(nethttp.MethodPost, "/articles/{id}/figures", "articles",
+		"Draw a diagram figure from a spec (or take an SVG) and place it on a section", nethttp.StatusCreated,
+		400, 404, 409, 422)
+	draw.Description = "spec: {columns, boxes: [{id, label, row?, col?}], arrows: [{from, to, label?}], " +
+		"groups: [{label, boxes}]} is drawn as SVG; svg takes a drawing made elsewhere. Either way the SVG is " +
+		"parsed against an allowlist (no script, foreignObject, iframe, image, use, animation, event handlers, " +
+		"DOCTYPE or entities; every url() and href a same-document fragment; viewBox required) and is at most " +
+		"60,000 bytes (400 above)."
+	httpapi.Register(r, auth.User, draw, func(ctx context.Context, in *struct {
+		ID   int64 `path:"id"`
+		Body struct {
+			MetaBody
+			SectionID string       `json:"section_id" minLength:"1" maxLength:"64"`
+			Replace   bool         `json:"replace,omitempty"`
+			Spec      *app.Diagram `json:"spec,omitempty"`
+			SVG       string       `json:"svg,omitempty" maxLength:"1000000"`
+		}
+	}) (*figureOut, error) {
+		b := in.Body
+		at := app.Placement{ArticleID: in.ID, SectionKey: b.SectionID, Replace: b.Replace}
+		a, err := svc.DrawFigure(ctx, auth.MustFrom(ctx), at, b.meta(), b.Spec, b.SVG)
+		if err != nil {
+			return nil, err
+		}
+		return &figureOut{FigureResponse{ArticleID: in.ID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
+	})
+
+	mediaRoutes(r, svc)
+}
+
+type rawBodyKey struct{}
+
+type rawBody struct {
+	body        io.Reader
+	contentType string
+}
+
+// keepRawBody puts the unread body on the context: the upload parses the
+// form itself, bounded, instead of huma buffering it.
+func keepRawBody(hctx huma.Context, next func(huma.Context)) {
+	ctx := context.WithValue(hctx.Context(), rawBodyKey{},
+		rawBody{body: hctx.BodyReader(), contentType: hctx.Header("Content-Type")})
+	next(huma.WithContext(hctx, ctx))
+}
+
+// multipartSlack is what a form may carry beyond the file.
+const multipartSlack = 1 << 20
+
+// maxField bounds one text field of the form.
+const maxField = 4000
+
+func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figureOut, error) {
+	raw, _ := ctx.Value(rawBodyKey{}).(rawBody)
+	mediaType, params, err := mime.ParseMediaType(raw.contentType)
+	if err != nil || mediaType != "multipart/form-data" || params["boundary"] == "" {
+		return nil, apperr.Invalidf("body", "send the figure as multipart/form-data with the file in the field \"file\"")
+	}
+	mr := multipart.NewReader(&cappedReader{r: raw.body, left: maxBody + multipartSlack, limit: maxBody}, params["boundary"])
+	fields := map[string]string{}
+	var data []byte
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, readFailure(err)
+		}
+		name := part.FormName()
+		if name == "file" && part.FileName() != "" {
+			if data, err = h.svc.ReadUpload(part); err != nil {
+				return nil, readFailure(err)
+			}
+			continue
+		}
+		v, err := io.ReadAll(io.LimitReader(part, maxField+1))
+		if err != nil {
+			return nil, readFailure(err)
+		}
+		if len(v) > maxField {
+			return nil, apperr.Invalidf(name, "a form field holds at most %d bytes", maxField)
+		}
+		fields[name] = string(v)
+	}
+	if data == nil {
+		return nil, apperr.Invalidf("file", "the field \"file\" with the figure is missing")
+	}
+	m, err := metaOf(fields)
+	if err != nil {
+		return nil, err
+	}
+	replace := false
+	if v := fields["replace"]; v != "" {
+		if replace, err = strconv.ParseBool(v); err != nil {
+			return nil, apperr.Invalidf("replace", "replace is true or false")
+		}
+	}
+	at := app.Placement{ArticleID: articleID, SectionKey: fields["section_id"], Replace: replace}
+	if at.SectionKey == "" {
+		return nil, apperr.Invalidf("section_id", "name the section the figure goes on")
+	}
+	a, err := h.svc.UploadFigure(ctx, auth.MustFrom(ctx), at, m, data)
+	if err != nil {
+		return nil, err
+	}
+	return &figureOut{FigureResponse{ArticleID: articleID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
+}
+
+// metaOf reads an asset's metadata from form fields.
+func metaOf(f map[string]string) (app.Meta, error) {
+	m := app.Meta{Title: f["title"], Caption: f["caption"], Source: f["credit"], SourceURL: f["source_url"],
+		License: f["license"]}
+	if v := strings.TrimSpace(f["modality"]); v != "" {
+		m.Modality = &v
+	}
+	for name, dst := range map[string]**int64{"category_id": &m.CategoryID, "library_id": &m.LibraryID} {
+		if v := strings.TrimSpace(f[name]); v != "" {
+			id, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || id < 1 {
+				return m, apperr.Invalidf(name, "%s is a positive integer", name)
+			}
+			*dst = &id
+		}
+	}
+	return m, nil
+}
+
+func readFailure(err error) error {
+	if ae, ok := apperr.As(err); ok {
+		return ae
+	}
+	return apperr.BadRequestf("the multipart body cannot be read: %v", err)
+}
+
+// cappedReader fails the request once the body passes the largest file
+// plus the form's slack, with the same refusal as a large file.
+type cappedReader struct {
+	r     io.Reader
+	left  int64
+	limit int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, app.TooLarge("upload", c.limit)
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
