@@ -74,7 +74,7 @@ export function Models() {
           </tbody>
         </table>
       )}
-      <p aria-live="polite" data-testid="model-test">{tested}</p>
+      <p aria-live="polite" data-testid="model-test">{tested && `The model answered: ${tested}`}</p>
       <Failed m={test} />
       <Failed m={update} />
       <Failed m={remove} />
@@ -86,14 +86,15 @@ export function Models() {
         <label className="field">
           Model id <input required value={form.model_id} onChange={(e) => setForm({ ...form, model_id: e.target.value })} />
         </label>
-        <label className="field">
-          Task
-          <select value={form.task} onChange={(e) => setForm({ ...form, task: e.target.value as Task })}>
+        {/* A label around a select would take the options' text into its name. */}
+        <div className="field">
+          <label htmlFor="model-task">Task</label>
+          <select id="model-task" value={form.task} onChange={(e) => setForm({ ...form, task: e.target.value as Task })}>
             {tasks.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
-        </label>
+        </div>
         <label className="field">
           API key <input type="password" autoComplete="off" value={form.api_key} onChange={(e) => setForm({ ...form, api_key: e.target.value })} />
         </label>

@@ -173,7 +173,7 @@ function Forecast({ deck }: { deck: number }) {
           <p className="muted">
             {f.data.exam_date ? `Exam on ${f.data.exam_date}.` : "No exam date set."} {f.data.unseen} cards not yet seen.
           </p>
-          {days.length > 0 && (
+          {max > 0 && (
             <ol className="forecast" aria-label="Reviews per day">
               {days.map((d) => (
                 <li key={d.date} title={`${d.date}: ${d.reviews}`}>

@@ -11,7 +11,8 @@ export function Library() {
     queryKey: ["articles", applied],
     queryFn: async () => must(await api.GET("/api/v1/articles/", { params: { query: { q: applied || undefined, limit: 100 } } })),
   });
-  const recent = useQuery({ queryKey: ["articles-recent"], queryFn: async () => must(await api.GET("/api/v1/articles/recent", { params: { query: { limit: 5 } } })) });
+  // Opening an article changes this list: never serve it from the cache.
+  const recent = useQuery({ queryKey: ["articles-recent"], staleTime: 0, queryFn: async () => must(await api.GET("/api/v1/articles/recent", { params: { query: { limit: 5 } } })) });
   return (
     <section>
       <h1>Library</h1>

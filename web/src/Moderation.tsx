@@ -14,13 +14,13 @@ export function Batches() {
   return (
     <section>
       <h1>Drafts to review</h1>
-      <label className="field">
-        Batches
-        <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+      <div className="field">
+        <label htmlFor="batch-status">Batches</label>
+        <select id="batch-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="open">Open</option>
           <option value="closed">Closed</option>
         </select>
-      </label>
+      </div>
       <Status q={res} />
       {res.data && res.data.length === 0 && <p>No {status} batch.</p>}
       {!!res.data?.length && (
@@ -75,6 +75,11 @@ export function Batch({ id }: { id: number }) {
     mutationFn: async () => must(await api.POST("/api/v1/drafts/reject", { body: { draft_ids: [...picked] } })),
     onSuccess: (r) => (setDone(`Rejected ${r.rejected?.length ?? 0}.`), refresh()),
   });
+  const cats = useQuery({ queryKey: ["question-categories"], queryFn: async () => must(await api.GET("/api/v1/question-categories/")) });
+  const fileInto = useMutation({
+    mutationFn: async (category_id: number) => must(await api.PATCH("/api/v1/drafts/batches/{batch_id}", { params: { path: { batch_id: id } }, body: { category_id } })),
+    onSuccess: (b) => qc.setQueryData(["batch", id], b),
+  });
   const reopen = useMutation({
     mutationFn: async (draft: number) => must(await api.POST("/api/v1/drafts/{id}/reopen", { params: { path: { id: draft } } })),
     onSuccess: () => (setDone("Reopened."), refresh()),
@@ -101,6 +106,20 @@ export function Batch({ id }: { id: number }) {
           {batch.data.counts.rejected} rejected · {batch.data.status}
         </p>
       )}
+      {batch.data && (
+        <div className="field">
+          <label htmlFor="batch-topic">Files into topic</label>
+          <select id="batch-topic" value={batch.data.category_id ?? ""} disabled={fileInto.isPending} onChange={(e) => fileInto.mutate(Number(e.target.value))}>
+            {batch.data.category_id == null && <option value="">Choose a category (needed to accept)</option>}
+            {(cats.data ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <Failed m={fileInto} />
       <div className="actions sticky" role="group" aria-label="Selected drafts">
         <button onClick={() => setPicked(new Set(pending.filter((d) => d.ready).map((d) => d.id)))} disabled={busy}>
           Select every ready draft
@@ -123,10 +142,10 @@ export function Batch({ id }: { id: number }) {
             <div className="draft-head">
               {d.status === "pending" ? (
                 <label>
-                  <input type="checkbox" checked={picked.has(d.id)} onChange={() => toggle(d.id)} /> Select draft {d.position + 1}
+                  <input type="checkbox" checked={picked.has(d.id)} onChange={() => toggle(d.id)} /> Select draft {d.position}
                 </label>
               ) : (
-                <span>Draft {d.position + 1}</span>
+                <span>Draft {d.position}</span>
               )}
               <span className={`badge ${d.status}`}>{d.status}</span>
               {d.status === "pending" && <span className={`badge ${d.ready ? "ok" : "bad"}`}>{d.ready ? "ready" : "not ready"}</span>}
@@ -186,14 +205,14 @@ export function FeedbackQueue() {
   return (
     <section>
       <h1>Feedback</h1>
-      <label className="field">
-        Reports
-        <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+      <div className="field">
+        <label htmlFor="feedback-status">Reports</label>
+        <select id="feedback-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="open">Open</option>
           <option value="resolved">Resolved</option>
           <option value="dismissed">Dismissed</option>
         </select>
-      </label>
+      </div>
       <Status q={res} />
       <Failed m={close} />
       {res.data && res.data.length === 0 && <p>No {status} report.</p>}
