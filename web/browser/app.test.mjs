@@ -244,6 +244,12 @@ test("a learner reviews due flashcards with the grade buttons and the keyboard",
   await assertText(page.getByTestId("last-grade"), "Again: back");
   await page.getByText("Done: 2 reviewed.").waitFor();
 
+  // A new visit reads the queue again: the card graded good is not offered.
+  await page.getByRole("link", { name: "Back to decks" }).click();
+  await page.getByRole("link", { name: "Study Cardiac drugs" }).click();
+  await page.getByText(/Nothing is due|Card 1 of/).waitFor();
+  assert.equal(await page.getByText(firstFront).count(), 0, "a card graded good is not due again");
+
   // Stored: the card graded good is no longer due; the forecast counts the deck.
   const q = await call("GET", `/flashcards/study/queue?deck_id=${deck.id}`);
   assert.ok(!q.items.some((c) => c.question === firstFront), "the card graded good left the queue");

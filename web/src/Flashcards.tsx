@@ -7,7 +7,7 @@ import { Failed, Status } from "./ui";
 
 export function Decks() {
   const decks = useQuery({ queryKey: ["decks"], queryFn: async () => must(await api.GET("/api/v1/flashcards", { params: { query: { limit: 100 } } })) });
-  const due = useQuery({ queryKey: ["card-queue", 0], queryFn: () => queue(0) });
+  const due = useQuery({ queryKey: ["cards-due"], queryFn: () => queue(0) });
   return (
     <section>
       <h1>Flashcards</h1>
@@ -49,7 +49,9 @@ const ratingLabel: Record<Rating, string> = { again: "Again", hard: "Hard", good
 export function Study() {
   const deck = Number(new URLSearchParams(location.search).get("deck") ?? 0);
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ["card-queue", deck], queryFn: () => queue(deck), staleTime: Infinity });
+  // The queue is read once per visit: graded cards are skipped here, not
+  // re-read (an "again" card would come straight back), and leaving drops it.
+  const q = useQuery({ queryKey: ["card-queue", deck], queryFn: () => queue(deck), staleTime: Infinity, gcTime: 0 });
   const [done, setDone] = useState<number[]>([]);
   const [shown, setShown] = useState(false);
   const [typed, setTyped] = useState("");
@@ -68,7 +70,7 @@ export function Study() {
       setShown(false);
       setTyped("");
       started.current = Date.now();
-      qc.invalidateQueries({ queryKey: ["card-queue", 0] });
+      qc.invalidateQueries({ queryKey: ["cards-due"] });
     },
   });
 
