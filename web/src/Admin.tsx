@@ -134,7 +134,13 @@ export function Settings() {
     },
   });
   const text = (v: Value) => (typeof v === "string" ? v : JSON.stringify(v));
-  const parse = (old: Value, s: string): Value => (typeof old === "string" ? s : typeof old === "number" ? Number(s) : JSON.parse(s));
+  // A number or JSON that does not parse throws: nothing is sent.
+  const parse = (old: Value, s: string): Value => {
+    if (typeof old === "string") return s;
+    const v = typeof old === "number" ? Number(s) : JSON.parse(s);
+    if (typeof old === "number" && (s.trim() === "" || !Number.isFinite(v))) throw new Error("not a number");
+    return v;
+  };
   return (
     <section>
       <h1>Settings</h1>
@@ -166,7 +172,7 @@ export function Settings() {
                           try {
                             save.mutate({ key, value: parse(v, edits[key]) });
                           } catch {
-                            setSaved(`${key}: not valid JSON.`);
+                            setSaved(`${key}: not a valid ${typeof v === "number" ? "number" : "JSON value"}.`);
                           }
                         }}
                         aria-label={`Save ${key}`}
