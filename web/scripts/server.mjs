@@ -2,6 +2,7 @@
 // its own database on the local cluster, the development identity provider,
 // free loopback ports. Needs Go, psql and `go tool task db:start`.
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -46,7 +47,7 @@ async function waitHealthy(base, child, deadlineMs) {
 }
 
 /** Builds and starts `rounds all` with the dev config; returns {base, stop}. */
-export async function startServer({ log = false } = {}) {
+export async function startServer({ log = false, env = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "rounds-web-"));
   const bin = join(dir, "rounds");
   execFileSync("go", ["build", "-o", bin, "./app/cmd/rounds"], { cwd: repo, stdio: "inherit" });
@@ -72,7 +73,10 @@ export async function startServer({ log = false } = {}) {
       ROUNDS_OIDC_CLIENT_URL: `${base}/`,
       ROUNDS_STORAGE_URL: `file://${dir}/uploads`,
       // A second device may take over saved progress soon (30 s by default).
-      ROUNDS_ATTEMPTS_DEVICE_LOCK: "10s",
+      ROUNDS_ATTEMPTS_DEVICE_LOCK: "3s",
+      // Admins may store model keys (sealed with this throwaway key).
+      ROUNDS_AI_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      ...env,
     },
   });
   const stop = async () => {

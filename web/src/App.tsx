@@ -3,7 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import { exchange, onAuthChange, signedIn, signOut, startSignIn } from "./auth";
 import { Link, match, navigate, useLocation } from "./router";
-import { Dashboard, Devices, People, QuizList, Bank } from "./pages";
+import { Dashboard, Devices, QuizList, Bank } from "./pages";
+import { Decks, Study } from "./Flashcards";
+import { Article, Library } from "./Library";
+import { Batch, Batches, FeedbackQueue } from "./Moderation";
+import { Models, People, Settings } from "./Admin";
 import { Sit } from "./Sit";
 import { Review } from "./Review";
 
@@ -17,7 +21,13 @@ type NavItem = { href: string; label: string; role: Role };
 const nav: NavItem[] = [
   { href: "/", label: "Dashboard", role: "user" },
   { href: "/quizzes", label: "Quizzes", role: "user" },
+  { href: "/flashcards", label: "Flashcards", role: "user" },
+  { href: "/library", label: "Library", role: "user" },
   { href: "/bank", label: "Question bank", role: "moderator" },
+  { href: "/drafts", label: "Drafts", role: "moderator" },
+  { href: "/feedback", label: "Feedback", role: "moderator" },
+  { href: "/models", label: "AI models", role: "admin" },
+  { href: "/settings", label: "Settings", role: "admin" },
   { href: "/people", label: "People", role: "admin" },
   { href: "/devices", label: "Devices", role: "user" },
 ];
@@ -81,7 +91,7 @@ function Shell() {
         <strong className="brand">Rounds</strong>
         <nav aria-label="Main">
           {items.map((n) => (
-            <Link key={n.href} href={n.href} aria-current={path === n.href ? "page" : undefined}>
+            <Link key={n.href} href={n.href} aria-current={section(path) === n.href ? "page" : undefined}>
               {n.label}
             </Link>
           ))}
@@ -102,6 +112,13 @@ function Shell() {
   );
 }
 
+/** section is the navigation entry a path belongs to (an article is the library's). */
+function section(path: string): string {
+  if (path.startsWith("/articles/")) return "/library";
+  if (path.startsWith("/attempts/")) return "/";
+  return "/" + (path.split("/")[1] ?? "");
+}
+
 function Page({ path, role }: { path: string; role: Role }) {
   let m: Record<string, string> | null;
   if (path === "/") return <Dashboard />;
@@ -109,8 +126,21 @@ function Page({ path, role }: { path: string; role: Role }) {
   if ((m = match("/quizzes/:id/sit", path))) return <Sit key={path} quizId={Number(m.id)} />;
   if ((m = match("/attempts/:id", path))) return <Review attemptId={Number(m.id)} />;
   if (path === "/devices") return <Devices />;
-  if (path === "/bank" && rank[role] >= rank.moderator) return <Bank />;
-  if (path === "/people" && role === "admin") return <People />;
+  if (path === "/flashcards") return <Decks />;
+  if (path === "/flashcards/study") return <Study key={location.search} />;
+  if (path === "/library") return <Library />;
+  if ((m = match("/articles/:slug", path))) return <Article key={m.slug} slug={m.slug} />;
+  if (rank[role] >= rank.moderator) {
+    if (path === "/bank") return <Bank />;
+    if (path === "/drafts") return <Batches />;
+    if ((m = match("/drafts/:id", path))) return <Batch key={m.id} id={Number(m.id)} />;
+    if (path === "/feedback") return <FeedbackQueue />;
+  }
+  if (role === "admin") {
+    if (path === "/models") return <Models />;
+    if (path === "/settings") return <Settings />;
+    if (path === "/people") return <People />;
+  }
   return (
     <section>
       <h1>Not found</h1>

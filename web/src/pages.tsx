@@ -3,15 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import { signOut } from "./auth";
 import { Link } from "./router";
-
-const pct = (v: number | null | undefined) => (v == null ? "–" : `${Math.round(v)}%`);
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "–");
-
-function Status({ q }: { q: { isPending: boolean; isError: boolean; error: Error | null } }) {
-  if (q.isPending) return <p aria-live="polite">Loading…</p>;
-  if (q.isError) return <p role="alert">Could not load: {q.error?.message}</p>;
-  return null;
-}
+import { pct, Status, when } from "./ui";
 
 export function Dashboard() {
   const q = useQuery({ queryKey: ["dashboard"], queryFn: async () => must(await api.GET("/api/v1/attempts/stats/dashboard")) });
@@ -130,26 +122,6 @@ export function Bank() {
             ))}
           </ol>
         </>
-      )}
-    </section>
-  );
-}
-
-export function People() {
-  const res = useQuery({ queryKey: ["people"], queryFn: async () => must(await api.GET("/api/v1/admin/users")) });
-  return (
-    <section>
-      <h1>People</h1>
-      <Status q={res} />
-      {res.data && (
-        <table>
-          <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th></tr></thead>
-          <tbody>
-            {res.data.map((u) => (
-              <tr key={u.id}><td>{u.name}</td><td>{u.email}</td><td>{u.role}</td><td>{when(u.created_at)}</td></tr>
-            ))}
-          </tbody>
-        </table>
       )}
     </section>
   );

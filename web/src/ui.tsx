@@ -1,0 +1,19 @@
+// Small pieces every screen uses.
+export const pct = (v: number | null | undefined) => (v == null ? "–" : `${Math.round(v)}%`);
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "–");
+
+/** Status shows a query's loading and error states (nothing once it has data). */
+export function Status({ q }: { q: { isPending: boolean; isError: boolean; error: Error | null } }) {
+  if (q.isPending) return <p aria-live="polite">Loading…</p>;
+  if (q.isError) return <p role="alert">Could not load: {q.error?.message}</p>;
+  return null;
+}
+
+/** Failed shows a mutation's error, if any. */
+export function Failed({ m }: { m: { error: Error | null } }) {
+  return m.error ? (
+    <p role="alert" className="error">
+      {m.error.message}
+    </p>
+  ) : null;
+}
