@@ -20,6 +20,7 @@ type Client struct {
 	h       *Harness
 	token   string
 	headers http.Header
+	base    string // another server than the harness's own (At)
 }
 
 // Anon is a caller without a token.
@@ -32,9 +33,15 @@ func (h *Harness) As(token string) *Client {
 
 // With returns a copy that also sends the header.
 func (c *Client) With(key, value string) *Client {
-	cp := &Client{h: c.h, token: c.token, headers: c.headers.Clone()}
+	cp := &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: c.base}
 	cp.headers.Set(key, value)
 	return cp
+}
+
+// At returns a copy that sends to another server (another API process of
+// the same deployment, on the same database), e.g. "http://127.0.0.1:1234".
+func (c *Client) At(base string) *Client {
+	return &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: base}
 }
 
 // Response is a finished request.
@@ -105,7 +112,11 @@ func (c *Client) Do(method, path string, body any) *Response {
 		}
 		rd = bytes.NewReader(data)
 	}
-	req, err := http.NewRequestWithContext(context.Background(), method, c.h.BaseURL+path, rd)
+	base := c.h.BaseURL
+	if c.base != "" {
+		base = c.base
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, base+path, rd)
 	if err != nil {
 		panic(err)
 	}

@@ -12,11 +12,14 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/fileblob" // file:// buckets
 	_ "gocloud.dev/blob/s3blob"   // s3:// buckets
 	"gocloud.dev/gcerrors"
+
+	"github.com/roundsedu/rounds/platform/apperr"
 )
 
 // ErrNotFound means no object has the key.
@@ -70,22 +73,56 @@ func CleanKey(key string) (string, error) {
 	return path.Clean(key), nil
 }
 
-// Put streams r into key.
+// Put streams r into key. A failure of the bucket (not of r) is a 503
+// unavailable wrapping the cause: the client did nothing wrong and may
+// retry. Nothing is left at key when Put fails.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, contentType string) (int64, error) {
 	key, err := CleanKey(key)
 	if err != nil {
 		return 0, err
 	}
-	w, err := s.bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType})
+	// Cancelling the writer's context is how gocloud aborts a write: Close
+	// then commits nothing.
+	wctx, abort := context.WithCancel(ctx)
+	defer abort()
+	w, err := s.bucket.NewWriter(wctx, key, &blob.WriterOptions{ContentType: contentType})
 	if err != nil {
-		return 0, err
+		return 0, unavailable(err)
 	}
-	n, err := io.Copy(w, r)
+	src := &readErr{r: r}
+	n, err := io.Copy(w, src)
 	if err != nil {
+		abort()
 		_ = w.Close()
-		return n, err
+		if src.err != nil {
+			return n, err
+		}
+		return n, unavailable(err)
 	}
-	return n, w.Close()
+	if err := w.Close(); err != nil {
+		return n, unavailable(err)
+	}
+	return n, nil
+}
+
+// readErr remembers the source's error, to tell it from the bucket's.
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (r *readErr) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
+}
+
+// unavailable is the bucket failing a write.
+func unavailable(cause error) error {
+	return fmt.Errorf("storage: write: %w: %w", cause, &apperr.Error{Code: apperr.Unavailable,
+		RetryAfter: 5 * time.Second, Message: "file storage is unavailable: try again shortly"})
 }
 
 // Open streams the object at key; the caller closes it.
