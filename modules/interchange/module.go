@@ -1,0 +1,42 @@
+// Package interchange moves questions between the bank and other systems'
+// files: Moodle XML import (into drafts, never straight into the bank) and
+// export of a quiz's questions.
+package interchange
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/roundsedu/rounds/modules/interchange/internal/app"
+	interchangehttp "github.com/roundsedu/rounds/modules/interchange/internal/http"
+	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/module"
+)
+
+// Config is the interchange section.
+type Config = app.Config
+
+//go:embed config.yaml
+var defaults []byte
+
+// Module is the interchange bounded context.
+type Module struct{ svc *app.Service }
+
+// New builds the module; it files imports through drafts and reads quizzes
+// from the bank.
+func New(_ context.Context, k *module.Kit) (module.Module, error) {
+	cfg, err := module.Section[Config](k, "interchange", defaults)
+	if err != nil {
+		return nil, err
+	}
+	ports := &app.Ports{}
+	module.Need(k, "drafts", &ports.Drafts)
+	module.Need(k, "bank", &ports.Bank)
+	return &Module{svc: app.New(ports, cfg)}, nil
+}
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "interchange" }
+
+// Routes registers the import and export operations.
+func (m *Module) Routes(r *httpapi.Router) { interchangehttp.Register(r, m.svc) }
