@@ -1,5 +1,5 @@
 // Package interchange moves questions between the bank and other systems'
-// files: Moodle XML import (into drafts, never straight into the bank) and
+// files: Moodle XML and GIFT import (into drafts, never straight into the bank) and
 // export of a quiz's questions.
 package interchange
 

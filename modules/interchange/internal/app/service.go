@@ -63,6 +63,8 @@ type Format struct {
 var Formats = map[string]Format{
 	"moodle-xml": {Name: "moodle_xml", Label: "Moodle XML", MediaType: "application/xml; charset=utf-8", Ext: "xml",
 		Read: format.ReadMoodle, Write: format.WriteMoodle},
+	"gift": {Name: "gift", Label: "GIFT", MediaType: "text/plain; charset=utf-8", Ext: "gift.txt",
+		Read: format.ReadGIFT, Write: format.WriteGIFT},
 }
 
 // Service holds the module's use cases.

@@ -30,7 +30,7 @@ type ImportResponse struct {
 }
 
 type importInput struct {
-	Format     string             `path:"format" enum:"moodle-xml"`
+	Format     string             `path:"format" enum:"moodle-xml,gift"`
 	CategoryID httpapi.OptionalID `query:"category_id" doc:"Files-into-topic category of the batch; can be set later"`
 	Filename   string             `query:"filename" maxLength:"200" doc:"the file's name, shown as the batch's source"`
 	RawBody    []byte
@@ -38,7 +38,7 @@ type importInput struct {
 
 type exportInput struct {
 	QuizID int64  `path:"quiz_id"`
-	Format string `path:"format" enum:"moodle-xml"`
+	Format string `path:"format" enum:"moodle-xml,gift"`
 }
 
 type fileOutput struct {
@@ -53,7 +53,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Method: nethttp.MethodPost, Path: "/drafts/import/{format}", Tags: []string{"drafts"},
 		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxImportBytes,
 		Errors:  []int{400, 413, 422},
-		Summary: "Import a question file (Moodle XML) as a batch of drafts to review",
+		Summary: "Import a question file (Moodle XML or GIFT) as a batch of drafts to review",
 		Description: "The body is the file itself. Questions the bank can hold become pending drafts of one new " +
 			"batch; nothing enters the bank until a draft is accepted. Each question left out is listed with " +
 			"its reason. A file that cannot be read is a 400, a DOCTYPE or a file with no importable question " +
@@ -73,7 +73,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/quizzes/{quiz_id}/export/{format}", Tags: []string{"quizzes"},
-		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML)",
+		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT)",
 	}, func(ctx context.Context, in *exportInput) (*fileOutput, error) {
 		f, ok := app.Formats[in.Format]
 		if !ok {
