@@ -22,8 +22,10 @@ func TestInterchange(t *testing.T) {
 
 // Small limits so the suite can reach them with small files.
 const (
-	maxImportBytes = 64 << 10
-	maxQuestions   = 40
+	maxImportBytes   = 64 << 10
+	maxQuestions     = 40
+	maxPackageBytes  = 1 << 20
+	maxUnpackedBytes = 512 << 10
 )
 
 var (
@@ -36,6 +38,8 @@ var _ = BeforeSuite(func() {
 	h, err = Start(WithConfig(func(c *config.Config) {
 		c.Set("interchange.max_import_bytes", maxImportBytes)
 		c.Set("interchange.max_questions", maxQuestions)
+		c.Set("interchange.max_package_bytes", maxPackageBytes)
+		c.Set("interchange.max_unpacked_bytes", maxUnpackedBytes)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 	mod = h.NewUser(auth.RoleModerator)

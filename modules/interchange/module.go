@@ -1,6 +1,6 @@
 // Package interchange moves questions between the bank and other systems'
-// files: Moodle XML and GIFT import (into drafts, never straight into the bank) and
-// export of a quiz's questions.
+// files: Moodle XML and GIFT import (into drafts, never straight into the bank),
+// export of a quiz's questions, and Anki packages imported as flashcard decks.
 package interchange
 
 import (
@@ -22,8 +22,8 @@ var defaults []byte
 // Module is the interchange bounded context.
 type Module struct{ svc *app.Service }
 
-// New builds the module; it files imports through drafts and reads quizzes
-// from the bank.
+// New builds the module; it files question imports through drafts, reads
+// quizzes from the bank and makes imported decks through flashcards.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "interchange", defaults)
 	if err != nil {
@@ -32,7 +32,8 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	ports := &app.Ports{}
 	module.Need(k, "drafts", &ports.Drafts)
 	module.Need(k, "bank", &ports.Bank)
-	return &Module{svc: app.New(ports, cfg)}, nil
+	module.Need(k, "flashcards", &ports.Flashcards)
+	return &Module{svc: app.New(k.DB, ports, cfg)}, nil
 }
 
 // Name implements module.Module.

@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/interchange/internal/format"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // Drafts is the port to the drafts module: imported questions become a
@@ -32,8 +34,9 @@ type Bank interface {
 
 // Ports are the facades interchange asks, filled once every module is built.
 type Ports struct {
-	Drafts Drafts
-	Bank   Bank
+	Drafts     Drafts
+	Bank       Bank
+	Flashcards Flashcards
 }
 
 // Config is the interchange section.
@@ -42,6 +45,12 @@ type Config struct {
 	MaxQuestions   int   `mapstructure:"max_questions" validate:"gt=0"`
 	MaxFieldBytes  int   `mapstructure:"max_field_bytes" validate:"gt=0"`
 	MaxOptions     int   `mapstructure:"max_options" validate:"gt=1"`
+
+	MaxPackageBytes    int64         `mapstructure:"max_package_bytes" validate:"gt=0"`
+	MaxUnpackedBytes   int64         `mapstructure:"max_unpacked_bytes" validate:"gt=0"`
+	MaxPackageEntries  int           `mapstructure:"max_package_entries" validate:"gt=0"`
+	MaxNotes           int           `mapstructure:"max_notes" validate:"gt=0"`
+	PackageReadTimeout time.Duration `mapstructure:"package_read_timeout" validate:"gt=0"`
 }
 
 func (c Config) limits() format.Limits {
@@ -69,12 +78,13 @@ var Formats = map[string]Format{
 
 // Service holds the module's use cases.
 type Service struct {
+	db    *db.DB
 	ports *Ports
 	cfg   Config
 }
 
 // New builds the service.
-func New(ports *Ports, cfg Config) *Service { return &Service{ports: ports, cfg: cfg} }
+func New(d *db.DB, ports *Ports, cfg Config) *Service { return &Service{db: d, ports: ports, cfg: cfg} }
 
 // Config is the module's configuration.
 func (s *Service) Config() Config { return s.cfg }
@@ -95,7 +105,7 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, f Format, filena
 		return nil, readError(f, err)
 	}
 	if len(res.Questions) == 0 {
-		return nil, refusedAll(res.Refused)
+		return nil, refusedAll(res.Refused, "questions")
 	}
 	imp := drafts.Import{By: p.UserID, Source: source(f, filename), Extractor: f.Name, CategoryID: categoryID,
 		Drafts: make([]drafts.ImportedDraft, len(res.Questions))}
@@ -137,16 +147,16 @@ func readError(f Format, err error) error {
 	return err
 }
 
-// refusedAll is the 422 of a file none of whose questions can be imported,
-// one field per refused question.
-func refusedAll(refused []format.Refusal) error {
+// refusedAll is the 422 of a file none of whose items (questions, notes)
+// can be imported, one field per refused item.
+func refusedAll(refused []format.Refusal, items string) error {
 	if len(refused) == 0 {
-		return apperr.Invalidf("body", "the file holds no questions; nothing was imported")
+		return apperr.Invalidf("body", "the file holds no %s; nothing was imported", items)
 	}
 	out := &apperr.Error{Code: apperr.Invalid,
-		Message: fmt.Sprintf("none of the file's %d questions can be imported; nothing was imported", len(refused))}
+		Message: fmt.Sprintf("none of the file's %d %s can be imported; nothing was imported", len(refused), items)}
 	for _, r := range refused {
-		out.Fields = append(out.Fields, apperr.Field{Field: fmt.Sprintf("body.questions[%d]", r.Item),
+		out.Fields = append(out.Fields, apperr.Field{Field: fmt.Sprintf("body.%s[%d]", items, r.Item),
 			Message: r.Reason, Type: "value_error"})
 	}
 	return out

@@ -172,7 +172,7 @@ func parseGIFTItem(block string) (Question, string) {
 func giftText(s, textFormat string) string {
 	s = unescape(s)
 	if textFormat == "html" {
-		return htmlToText(s)
+		return PlainText(s)
 	}
 	return strings.TrimSpace(s)
 }

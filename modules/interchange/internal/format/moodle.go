@@ -222,7 +222,7 @@ func text(t *mText) string {
 	case "plain_text", "markdown":
 		return strings.TrimSpace(t.Text)
 	}
-	return htmlToText(t.Text)
+	return PlainText(t.Text)
 }
 
 // WriteMoodle writes the questions as Moodle XML, a category entry before

@@ -36,6 +36,21 @@ type importInput struct {
 	RawBody    []byte
 }
 
+type ankiInput struct {
+	CategoryID int64  `query:"category_id" required:"true" doc:"the deck's category (required for every deck)"`
+	Title      string `query:"title" maxLength:"200" doc:"the deck's title; absent: the package's deck name"`
+	RawBody    []byte
+}
+
+// DeckImportResponse is the outcome of an Anki import.
+type DeckImportResponse struct {
+	DeckID  int64             `json:"deck_id"`
+	Title   string            `json:"title"`
+	Notes   int               `json:"notes" doc:"notes imported"`
+	Cards   int               `json:"cards" doc:"cards made (a reversed note makes two, a cloze note one per deletion number)"`
+	Refused []RefusalResponse `json:"refused" doc:"notes left out, by position in the collection"`
+}
+
 type exportInput struct {
 	QuizID int64  `path:"quiz_id"`
 	Format string `path:"format" enum:"moodle-xml,gift"`
@@ -69,6 +84,29 @@ func Register(r *httpapi.Router, svc *app.Service) {
 			out.Refused[i] = RefusalResponse(f)
 		}
 		return &struct{ Body ImportResponse }{out}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/flashcards/import/apkg", Tags: []string{"flashcards"},
+		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxPackageBytes,
+		Errors:  []int{400, 413, 422},
+		Summary: "Import an Anki package (.apkg) as a new flashcard deck",
+		Description: "The body is the package itself (exported with \"Support older Anki versions\"). Notes of " +
+			"basic, reversed and cloze note types become cards through the same rules as cards written by hand; " +
+			"each note left out is listed with its reason. Media and scheduling are not imported. A package " +
+			"that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; " +
+			"a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.",
+	}, func(ctx context.Context, in *ankiInput) (*struct{ Body DeckImportResponse }, error) {
+		res, err := svc.ImportAnki(ctx, auth.MustFrom(ctx), in.RawBody, in.CategoryID, in.Title)
+		if err != nil {
+			return nil, err
+		}
+		out := DeckImportResponse{DeckID: res.DeckID, Title: res.Title, Notes: res.Notes, Cards: res.Cards,
+			Refused: make([]RefusalResponse, len(res.Refused))}
+		for i, f := range res.Refused {
+			out.Refused[i] = RefusalResponse(f)
+		}
+		return &struct{ Body DeckImportResponse }{out}, nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
