@@ -128,3 +128,45 @@ var _ = Describe("Anki package import", func() {
 		Expect(deckStored()).To(Equal(before))
 	})
 })
+
+var _ = Describe("Anki package export", func() {
+	It("round-trips: an exported deck imports back with the same cards", func() {
+		cat := newCategory("Anki round trip")
+		data := apkg(ankifixtures.Package{DeckName: "Round trip", Notes: []ankifixtures.Note{
+			{Model: ankifixtures.Basic, Fields: []string{"Mitral valve", "between LA and LV"}, Ords: []int{0}},
+			{Model: ankifixtures.Reversed, Fields: []string{"Tachycardia", "HR > 100"}, Ords: []int{0, 1}},
+			{Model: ankifixtures.Cloze, Fields: []string{"The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}, Ords: []int{0, 1}},
+		}})
+		first := importApkg(mod, fmt.Sprintf("category_id=%d", cat), data)
+		Expect(first).To(HaveStatus(201))
+		deck := int64(first.Map()["deck_id"].(float64))
+
+		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcards/%d/export/apkg", deck))
+		Expect(exp).To(HaveStatus(200))
+		Expect(exp.Header.Get("Content-Type")).To(Equal("application/zip"))
+		Expect(exp.Header.Get("X-Cards-Left-Out")).To(Equal("0"))
+
+		again := importApkg(mod, fmt.Sprintf("category_id=%d&title=Again", cat), exp.Body)
+		Expect(again).To(HaveStatus(201))
+		Expect(again.Map()["refused"]).To(BeEmpty())
+		Expect(again.Map()["cards"]).To(BeNumerically("==", 5))
+		Expect(cardSides(int64(again.Map()["deck_id"].(float64)))).To(Equal(cardSides(deck)))
+	})
+
+	It("answers 404 for a deck that does not exist", func() {
+		Expect(mod.Client(h).Get("/api/v1/flashcards/999999/export/apkg")).To(HaveError(404, "not_found"))
+	})
+})
+
+// cardSides lists a deck's cards in order as type, front, back and cloze number.
+func cardSides(deck int64) [][4]any {
+	res := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcards/decks/%d/cards?limit=50", deck))
+	Expect(res).To(HaveStatus(200))
+	var got []map[string]any
+	res.JSON(&got)
+	out := make([][4]any, len(got))
+	for i, c := range got {
+		out[i] = [4]any{c["card_type"], c["front"], c["back"], c["cloze_number"]}
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package anki
+package anki_test
 
 import (
 	"archive/zip"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/interchange/ankifixtures"
+	. "github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
 
 var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxFieldBytes: 1000, QueryTimeout: 10 * time.Second}
@@ -101,4 +102,20 @@ func manyEntries(n int) map[string][]byte {
 		out[strings.Repeat("1", i+1)] = nil
 	}
 	return out
+}
+
+func TestWriteReadsBack(t *testing.T) {
+	notes := []Note{{1, Basic, "Mitral valve", "between LA and LV"}, {2, Reversed, "Tachycardia", "HR > 100"},
+		{3, Cloze, "The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}}
+	var buf bytes.Buffer
+	if err := Write(context.Background(), &buf, "Cardiology", notes); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(context.Background(), buf.Bytes(), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DeckName != "Cardiology" || !reflect.DeepEqual(got.Notes, notes) || len(got.Refused) != 0 {
+		t.Fatalf("got %q %+v %+v", got.DeckName, got.Notes, got.Refused)
+	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +16,9 @@ import (
 )
 
 // Flashcards is the port to the flashcards module: an imported deck is
-// made through its rules, inside the caller's transaction.
-type Flashcards = flashcards.DeckImporter
+// made through its rules, inside the caller's transaction; an exported one
+// is read as its notes.
+type Flashcards = flashcards.DeckInterchange
 
 // DeckImported is the outcome of an Anki import.
 type DeckImported struct {
@@ -34,6 +36,35 @@ func (c Config) ankiLimits() anki.Limits {
 
 var cardTypes = map[string]string{anki.Basic: flashcards.CardBasic, anki.Reversed: flashcards.CardReversed,
 	anki.Cloze: flashcards.CardCloze}
+
+// ExportAnki writes a deck p may study as an Anki package of new cards
+// (basic, reversed and cloze notes; other card types are left out and
+// counted).
+func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64) (*bytes.Buffer, int, error) {
+	deck, err := s.ports.Flashcards.ExportDeck(ctx, p, deckID)
+	if err != nil {
+		return nil, 0, err
+	}
+	noteTypes := map[string]string{}
+	for k, v := range cardTypes {
+		noteTypes[v] = k
+	}
+	var notes []anki.Note
+	left := 0
+	for _, c := range deck.Cards {
+		t, ok := noteTypes[c.Type]
+		if !ok {
+			left++ // image and type-in cards have no stock Anki note type
+			continue
+		}
+		notes = append(notes, anki.Note{Item: len(notes) + 1, Type: t, Front: c.Front, Back: c.Back})
+	}
+	var buf bytes.Buffer
+	if err := anki.Write(ctx, &buf, deck.Title, notes); err != nil {
+		return nil, 0, err
+	}
+	return &buf, left, nil
+}
 
 // ImportAnki reads an .apkg and makes one deck of its notes, in one
 // transaction: a package that cannot be read, or of which no note can be

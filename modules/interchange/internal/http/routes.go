@@ -4,7 +4,9 @@ package http
 
 import (
 	"context"
+	"fmt"
 	nethttp "net/http"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -62,6 +64,13 @@ type fileOutput struct {
 	Body               []byte
 }
 
+type ankiFileOutput struct {
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	LeftOut            string `header:"X-Cards-Left-Out"`
+	Body               []byte
+}
+
 // Register declares the module's operations.
 func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.Mod, huma.Operation{
@@ -107,6 +116,23 @@ func Register(r *httpapi.Router, svc *app.Service) {
 			out.Refused[i] = RefusalResponse(f)
 		}
 		return &struct{ Body DeckImportResponse }{out}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/flashcards/{deck_id}/export/apkg", Tags: []string{"flashcards"},
+		Summary: "Export a deck you may study as an Anki package (.apkg) of new cards",
+		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in " +
+			"cards are left out (X-Cards-Left-Out counts them). Scheduling and media are not exported.",
+	}, func(ctx context.Context, in *struct {
+		DeckID int64 `path:"deck_id"`
+	}) (*ankiFileOutput, error) {
+		buf, left, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID)
+		if err != nil {
+			return nil, err
+		}
+		return &ankiFileOutput{ContentType: "application/zip",
+			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d.apkg"`, in.DeckID),
+			LeftOut:            strconv.Itoa(left), Body: buf.Bytes()}, nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
