@@ -20,7 +20,7 @@ func apkg(p ankifixtures.Package) []byte {
 }
 
 func importApkg(u *User, query string, data []byte) *Response {
-	return u.Client(h).With("Content-Type", "application/octet-stream").Post("/api/v1/flashcards/import/apkg?"+query, data)
+	return u.Client(h).With("Content-Type", "application/octet-stream").Post("/api/v1/flashcard-decks/import/apkg?"+query, data)
 }
 
 // deckStored counts decks and cards, to show a refused package stored nothing.
@@ -141,7 +141,7 @@ var _ = Describe("Anki package export", func() {
 		Expect(first).To(HaveStatus(201))
 		deck := int64(first.Map()["deck_id"].(float64))
 
-		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcards/%d/export/apkg", deck))
+		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg", deck))
 		Expect(exp).To(HaveStatus(200))
 		Expect(exp.Header.Get("Content-Type")).To(Equal("application/zip"))
 		Expect(exp.Header.Get("X-Cards-Left-Out")).To(Equal("0"))
@@ -154,7 +154,7 @@ var _ = Describe("Anki package export", func() {
 	})
 
 	It("answers 404 for a deck that does not exist", func() {
-		Expect(mod.Client(h).Get("/api/v1/flashcards/999999/export/apkg")).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Get("/api/v1/flashcard-decks/999999/export/apkg")).To(HaveError(404, "not_found"))
 	})
 })
 

@@ -96,7 +96,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/flashcards/import/apkg", Tags: []string{"flashcards"},
+		Method: nethttp.MethodPost, Path: "/flashcard-decks/import/apkg", Tags: []string{"flashcards"},
 		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxPackageBytes,
 		Errors:  []int{400, 413, 422},
 		Summary: "Import an Anki package (.apkg) as a new flashcard deck",
@@ -119,7 +119,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards/{deck_id}/export/apkg", Tags: []string{"flashcards"},
+		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
 		Summary: "Export a deck you may study as an Anki package (.apkg) of new cards",
 		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in " +
 			"cards are left out (X-Cards-Left-Out counts them). Scheduling and media are not exported.",
