@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/feedback"
 	"github.com/roundsedu/rounds/modules/flashcards"
 	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/interchange"
 	"github.com/roundsedu/rounds/modules/labs"
 	"github.com/roundsedu/rounds/modules/library"
 	"github.com/roundsedu/rounds/modules/media"
@@ -39,4 +40,5 @@ var Modules = []module.Constructor{
 	media.New,
 	labs.New,
 	plans.New,
+	interchange.New,
 }

@@ -1,0 +1,333 @@
+// Package anki reads Anki packages (.apkg): a zip holding a SQLite
+// collection, a media map and numbered media files. Every step is bounded:
+// entries counted, names checked (no paths), the collection unpacked
+// through a byte limit into a temporary file, queries under a deadline and
+// a row limit. The SQLite driver is modernc.org/sqlite (pure Go, no cgo).
+package anki
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/roundsedu/rounds/modules/interchange/internal/format"
+)
+
+// Card types, flashcards' names.
+const (
+	Basic    = "basic"
+	Reversed = "reversed"
+	Cloze    = "cloze"
+)
+
+// Limits bound what one package may make the reader hold.
+type Limits struct {
+	MaxEntries       int   // zip entries (media files included)
+	MaxUnpackedBytes int64 // the collection, unpacked
+	MaxNotes         int
+	MaxFieldBytes    int
+	QueryTimeout     time.Duration
+}
+
+// Note is one note as flashcards can hold it.
+type Note struct {
+	Item  int // 1-based position in the collection
+	Type  string
+	Front string
+	Back  string
+}
+
+// Result is what the reader found: the deck's name, the notes it can
+// import and each note refused with the reason (Item is the note's 1-based
+// position in the collection).
+type Result struct {
+	DeckName string
+	Notes    []Note
+	Refused  []format.Refusal
+}
+
+// ErrHostile is a package that tries to reach outside itself (a path in an
+// entry name or the media map).
+type ErrHostile struct{ Reason string }
+
+func (e ErrHostile) Error() string { return e.Reason }
+
+// ErrTooLarge is a package over the limits (a zip bomb, too many entries
+// or notes).
+type ErrTooLarge struct{ Reason string }
+
+func (e ErrTooLarge) Error() string { return e.Reason }
+
+// ErrMalformed is a file that is not an Anki package we can read.
+type ErrMalformed struct{ Reason string }
+
+func (e ErrMalformed) Error() string { return e.Reason }
+
+// Read reads a package held in memory (the request body, already bounded).
+func Read(ctx context.Context, data []byte, lim Limits) (*Result, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, ErrMalformed{"not an Anki package: the file is not a zip archive"}
+	}
+	if len(zr.File) > lim.MaxEntries {
+		return nil, ErrTooLarge{fmt.Sprintf("the package has more than %d entries", lim.MaxEntries)}
+	}
+	entries := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if !plainName(f.Name) {
+			return nil, ErrHostile{fmt.Sprintf("the package has an entry named %q: entries must be plain file names", f.Name)}
+		}
+		entries[f.Name] = f
+	}
+	if f := entries["media"]; f != nil {
+		if err := checkMedia(f); err != nil {
+			return nil, err
+		}
+	}
+	coll := entries["collection.anki21"]
+	if coll == nil {
+		coll = entries["collection.anki2"]
+	}
+	if coll == nil {
+		if entries["collection.anki21b"] != nil {
+			return nil, ErrMalformed{"the package uses Anki's newest collection format only; export it again with \"Support older Anki versions\" ticked"}
+		}
+		return nil, ErrMalformed{"not an Anki package: no collection.anki2 inside"}
+	}
+	path, err := unpack(coll, lim.MaxUnpackedBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(path)
+	ctx, cancel := context.WithTimeout(ctx, lim.QueryTimeout)
+	defer cancel()
+	return readCollection(ctx, path, lim)
+}
+
+// plainName admits "collection.anki2", "media", "0", "17": no separators,
+// no dot-dot, nothing hidden.
+func plainName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\:`+"\x00") && !strings.HasPrefix(name, ".")
+}
+
+// checkMedia reads the media map ({"0": "heart.png"}) and refuses any name
+// that is a path: an importer that wrote the files would write outside its
+// folder.
+func checkMedia(f *zip.File) error {
+	const maxMap = 8 << 20
+	rc, err := f.Open()
+	if err != nil {
+		return ErrMalformed{fmt.Sprintf("the media map cannot be read: %v", err)}
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, maxMap+1))
+	if err != nil {
+		return ErrMalformed{fmt.Sprintf("the media map cannot be read: %v", err)}
+	}
+	if len(data) > maxMap {
+		return ErrTooLarge{"the media map is larger than 8 MiB"}
+	}
+	var media map[string]string
+	if err := json.Unmarshal(data, &media); err != nil {
+		return ErrMalformed{"the media map is not a JSON object of file names"}
+	}
+	for k, name := range media {
+		if !plainName(k) || !plainName(name) || strings.Contains(name, "..") {
+			return ErrHostile{fmt.Sprintf("the media map names %q: media must be plain file names, not paths", name)}
+		}
+	}
+	return nil
+}
+
+// unpack copies the collection to a temporary file, refusing it once it
+// passes max bytes whatever its header claims (a zip bomb).
+func unpack(f *zip.File, max int64) (string, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return "", ErrMalformed{fmt.Sprintf("the collection cannot be unpacked: %v", err)}
+	}
+	defer rc.Close()
+	tmp, err := os.CreateTemp("", "rounds-apkg-*.sqlite")
+	if err != nil {
+		return "", err
+	}
+	n, err := io.Copy(tmp, io.LimitReader(rc, max+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil: // a corrupt stream, a bad checksum
+		err = ErrMalformed{fmt.Sprintf("the collection cannot be unpacked: %v", err)}
+	case n > max:
+		err = ErrTooLarge{fmt.Sprintf("the collection unpacks to more than %d bytes", max)}
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+type model struct {
+	Name string `json:"name"`
+	Type int    `json:"type"`
+	Flds []struct {
+		Name string `json:"name"`
+	} `json:"flds"`
+	Tmpls []struct {
+		Name string `json:"name"`
+	} `json:"tmpls"`
+}
+
+type deck struct {
+	Name string `json:"name"`
+}
+
+func readCollection(ctx context.Context, path string, lim Limits) (*Result, error) {
+	if err := sqliteHeader(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	bad := func(err error) error {
+		if ctx.Err() != nil {
+			return ErrTooLarge{"the collection took too long to read"}
+		}
+		return ErrMalformed{fmt.Sprintf("the collection cannot be read: %v", err)}
+	}
+	var modelsJSON, decksJSON string
+	if err := db.QueryRowContext(ctx, `SELECT models, decks FROM col LIMIT 1`).Scan(&modelsJSON, &decksJSON); err != nil {
+		return nil, bad(err)
+	}
+	var models map[string]model
+	var decks map[string]deck
+	if json.Unmarshal([]byte(modelsJSON), &models) != nil || json.Unmarshal([]byte(decksJSON), &decks) != nil {
+		return nil, ErrMalformed{"the collection's note types or decks cannot be read"}
+	}
+	out := &Result{}
+	var did int64
+	if err := db.QueryRowContext(ctx, `SELECT did FROM cards GROUP BY did ORDER BY count(*) DESC LIMIT 1`).Scan(&did); err == nil {
+		out.DeckName = decks[strconv.FormatInt(did, 10)].Name
+	}
+	ords, err := cardOrds(ctx, db, lim)
+	if err != nil {
+		return nil, bad(err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT id, mid, flds FROM notes ORDER BY id LIMIT ?`, lim.MaxNotes+1)
+	if err != nil {
+		return nil, bad(err)
+	}
+	defer rows.Close()
+	item := 0
+	for rows.Next() {
+		item++
+		if item > lim.MaxNotes {
+			return nil, ErrTooLarge{fmt.Sprintf("the package holds more than %d notes", lim.MaxNotes)}
+		}
+		var id, mid int64
+		var flds string
+		if err := rows.Scan(&id, &mid, &flds); err != nil {
+			return nil, bad(err)
+		}
+		m, ok := models[strconv.FormatInt(mid, 10)]
+		n, why := toNote(m, ok, strings.Split(flds, "\x1f"), ords[id], lim)
+		if why != "" {
+			out.Refused = append(out.Refused, format.Refusal{Item: item, Name: m.Name, Reason: why})
+			continue
+		}
+		n.Item = item
+		out.Notes = append(out.Notes, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, bad(err)
+	}
+	return out, nil
+}
+
+// sqliteHeader refuses a collection that is not a SQLite database before
+// the driver sees it.
+func sqliteHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != "SQLite format 3\x00" {
+		return ErrMalformed{"the collection is not a SQLite database"}
+	}
+	return nil
+}
+
+// cardOrds is, per note, the card templates it made (0 front→back, 1
+// back→front).
+func cardOrds(ctx context.Context, db *sql.DB, lim Limits) (map[int64]map[int]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT nid, ord FROM cards LIMIT ?`, lim.MaxNotes*4+1)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]map[int]bool{}
+	for rows.Next() {
+		var nid int64
+		var ord int
+		if err := rows.Scan(&nid, &ord); err != nil {
+			return nil, err
+		}
+		if out[nid] == nil {
+			out[nid] = map[int]bool{}
+		}
+		out[nid][ord] = true
+	}
+	return out, rows.Err()
+}
+
+// toNote maps a note by its type: cloze types to a cloze card (text and
+// extra), two-field types with one card to basic, with both directions to
+// reversed. HTML becomes plain text; pictures and sounds are not kept.
+func toNote(m model, known bool, fields []string, ords map[int]bool, lim Limits) (Note, string) {
+	if !known {
+		return Note{}, "its note type is missing from the collection"
+	}
+	for _, f := range fields {
+		if len(f) > lim.MaxFieldBytes {
+			return Note{}, fmt.Sprintf("a field is longer than %d bytes", lim.MaxFieldBytes)
+		}
+	}
+	text := func(i int) string {
+		if i < len(fields) {
+			return format.PlainText(fields[i])
+		}
+		return ""
+	}
+	if m.Type == 1 {
+		return Note{Type: Cloze, Front: text(0), Back: text(1)}, ""
+	}
+	if len(fields) < 2 || len(m.Tmpls) > 2 {
+		return Note{}, fmt.Sprintf("note type %q has %d fields and %d card templates; front/back types with one or both directions are imported",
+			m.Name, len(fields), len(m.Tmpls))
+	}
+	switch {
+	case len(ords) == 0:
+		return Note{}, "the note has no cards"
+	case len(ords) == 1 && ords[0]:
+		return Note{Type: Basic, Front: text(0), Back: text(1)}, ""
+	case len(ords) == 2 && ords[0] && ords[1]:
+		return Note{Type: Reversed, Front: text(0), Back: text(1)}, ""
+	}
+	return Note{}, "only the back-to-front card of the note exists; import it as basic by hand"
+}

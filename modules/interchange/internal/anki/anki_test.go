@@ -1,0 +1,121 @@
+package anki_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundsedu/rounds/modules/interchange/ankifixtures"
+	. "github.com/roundsedu/rounds/modules/interchange/internal/anki"
+)
+
+var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxFieldBytes: 1000, QueryTimeout: 10 * time.Second}
+
+func build(t *testing.T, p ankifixtures.Package) []byte {
+	t.Helper()
+	data, err := ankifixtures.Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestRead(t *testing.T) {
+	data := build(t, ankifixtures.Package{DeckName: "Cardiology", Notes: []ankifixtures.Note{
+		{Model: ankifixtures.Basic, Fields: []string{"<b>Mitral</b> valve", "between LA and LV"}, Ords: []int{0}},
+		{Model: ankifixtures.Reversed, Fields: []string{"Tachycardia", "HR &gt; 100"}, Ords: []int{0, 1}},
+		{Model: ankifixtures.Cloze, Fields: []string{"The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}, Ords: []int{0, 1}},
+		{Model: ankifixtures.Custom, Fields: []string{"a", "b", "c"}, Ords: []int{0, 1, 2}},
+		{Model: 999, Fields: []string{"x", "y"}, Ords: []int{0}},
+	}, Media: map[string]string{"0": "heart.png"}, Files: map[string][]byte{"0": {0x89, 'P', 'N', 'G'}}})
+	got, err := Read(context.Background(), data, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Note{{1, Basic, "Mitral valve", "between LA and LV"}, {2, Reversed, "Tachycardia", "HR > 100"},
+		{3, Cloze, "The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}}
+	if got.DeckName != "Cardiology" || !reflect.DeepEqual(got.Notes, want) {
+		t.Fatalf("got %q %+v", got.DeckName, got.Notes)
+	}
+	if len(got.Refused) != 2 || got.Refused[0].Item != 4 || got.Refused[1].Reason != "its note type is missing from the collection" {
+		t.Fatalf("refused %+v", got.Refused)
+	}
+}
+
+func zipOf(t *testing.T, entries map[string][]byte) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for k, v := range entries {
+		w, err := zw.Create(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(v)
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestHostile(t *testing.T) {
+	note := []ankifixtures.Note{{Model: ankifixtures.Basic, Fields: []string{"a", "b"}, Ords: []int{0}}}
+	cases := map[string]struct {
+		data []byte
+		want error
+	}{
+		"not a zip":        {[]byte("%PDF-1.7"), ErrMalformed{}},
+		"no collection":    {zipOf(t, map[string][]byte{"media": []byte("{}")}), ErrMalformed{}},
+		"new format only":  {zipOf(t, map[string][]byte{"collection.anki21b": []byte("x")}), ErrMalformed{}},
+		"not sqlite":       {zipOf(t, map[string][]byte{"collection.anki2": []byte("hello world, not a database")}), ErrMalformed{}},
+		"zip bomb":         {zipOf(t, map[string][]byte{"collection.anki2": make([]byte, 8<<20)}), ErrTooLarge{}},
+		"entry path":       {build(t, ankifixtures.Package{Notes: note, Files: map[string][]byte{"../../evil": {1}}}), ErrHostile{}},
+		"media traversal":  {build(t, ankifixtures.Package{Notes: note, Media: map[string]string{"0": "../../../etc/cron.d/x"}}), ErrHostile{}},
+		"media absolute":   {build(t, ankifixtures.Package{Notes: note, Media: map[string]string{"0": "/etc/passwd"}}), ErrHostile{}},
+		"media not a map":  {build(t, ankifixtures.Package{Notes: note, Files: map[string][]byte{"media": []byte("[1,2]")}}), ErrMalformed{}},
+		"too many notes":   {build(t, ankifixtures.Package{Notes: repeatNotes(51)}), ErrTooLarge{}},
+		"too many entries": {zipOf(t, manyEntries(101)), ErrTooLarge{}},
+	}
+	for name, c := range cases {
+		_, err := Read(context.Background(), c.data, lim)
+		if reflect.TypeOf(err) != reflect.TypeOf(c.want) {
+			t.Errorf("%s: got %v (%T), want %T", name, err, err, c.want)
+		} else if strings.TrimSpace(err.Error()) == "" {
+			t.Errorf("%s: no reason", name)
+		}
+	}
+}
+
+func repeatNotes(n int) []ankifixtures.Note {
+	out := make([]ankifixtures.Note, n)
+	for i := range out {
+		out[i] = ankifixtures.Note{Model: ankifixtures.Basic, Fields: []string{"a", "b"}, Ords: []int{0}}
+	}
+	return out
+}
+
+func manyEntries(n int) map[string][]byte {
+	out := map[string][]byte{}
+	for i := 0; i < n; i++ {
+		out[strings.Repeat("1", i+1)] = nil
+	}
+	return out
+}
+
+func TestWriteReadsBack(t *testing.T) {
+	notes := []Note{{1, Basic, "Mitral valve", "between LA and LV"}, {2, Reversed, "Tachycardia", "HR > 100"},
+		{3, Cloze, "The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}}
+	var buf bytes.Buffer
+	if err := Write(context.Background(), &buf, "Cardiology", notes); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(context.Background(), buf.Bytes(), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DeckName != "Cardiology" || !reflect.DeepEqual(got.Notes, notes) || len(got.Refused) != 0 {
+		t.Fatalf("got %q %+v %+v", got.DeckName, got.Notes, got.Refused)
+	}
+}

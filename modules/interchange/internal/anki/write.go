@@ -1,0 +1,189 @@
+package anki
+
+import (
+	"archive/zip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// The stock note types a written package uses.
+const (
+	ModelBasic    int64 = 1001
+	ModelReversed int64 = 1002
+	ModelCloze    int64 = 1003
+)
+
+// DeckID is the deck a written package files its cards in (1 is Anki's
+// Default deck).
+const DeckID = 2
+
+const schema = `
+CREATE TABLE col (id integer primary key, crt integer, mod integer, scm integer, ver integer, dty integer,
+  usn integer, ls integer, conf text, models text, decks text, dconf text, tags text);
+CREATE TABLE notes (id integer primary key, guid text, mid integer, mod integer, usn integer, tags text,
+  flds text, sfld text, csum integer, flags integer, data text);
+CREATE TABLE cards (id integer primary key, nid integer, did integer, ord integer, mod integer, usn integer,
+  type integer, queue integer, due integer, ivl integer, factor integer, reps integer, lapses integer,
+  left integer, odue integer, odid integer, flags integer, data text);
+CREATE TABLE revlog (id integer primary key, cid integer, usn integer, ease integer, ivl integer,
+  lastIvl integer, factor integer, time integer, type integer);
+CREATE TABLE graves (usn integer, oid integer, type integer);`
+
+// Field and Template are parts of a note type.
+type Field struct {
+	Name string `json:"name"`
+	Ord  int    `json:"ord"`
+}
+
+// Template is one card a note type makes.
+type Template struct {
+	Name string `json:"name"`
+	Ord  int    `json:"ord"`
+	Qfmt string `json:"qfmt"`
+	Afmt string `json:"afmt"`
+}
+
+// Model is a note type as the collection stores it.
+type Model struct {
+	ID    int64      `json:"id"`
+	Name  string     `json:"name"`
+	Type  int        `json:"type"` // 1 cloze
+	Flds  []Field    `json:"flds"`
+	Tmpls []Template `json:"tmpls"`
+}
+
+// StockModels are Anki's Basic, Basic (and reversed card) and Cloze.
+func StockModels() map[string]Model {
+	fb := []Field{{"Front", 0}, {"Back", 1}}
+	card1 := Template{"Card 1", 0, "{{Front}}", "{{FrontSide}}<hr id=answer>{{Back}}"}
+	card2 := Template{"Card 2", 1, "{{Back}}", "{{FrontSide}}<hr id=answer>{{Front}}"}
+	return map[string]Model{
+		strconv.FormatInt(ModelBasic, 10):    {ModelBasic, "Basic", 0, fb, []Template{card1}},
+		strconv.FormatInt(ModelReversed, 10): {ModelReversed, "Basic (and reversed card)", 0, fb, []Template{card1, card2}},
+		strconv.FormatInt(ModelCloze, 10): {ModelCloze, "Cloze", 1, []Field{{"Text", 0}, {"Back Extra", 1}},
+			[]Template{{"Cloze", 0, "{{cloze:Text}}", "{{cloze:Text}}<br>{{Back Extra}}"}}},
+	}
+}
+
+// NewCollection creates a schema-11 collection at path with the note types
+// and one deck besides Default.
+func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := json.Marshal(models)
+	d, _ := json.Marshal(map[string]any{"1": map[string]any{"id": 1, "name": "Default"},
+		strconv.Itoa(DeckID): map[string]any{"id": DeckID, "name": deckName}})
+	if _, err := db.ExecContext(ctx, schema); err == nil {
+		_, err = db.ExecContext(ctx, `INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`,
+			string(m), string(d))
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Zip writes the package: the collection as collection.anki2, the media
+// map, and any other entries.
+func Zip(w io.Writer, collection string, media map[string]string, files map[string][]byte) error {
+	coll, err := os.ReadFile(collection)
+	if err != nil {
+		return err
+	}
+	if media == nil {
+		media = map[string]string{}
+	}
+	mediaJSON, _ := json.Marshal(media)
+	entries := map[string][]byte{"collection.anki2": coll, "media": mediaJSON}
+	for k, v := range files {
+		entries[k] = v
+	}
+	zw := zip.NewWriter(w)
+	for _, k := range slices.Sorted(maps.Keys(entries)) {
+		f, err := zw.Create(k)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(entries[k]); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+var clozeNumber = regexp.MustCompile(`\{\{c(\d+)::`)
+
+// ords are the cards a note makes: one, both directions, or one per cloze
+// number (ordinal number-1).
+func ords(n Note) []int {
+	switch n.Type {
+	case Reversed:
+		return []int{0, 1}
+	case Cloze:
+		var out []int
+		for _, m := range clozeNumber.FindAllStringSubmatch(n.Front, -1) {
+			if k, err := strconv.Atoi(m[1]); err == nil && k > 0 && !slices.Contains(out, k-1) {
+				out = append(out, k-1)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return []int{0}
+}
+
+// Write writes the notes as an Anki package (new cards, no media) that
+// Read, and Anki, read back.
+func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) error {
+	dir, err := os.MkdirTemp("", "rounds-apkg-out-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "collection.anki2")
+	db, err := NewCollection(ctx, path, StockModels(), deckName)
+	if err != nil {
+		return err
+	}
+	mids := map[string]int64{Basic: ModelBasic, Reversed: ModelReversed, Cloze: ModelCloze}
+	err = func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for i, n := range notes {
+			nid := int64(i + 1)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
+				nid, fmt.Sprintf("rounds-%d", nid), mids[n.Type], n.Front+"\x1f"+n.Back, n.Front); err != nil {
+				return err
+			}
+			for _, ord := range ords(n) {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')`,
+					nid*1000+int64(ord), nid, DeckID, ord, nid); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Commit()
+	}()
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return Zip(w, path, nil, nil)
+}

@@ -1,0 +1,125 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var lim = Limits{MaxQuestions: 100, MaxFieldBytes: 1 << 10, MaxOptions: 10}
+
+var sample = []Question{
+	{Type: TypeMCQ, Name: "Chambers", Text: "Which chamber pumps blood to the body?\nPick one: a < b & c",
+		Options:        []string{"Right atrium", "Left ventricle", "Left atrium"},
+		OptionFeedback: []string{"No: the right atrium receives venous blood.", "Yes.", ""},
+		CorrectAnswer:  "Left ventricle", Explanation: "The left ventricle ejects into the aorta.",
+		Category: "Cardiology/Chambers", Tags: []string{"heart", "anatomy"}},
+	{Type: TypeFillIn, Name: "Valve", Text: "Which valve lies between the left atrium and ventricle?",
+		CorrectAnswer: "mitral|bicuspid", Explanation: "Two cusps.", Category: "Cardiology/Valves"},
+	{Type: TypeMCQ, Name: "Q3", Text: "  spaced  ]]> text ", Options: []string{"True", "False"},
+		OptionFeedback: []string{"", ""}, CorrectAnswer: "False", Category: "Cardiology/Valves"},
+}
+
+func TestMoodleRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteMoodle(&buf, sample); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadMoodle(&buf, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Refused) != 0 {
+		t.Fatalf("refused %+v", got.Refused)
+	}
+	want := append([]Question(nil), sample...)
+	want[2].Text = strings.TrimSpace(want[2].Text) // plain text is trimmed on reading
+	want[1].OptionFeedback = nil
+	if !reflect.DeepEqual(got.Questions, want) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got.Questions, want)
+	}
+}
+
+const moodleFile = `<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Pharmacology</text></category></question>
+  <question type="multichoice">
+    <name><text>Beta blocker</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Which drug is a <b>beta</b>&nbsp;blocker?</p><p>Choose one.<img src="@@PLUGINFILE@@/x.png"></p>]]></text>
+      <file name="x.png" path="/" encoding="base64">iVBORw0KGgo=</file></questiontext>
+    <generalfeedback format="html"><text>&lt;p&gt;Metoprolol is &amp;beta;1-selective.&lt;/p&gt;</text></generalfeedback>
+    <single>true</single>
+    <answer fraction="0" format="html"><text>Amlodipine</text><feedback><text>A calcium channel blocker.</text></feedback></answer>
+    <answer fraction="100" format="html"><text>Metoprolol</text></answer>
+    <tags><tag><text>drugs</text></tag></tags>
+  </question>
+  <question type="multichoice"><name><text>Multi</text></name><questiontext><text>Pick two</text></questiontext>
+    <single>false</single><answer fraction="50"><text>a</text></answer><answer fraction="50"><text>b</text></answer></question>
+  <question type="essay"><name><text>Essay</text></name><questiontext><text>Discuss.</text></questiontext></question>
+  <question type="shortanswer"><name><text>Partial</text></name><questiontext><text>Name it</text></questiontext>
+    <answer fraction="100"><text>x</text></answer><answer fraction="50"><text>y</text></answer></question>
+  <question type="shortanswer"><name><text>Short</text></name><questiontext format="plain_text"><text>Name the drug</text></questiontext>
+    <answer fraction="100"><text>aspirin</text></answer><answer fraction="0"><text>paracetamol</text><feedback><text>No.</text></feedback></answer></question>
+  <question type="truefalse"><name><text>TF</text></name><questiontext><text>Aspirin is an NSAID.</text></questiontext>
+    <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+</quiz>`
+
+func TestMoodleRead(t *testing.T) {
+	got, err := ReadMoodle(strings.NewReader(moodleFile), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Questions) != 3 {
+		t.Fatalf("questions %+v", got.Questions)
+	}
+	q := got.Questions[0]
+	if q.Text != "Which drug is a beta blocker?\nChoose one." || q.Explanation != "Metoprolol is β1-selective." ||
+		q.CorrectAnswer != "Metoprolol" || q.Category != "Pharmacology" || !reflect.DeepEqual(q.Tags, []string{"drugs"}) ||
+		!reflect.DeepEqual(q.OptionFeedback, []string{"A calcium channel blocker.", ""}) {
+		t.Fatalf("first question %+v", q)
+	}
+	if s := got.Questions[1]; s.Type != TypeFillIn || s.CorrectAnswer != "aspirin" {
+		t.Fatalf("short answer %+v", s)
+	}
+	if tf := got.Questions[2]; !reflect.DeepEqual(tf.Options, []string{"True", "False"}) || tf.CorrectAnswer != "True" {
+		t.Fatalf("true/false %+v", tf)
+	}
+	want := []Refusal{
+		{2, "Multi", "several options may be right; the bank marks exactly one"},
+		{3, "Essay", `question type "essay" is not supported (multichoice, truefalse and shortanswer are)`},
+		{4, "Partial", "an answer has partial marks (50%); the bank marks answers right or wrong"},
+	}
+	if !reflect.DeepEqual(got.Refused, want) {
+		t.Fatalf("refused %+v", got.Refused)
+	}
+}
+
+func TestMoodleHostile(t *testing.T) {
+	cases := map[string]struct {
+		file string
+		want error
+	}{
+		"billion laughs":    {`<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><quiz>&lol2;</quiz>`, ErrDoctype},
+		"external entity":   {`<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><quiz><question type="shortanswer"><questiontext><text>&x;</text></questiontext></question></quiz>`, ErrDoctype},
+		"undeclared entity": {`<quiz><question type="shortanswer"><questiontext><text>&x;</text></questiontext></question></quiz>`, ErrMalformed{}},
+		"not xml":           {"%PDF-1.4", ErrMalformed{}},
+		"wrong root":        {"<html></html>", ErrMalformed{}},
+		"empty":             {"", ErrMalformed{}},
+		"truncated":         {`<quiz><question type="shortanswer">`, ErrMalformed{}},
+		"too many":          {"<quiz>" + strings.Repeat(`<question type="essay"/>`, 101) + "</quiz>", ErrTooMany{}},
+	}
+	for name, c := range cases {
+		_, err := ReadMoodle(strings.NewReader(c.file), lim)
+		if !errors.Is(err, c.want) && reflect.TypeOf(err) != reflect.TypeOf(c.want) {
+			t.Errorf("%s: got %v, want %T", name, err, c.want)
+		}
+	}
+	long := `<quiz><question type="shortanswer"><questiontext><text>` + strings.Repeat("a", 2000) +
+		`</text></questiontext><answer fraction="100"><text>a</text></answer></question></quiz>`
+	got, err := ReadMoodle(strings.NewReader(long), lim)
+	if err != nil || len(got.Refused) != 1 || got.Refused[0].Reason != "a text is longer than 1024 bytes" {
+		t.Fatalf("long field: %v %+v", err, got)
+	}
+}

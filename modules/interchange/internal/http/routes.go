@@ -1,0 +1,153 @@
+// Package http is the interchange module's HTTP surface: importing a
+// question file into drafts and exporting a quiz as a file.
+package http
+
+import (
+	"context"
+	"fmt"
+	nethttp "net/http"
+	"strconv"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/roundsedu/rounds/modules/interchange/internal/app"
+	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
+)
+
+// RefusalResponse is a question of the file that was not imported.
+type RefusalResponse struct {
+	Item   int    `json:"item" doc:"1-based position among the file's questions"`
+	Name   string `json:"name" doc:"its title in the file"`
+	Reason string `json:"reason"`
+}
+
+// ImportResponse is the outcome of an import.
+type ImportResponse struct {
+	BatchID  int64             `json:"batch_id" doc:"review the drafts under /drafts/batches/{batch_id}"`
+	Source   string            `json:"source"`
+	Imported int               `json:"imported" doc:"drafts created, pending review"`
+	Refused  []RefusalResponse `json:"refused"`
+}
+
+type importInput struct {
+	Format     string             `path:"format" enum:"moodle-xml,gift"`
+	CategoryID httpapi.OptionalID `query:"category_id" doc:"Files-into-topic category of the batch; can be set later"`
+	Filename   string             `query:"filename" maxLength:"200" doc:"the file's name, shown as the batch's source"`
+	RawBody    []byte
+}
+
+type ankiInput struct {
+	CategoryID int64  `query:"category_id" required:"true" doc:"the deck's category (required for every deck)"`
+	Title      string `query:"title" maxLength:"200" doc:"the deck's title; absent: the package's deck name"`
+	RawBody    []byte
+}
+
+// DeckImportResponse is the outcome of an Anki import.
+type DeckImportResponse struct {
+	DeckID  int64             `json:"deck_id"`
+	Title   string            `json:"title"`
+	Notes   int               `json:"notes" doc:"notes imported"`
+	Cards   int               `json:"cards" doc:"cards made (a reversed note makes two, a cloze note one per deletion number)"`
+	Refused []RefusalResponse `json:"refused" doc:"notes left out, by position in the collection"`
+}
+
+type exportInput struct {
+	QuizID int64  `path:"quiz_id"`
+	Format string `path:"format" enum:"moodle-xml,gift"`
+}
+
+type fileOutput struct {
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	Body               []byte
+}
+
+type ankiFileOutput struct {
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	LeftOut            string `header:"X-Cards-Left-Out"`
+	Body               []byte
+}
+
+// Register declares the module's operations.
+func Register(r *httpapi.Router, svc *app.Service) {
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/drafts/import/{format}", Tags: []string{"drafts"},
+		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxImportBytes,
+		Errors:  []int{400, 413, 422},
+		Summary: "Import a question file (Moodle XML or GIFT) as a batch of drafts to review",
+		Description: "The body is the file itself. Questions the bank can hold become pending drafts of one new " +
+			"batch; nothing enters the bank until a draft is accepted. Each question left out is listed with " +
+			"its reason. A file that cannot be read is a 400, a DOCTYPE or a file with no importable question " +
+			"a 422, a file over the size or question limit a 413; then nothing is stored.",
+	}, func(ctx context.Context, in *importInput) (*struct{ Body ImportResponse }, error) {
+		res, err := svc.Import(ctx, auth.MustFrom(ctx), app.Formats[in.Format], in.Filename, in.RawBody, in.CategoryID.Ptr())
+		if err != nil {
+			return nil, err
+		}
+		out := ImportResponse{BatchID: res.Batch.ID, Source: res.Batch.Source, Imported: res.Batch.Pending,
+			Refused: make([]RefusalResponse, len(res.Refused))}
+		for i, f := range res.Refused {
+			out.Refused[i] = RefusalResponse(f)
+		}
+		return &struct{ Body ImportResponse }{out}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/flashcard-decks/import/apkg", Tags: []string{"flashcards"},
+		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxPackageBytes,
+		Errors:  []int{400, 413, 422},
+		Summary: "Import an Anki package (.apkg) as a new flashcard deck",
+		Description: "The body is the package itself (exported with \"Support older Anki versions\"). Notes of " +
+			"basic, reversed and cloze note types become cards through the same rules as cards written by hand; " +
+			"each note left out is listed with its reason. Media and scheduling are not imported. A package " +
+			"that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; " +
+			"a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.",
+	}, func(ctx context.Context, in *ankiInput) (*struct{ Body DeckImportResponse }, error) {
+		res, err := svc.ImportAnki(ctx, auth.MustFrom(ctx), in.RawBody, in.CategoryID, in.Title)
+		if err != nil {
+			return nil, err
+		}
+		out := DeckImportResponse{DeckID: res.DeckID, Title: res.Title, Notes: res.Notes, Cards: res.Cards,
+			Refused: make([]RefusalResponse, len(res.Refused))}
+		for i, f := range res.Refused {
+			out.Refused[i] = RefusalResponse(f)
+		}
+		return &struct{ Body DeckImportResponse }{out}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
+		Summary: "Export a deck you may study as an Anki package (.apkg) of new cards",
+		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in " +
+			"cards are left out (X-Cards-Left-Out counts them). Scheduling and media are not exported.",
+	}, func(ctx context.Context, in *struct {
+		DeckID int64 `path:"deck_id"`
+	}) (*ankiFileOutput, error) {
+		buf, left, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID)
+		if err != nil {
+			return nil, err
+		}
+		return &ankiFileOutput{ContentType: "application/zip",
+			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d.apkg"`, in.DeckID),
+			LeftOut:            strconv.Itoa(left), Body: buf.Bytes()}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/quizzes/{quiz_id}/export/{format}", Tags: []string{"quizzes"},
+		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT)",
+	}, func(ctx context.Context, in *exportInput) (*fileOutput, error) {
+		f, ok := app.Formats[in.Format]
+		if !ok {
+			return nil, apperr.Invalidf("path.format", "unknown format %q", in.Format)
+		}
+		buf, name, err := svc.Export(ctx, auth.MustFrom(ctx), f, in.QuizID)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: f.MediaType, ContentDisposition: `attachment; filename="` + name + `"`,
+			Body: buf.Bytes()}, nil
+	})
+}
