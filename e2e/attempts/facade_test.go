@@ -11,7 +11,7 @@ import (
 // asked here directly on the running app; the bank's use of it is tested
 // through /questions/detail in submit_test.go.
 var _ = Describe("The attempts facade", func() {
-	It("opens answer-side media and questions only inside the caller's own opened attempt", func() {
+	It("opens stem pictures inside the caller's own attempt, answer-side media and questions only once it is opened", func() {
 		withImage := createQuestion(q{"question_text": "Which rhythm?", "question_type": "mcq",
 			"options": []string{"AF", "Flutter"}, "correct_answer": "AF",
 			"explanation_image_path": "figures/ecg-af-annotated.png", "image_path": "figures/ecg-af.png"})
@@ -23,7 +23,12 @@ var _ = Describe("The attempts facade", func() {
 
 		ok, err := f.AuthorizesMedia(ctxb, u.ID, a.ID, "figures/ecg-af-annotated.png")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ok).To(BeFalse(), "a running timed attempt opens nothing")
+		Expect(ok).To(BeFalse(), "a running timed attempt opens no answer-side file")
+		ok, err = f.AuthorizesMedia(ctxb, u.ID, a.ID, "figures/ecg-af.png")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ok).To(BeTrue(), "but shows the question's own picture")
+		ok, _ = f.AuthorizesMedia(ctxb, other.ID, a.ID, "figures/ecg-af.png")
+		Expect(ok).To(BeFalse(), "to the one sitting it")
 		qs, err := f.AuthorizedQuestions(ctxb, u.ID, a.ID)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(qs).To(BeEmpty())

@@ -65,6 +65,8 @@ var _ = Describe("Saved tests", func() {
 		Expect(other.Client(h).Post(path("/attempts/start?quiz_id=%d", id), nil)).To(HaveError(404, "not_found"))
 		Expect(other.Client(h).Get(path("/quizzes/%d", id))).To(HaveError(404, "not_found"))
 		Expect(learner.Client(h).Get(api + "/quizzes/").List()).NotTo(ContainElement(HaveKeyWithValue("id", BeNumerically("==", id))))
+		Expect(mod.Client(h).Get(api+"/quizzes/").List()).NotTo(ContainElement(HaveKeyWithValue("id", BeNumerically("==", id))),
+			"a learner's saved test is not one of the moderators' quizzes")
 		Expect(mod.Client(h).Post(path("/attempts/start?quiz_id=%d", id), nil)).To(HaveStatus(200))
 
 		// A learning test without a limit.

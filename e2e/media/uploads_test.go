@@ -124,12 +124,14 @@ var _ = Describe("GET /uploads", func() {
 		Expect(mod.Client(h).Get(url + "?w=256")).To(HaveError(422, "invalid_request"))
 	})
 
-	It("opens answer-side files only with the caller's own attempt that shows answers", func() {
-		key := "figures/answer-side-ecg.png"
-		_, err := h.App.Storage.Put(ctxb, key, bytes.NewReader(pngOf(8, 8)), "image/png")
-		Expect(err).NotTo(HaveOccurred())
+	It("opens a question's picture inside the caller's own attempt, answer-side files only once it shows answers", func() {
+		key, stem := "figures/answer-side-ecg.png", "figures/stem-ecg.png"
+		for _, k := range []string{key, stem} {
+			_, err := h.App.Storage.Put(ctxb, k, bytes.NewReader(pngOf(8, 8)), "image/png")
+			Expect(err).NotTo(HaveOccurred())
+		}
 		qres := mod.Client(h).Post(api+"/questions/create", q{"question_text": "Which rhythm?", "question_type": "mcq",
-			"options": []string{"AF", "Flutter"}, "correct_answer": "AF", "explanation_image_path": key})
+			"options": []string{"AF", "Flutter"}, "correct_answer": "AF", "explanation_image_path": key, "image_path": stem})
 		Expect(qres).To(HaveStatus(201))
 		quiz := mod.Client(h).Post(api+"/questions/from-bank", q{"title": "Media quiz", "question_ids": []any{qres.Map()["id"]},
 			"time_limit_minutes": 10})
@@ -144,7 +146,10 @@ var _ = Describe("GET /uploads", func() {
 		url := fmt.Sprintf("/uploads/%s?attempt_id=%d", key, attemptID)
 
 		Expect(u.Client(h).Get("/uploads/" + key)).To(HaveError(403, "forbidden"))
-		Expect(u.Client(h).Get(url)).To(HaveError(403, "forbidden"), "a running timed attempt opens nothing")
+		Expect(u.Client(h).Get(url)).To(HaveError(403, "forbidden"), "a running timed attempt opens no answer-side file")
+		stemURL := fmt.Sprintf("/uploads/%s?attempt_id=%d", stem, attemptID)
+		Expect(u.Client(h).Get(stemURL)).To(HaveStatus(200), "the question's own picture shows while it is sat")
+		Expect(other.Client(h).Get(stemURL)).To(HaveError(403, "forbidden"), "to the one sitting it")
 		Expect(u.Client(h).Post(path("/attempts/%d/submit", attemptID), nil)).To(HaveStatus(200))
 		Expect(u.Client(h).Get(url)).To(HaveStatus(200))
 		Expect(u.Client(h).Get(url + "&w=256")).To(HaveStatus(200))

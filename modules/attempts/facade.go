@@ -34,9 +34,9 @@ type Facade interface {
 	// AuthorizedQuestions lists the questions of the caller's attempt whose
 	// answer side it has opened (empty when none, or not the caller's).
 	AuthorizedQuestions(ctx context.Context, userID, attemptID int64) ([]int64, error)
-	// AuthorizesMedia reports whether the caller's open attempt sat a
-	// question whose image or explanation image is the storage key (media:
-	// attempt_id on /uploads for answer-side files).
+	// AuthorizesMedia reports whether the caller's attempt sat a question
+	// whose image (always) or explanation image (once the answer side is
+	// open) is the storage key (media: attempt_id on /uploads).
 	AuthorizesMedia(ctx context.Context, userID, attemptID int64, key string) (bool, error)
 	// CompletedSitting is a completed attempt with its responses, whoever's
 	// it is (db.ErrNotFound when missing or not completed): for item

@@ -44,8 +44,10 @@ func (s *Service) AuthorizedQuestions(ctx context.Context, userID, attemptID int
 	return s.store.AttemptQuestionIDs(ctx, attemptID)
 }
 
-// AuthorizesMedia reports whether the user's own open attempt sat a
-// question showing the storage key as its image or explanation image.
+// AuthorizesMedia reports whether the user's own attempt sat a question
+// showing the storage key: its stem image from the start (a timed
+// question must show its picture), its explanation image only once the
+// attempt has opened the answer side.
 func (s *Service) AuthorizesMedia(ctx context.Context, userID, attemptID int64, key string) (bool, error) {
 	if key == "" {
 		return false, nil
@@ -54,10 +56,10 @@ func (s *Service) AuthorizesMedia(ctx context.Context, userID, attemptID int64, 
 	if errors.Is(err, db.ErrNotFound) {
 		return false, nil
 	}
-	if err != nil || !a.AnswersOpen() {
+	if err != nil {
 		return false, err
 	}
-	return s.store.AttemptShowsMedia(ctx, attemptID, key)
+	return s.store.AttemptShowsMedia(ctx, attemptID, key, a.AnswersOpen())
 }
 
 // CompletedSitting loads a completed attempt, whoever's it is, with its

@@ -130,12 +130,13 @@ func (s *Store) AttemptQuestionIDs(ctx context.Context, attemptID int64) ([]int6
 }
 
 // AttemptShowsMedia reports whether a question of the attempt, as sat,
-// shows the storage key as its image or explanation image.
-func (s *Store) AttemptShowsMedia(ctx context.Context, attemptID int64, key string) (bool, error) {
+// shows the storage key as its image or, when answerSide, its explanation
+// image.
+func (s *Store) AttemptShowsMedia(ctx context.Context, attemptID int64, key string, answerSide bool) (bool, error) {
 	var ok bool
 	err := s.db.Conn(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM attempts.answers a
 		JOIN attempts.sat_questions q ON q.id = a.sat_question_id
-		WHERE a.attempt_id = ? AND (q.explanation_image_path = ? OR q.image_path = ?))`,
-		attemptID, key, key).Scan(&ok).Error
+		WHERE a.attempt_id = ? AND (q.image_path = ? OR ? AND q.explanation_image_path = ?))`,
+		attemptID, key, answerSide, key).Scan(&ok).Error
 	return ok, err
 }

@@ -91,6 +91,7 @@ func (s *Store) Quizzes(ctx context.Context, f QuizFilter) ([]QuizSummary, error
 		sql = quizSelect + ` WHERE z.deleted_at IS NOT NULL`
 		order = ` ORDER BY z.deleted_at DESC, z.id DESC`
 	}
+	sql += ` AND NOT EXISTS (SELECT 1 FROM bank.saved_tests st WHERE st.quiz_id = z.id)`
 	if f.PublishedOnly {
 		sql += ` AND z.is_published`
 	}
@@ -99,10 +100,12 @@ func (s *Store) Quizzes(ctx context.Context, f QuizFilter) ([]QuizSummary, error
 	return rows, err
 }
 
-// CountQuizzes counts live quizzes (published ones only when asked).
+// CountQuizzes counts live quizzes (published ones only when asked), not
+// learners' saved tests.
 func (s *Store) CountQuizzes(ctx context.Context, publishedOnly bool) (int, error) {
 	var n int
-	sql := `SELECT count(*) FROM bank.quizzes WHERE deleted_at IS NULL`
+	sql := `SELECT count(*) FROM bank.quizzes z WHERE deleted_at IS NULL
+		AND NOT EXISTS (SELECT 1 FROM bank.saved_tests st WHERE st.quiz_id = z.id)`
 	if publishedOnly {
 		sql += ` AND is_published`
 	}

@@ -122,8 +122,8 @@ func (s *Service) open(ctx context.Context, key string) (io.ReadSeekCloser, erro
 }
 
 // authorise decides per file: derivatives are never addressed directly;
-// with attempt_id, the caller's own attempt must have opened the answer
-// side of a question showing the file; an asset is seen by moderators, its
+// with attempt_id, the caller's own attempt must have sat a question
+// showing the file (an explanation image: once the attempt shows answers); an asset is seen by moderators, its
 // uploader and whoever may read an article showing it (binned: moderators
 // only); any other stored file (question images, documents) only by
 // moderators without an attempt. It returns the file's content type.
