@@ -8,7 +8,9 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/library"
+	"github.com/roundsedu/rounds/platform/auth"
 )
 
 var _ = Describe("Topic claims", func() {
@@ -18,7 +20,7 @@ var _ = Describe("Topic claims", func() {
 		ExpectWithOffset(1, res).To(HaveStatus(201))
 		return int64(res.Map()["id"].(float64))
 	}
-	readMore := func(ids ...int64) map[int64][]library.ArticleRef {
+	readMore := func(ids ...int64) map[int64][]bank.ArticleRef {
 		out, err := app.Lookup[*library.Module](h.App).ReadMore(ctxb, ids)
 		ExpectWithOffset(1, err).NotTo(HaveOccurred())
 		return out
@@ -58,6 +60,29 @@ var _ = Describe("Topic claims", func() {
 		Expect(slugsFor(before)()).To(BeEmpty())
 		Expect(mod.Client(h).Delete(path("/articles/%d", idOf(a)))).To(HaveStatus(200))
 		Expect(slugsFor(after)()).To(BeEmpty(), "a binned article is nobody's read-more")
+	})
+
+	It("puts the claiming articles in the question's detail and its quiz's review as read_more", func() {
+		cat := category("Read-more topic", nil)
+		qid := question("Read more about this?", cat)
+		plain := question("Nothing to read?", category("No claims here", nil))
+		write(q{"title": "Read more article", "status": "published", "claimed_category_ids": []int64{cat}})
+		Eventually(slugsFor(qid)).WithTimeout(20 * time.Second).Should(Equal([]string{"read-more-article"}))
+
+		learner := h.NewUser(auth.RoleUser)
+		detail := learner.Client(h).Get(path("/questions/detail/%d", qid))
+		Expect(detail).To(HaveStatus(200))
+		Expect(detail.Map()["read_more"]).To(ConsistOf(And(HaveKeyWithValue("slug", "read-more-article"),
+			HaveKeyWithValue("title", "Read more article"))))
+		Expect(learner.Client(h).Get(path("/questions/detail/%d", plain)).Map()).NotTo(HaveKey("read_more"))
+
+		quiz := mod.Client(h).Post(api+"/questions/from-bank", q{"title": "Read-more quiz", "question_ids": []int64{plain, qid}})
+		Expect(quiz).To(HaveStatus(201))
+		review := mod.Client(h).Get(path("/quizzes/%d/review", int64(quiz.Map()["id"].(float64))))
+		Expect(review).To(HaveStatus(200))
+		qs := review.Map()["questions"].([]any)
+		Expect(qs[0]).NotTo(HaveKey("read_more"))
+		Expect(qs[1].(map[string]any)["read_more"]).To(ConsistOf(HaveKeyWithValue("slug", "read-more-article")))
 	})
 
 	It("has apply_topic_claims catch claims and filings written in bulk SQL", func() {

@@ -107,3 +107,10 @@ type Facade interface {
 // (study mode at once, timed mode after submission), and a quiz's review
 // opens to a learner with a completed attempt.
 type AttemptAccess = app.AttemptAccess
+
+// ArticleRef is an article a question's "read more" links to.
+type ArticleRef = app.ArticleRef
+
+// Reading is what the library implements so question details and quiz
+// reviews carry "read more" articles.
+type Reading = app.Reading

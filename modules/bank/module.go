@@ -37,8 +37,9 @@ type Module struct {
 	ports *app.Ports
 }
 
-// New builds the module; it asks identity for grants, search for ranking
-// and attempts whether an attempt opens a question's answer side.
+// New builds the module; it asks identity for grants, search for ranking,
+// attempts whether an attempt opens a question's answer side, and the
+// library (any module offering Reading) for "read more" articles.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "bank", defaults)
 	if err != nil {
@@ -48,6 +49,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "identity", &ports.Grants)
 	module.Need(k, "search", &ports.Search)
 	module.Need(k, "attempts", &ports.Attempts)
+	module.NeedAll(k, &ports.Reading)
 	svc := app.New(app.Deps{DB: k.DB, Queue: k.Queue, Log: k.Log, Changes: publisher{bus: k.Bus}, Ports: ports})
 	return &Module{svc: svc, cfg: cfg, ports: ports}, nil
 }

@@ -63,6 +63,7 @@ type Ports struct {
 	Grants   Grants
 	Search   search.Facade // nil only in tests: semantic and hybrid fall back to keyword
 	Attempts AttemptAccess
+	Reading  []Reading // the library, when the service has one
 }
 
 // Deps is what the service is built from.

@@ -151,7 +151,11 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &questionOutput{Body: toQuestionBody(q)}, nil
+			body := []QuestionBody{toQuestionBody(q)}
+			if err := withReadMore(ctx, s, body); err != nil {
+				return nil, err
+			}
+			return &questionOutput{Body: body[0]}, nil
 		})
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}", Tags: tags,

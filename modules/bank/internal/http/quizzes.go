@@ -188,7 +188,11 @@ func registerQuizzes(r *httpapi.Router, s *app.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &quizDetailOutput{Body: toQuizDetailBody(d)}, nil
+			body := toQuizDetailBody(d)
+			if err := withReadMore(ctx, s, body.Questions.items); err != nil {
+				return nil, err
+			}
+			return &quizDetailOutput{Body: body}, nil
 		})
 
 	registerQuizQuestions(r, s, tags)

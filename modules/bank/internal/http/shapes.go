@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
@@ -40,11 +41,37 @@ type QuestionBody struct {
 	QuestionCategoryName *string      `json:"question_category_name"`
 	Figures              []FigureBody `json:"figures"`
 	Tags                 []TagBody    `json:"tags,omitempty"`
+	ReadMore             []ArticleRef `json:"read_more,omitempty" doc:"published articles claiming the question's topic (its detail and quiz review)"`
 	CanEdit              bool         `json:"can_edit"`
 	Version              int          `json:"version"`
 	CreatedAt            time.Time    `json:"created_at"`
 	UpdatedAt            time.Time    `json:"updated_at"`
 	DeletedAt            *time.Time   `json:"deleted_at"`
+}
+
+// ArticleRef is a library article a question links to.
+type ArticleRef struct {
+	ID    int64  `json:"id"`
+	Slug  string `json:"slug"`
+	Title string `json:"title"`
+}
+
+// withReadMore adds each question's "read more" articles.
+func withReadMore(ctx context.Context, s *app.Service, qs []QuestionBody) error {
+	ids := make([]int64, len(qs))
+	for i, q := range qs {
+		ids[i] = q.ID
+	}
+	refs, err := s.ReadMore(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range qs {
+		for _, a := range refs[qs[i].ID] {
+			qs[i].ReadMore = append(qs[i].ReadMore, ArticleRef{ID: a.ID, Slug: a.Slug, Title: a.Title})
+		}
+	}
+	return nil
 }
 
 func toQuestionBody(q *app.Question) QuestionBody {
