@@ -61,6 +61,46 @@ var _ = Describe("Deck grants", func() {
 		Expect(row.Deleted).To(BeFalse())
 	})
 
+	It("are given and revoked at /flashcards/grants by moderators, checking the deck or category exists", func() {
+		d := deck(mod, "Granted here", category(0))
+		holder, other := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		give := func(u *User, body map[string]any) *Response { return u.Client(h).Post(api+"/flashcards/grants", body) }
+
+		Expect(holder.Client(h).Get(deckPath(d, ""))).To(HaveError(404, "not_found"))
+		res := give(mod, map[string]any{"user_id": holder.ID, "scope": "deck", "target_id": d})
+		Expect(res).To(HaveStatus(201))
+		g := res.Map()
+		Expect(g).To(And(HaveKeyWithValue("scope", "deck"), HaveKeyWithValue("granted_by", BeNumerically("==", mod.ID)),
+			HaveKeyWithValue("deck_ids", ConsistOf(BeNumerically("==", d)))))
+		Expect(holder.Client(h).Patch(deckPath(d, ""), map[string]any{"description": "edited with the grant"})).To(HaveStatus(200))
+		var kind string
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT kind FROM identity.grants WHERE id = ?`, int64(g["id"].(float64))).
+			Scan(&kind).Error).To(Succeed())
+		Expect(kind).To(Equal("deck"), "one store of grants: identity's")
+
+		Expect(give(mod, map[string]any{"user_id": holder.ID, "scope": "deck", "target_id": d})).To(HaveError(409, "conflict"))
+		Expect(give(mod, map[string]any{"user_id": other.ID, "scope": "deck", "target_id": 987654321})).
+			To(HaveError(422, "invalid_request"))
+		Expect(give(mod, map[string]any{"user_id": other.ID, "scope": "category", "target_id": 987654321})).
+			To(HaveError(422, "invalid_request"))
+		Expect(give(mod, map[string]any{"user_id": other.ID, "scope": "quiz", "target_id": d})).To(HaveError(422, "invalid_request"))
+		Expect(give(mod, map[string]any{"user_id": mod.ID, "scope": "deck", "target_id": d})).To(HaveError(400, "bad_request"))
+		Expect(give(holder, map[string]any{"user_id": other.ID, "scope": "deck", "target_id": d})).To(HaveError(403, "forbidden"))
+
+		revoke := fmt.Sprintf("%s/flashcards/grants/%d?user_id=%d", api, int64(g["id"].(float64)), holder.ID)
+		Expect(holder.Client(h).Delete(revoke)).To(HaveError(403, "forbidden"))
+		Expect(mod.Client(h).Delete(fmt.Sprintf("%s/flashcards/grants/%d?user_id=%d", api, int64(g["id"].(float64)), other.ID))).
+			To(HaveError(404, "not_found"), "only the holder's own grant")
+		Expect(mod.Client(h).Delete(revoke)).To(HaveStatus(204))
+		Expect(holder.Client(h).Get(deckPath(d, ""))).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Delete(revoke)).To(HaveError(404, "not_found"))
+
+		quizGrant := mod.Client(h).Post(fmt.Sprintf("%s/access/%d/grants", api, other.ID), map[string]any{"kind": "quiz", "target_id": 1})
+		Expect(quizGrant).To(HaveStatus(201))
+		Expect(mod.Client(h).Delete(fmt.Sprintf("%s/flashcards/grants/%d?user_id=%d", api, int64(quizGrant.Map()["id"].(float64)), other.ID))).
+			To(HaveError(404, "not_found"), "other kinds are identity's to revoke")
+	})
+
 	It("evaluate a category-branch grant against the tree at check time", func() {
 		top := category(0)
 		child := category(top)

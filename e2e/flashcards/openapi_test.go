@@ -28,8 +28,8 @@ var _ = Describe("The OpenAPI contract of flashcards", func() {
 				}
 			}
 		}
-		Expect(mine.Len()).To(Equal(18))
-		Expect(ops).To(Equal(27))
+		Expect(mine.Len()).To(Equal(19))
+		Expect(ops).To(Equal(29))
 		doc.Paths = mine
 		Expect(doc.Validate(loader.Context, openapi3.DisableExamplesValidation())).To(Succeed())
 	})

@@ -95,9 +95,11 @@ var withMapping = harness.WithConfig(func(c *config.Config) {
 })
 
 // registerMediaProbes adds test-only routes that accept the media cookie:
-// a raw route (as /uploads will be) and an operation that opts in.
+// a raw gin route guarded as /uploads is, and an operation that opts in.
+// The raw one sits under /api/v1 so that a built web client, which answers
+// every other path outside /api and /uploads, never takes it.
 func registerMediaProbes(a *app.App) {
-	a.HTTP.Engine().GET("/test-media/probe", a.HTTP.MediaGuard(auth.User), func(c *gin.Context) {
+	a.HTTP.Engine().GET("/api/v1/test-media/probe", a.HTTP.MediaGuard(auth.User), func(c *gin.Context) {
 		p, _ := auth.From(c.Request.Context())
 		c.JSON(http.StatusOK, gin.H{"user_id": p.UserID, "role": p.Role})
 	})

@@ -45,7 +45,7 @@ var _ = Describe("The media cookie", func() {
 		id := me(h, tok.AccessToken)["id"]
 		cookie := "rounds_media=" + mediaCookie(tok).Value
 
-		res := h.Anon().With("Cookie", cookie).Get("/test-media/probe")
+		res := h.Anon().With("Cookie", cookie).Get("/api/v1/test-media/probe")
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()).To(HaveKeyWithValue("user_id", id))
 		res = h.Anon().With("Cookie", cookie).Get("/api/v1/test-media/op")
@@ -53,7 +53,7 @@ var _ = Describe("The media cookie", func() {
 		Expect(res.Map()).To(HaveKeyWithValue("user_id", id))
 
 		// The bearer token works there too.
-		Expect(tok.Client(h).Get("/test-media/probe").Map()).To(HaveKeyWithValue("user_id", id))
+		Expect(tok.Client(h).Get("/api/v1/test-media/probe").Map()).To(HaveKeyWithValue("user_id", id))
 	})
 
 	It("opens nothing else: not as a cookie, not as a bearer token", func() {
@@ -61,14 +61,14 @@ var _ = Describe("The media cookie", func() {
 		value := mediaCookie(tok).Value
 		Expect(h.Anon().With("Cookie", "rounds_media="+value).Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
 		Expect(h.As(value).Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
-		Expect(h.As(value).Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		Expect(h.As(value).Get("/api/v1/test-media/probe")).To(HaveError(401, "unauthenticated"))
 		// And the access token is not a media cookie.
-		Expect(h.Anon().With("Cookie", "rounds_media="+tok.AccessToken).Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().With("Cookie", "rounds_media="+tok.AccessToken).Get("/api/v1/test-media/probe")).To(HaveError(401, "unauthenticated"))
 	})
 
 	It("is required when no bearer token is sent", func() {
-		Expect(h.Anon().Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
-		Expect(h.Anon().With("Cookie", "rounds_media=garbage").Get("/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().Get("/api/v1/test-media/probe")).To(HaveError(401, "unauthenticated"))
+		Expect(h.Anon().With("Cookie", "rounds_media=garbage").Get("/api/v1/test-media/probe")).To(HaveError(401, "unauthenticated"))
 		Expect(h.Anon().With("Cookie", "other=1").Get("/api/v1/test-media/op")).To(HaveError(401, "unauthenticated"))
 	})
 
@@ -76,7 +76,7 @@ var _ = Describe("The media cookie", func() {
 		tok := h.SignIn(idp, person("media-gone"), false, "")
 		id := idOf(me(h, tok.AccessToken))
 		Expect(h.NewUser("admin").Client(h).Delete(userPath(id))).To(HaveStatus(204))
-		Expect(h.Anon().With("Cookie", "rounds_media="+mediaCookie(tok).Value).Get("/test-media/probe")).
+		Expect(h.Anon().With("Cookie", "rounds_media="+mediaCookie(tok).Value).Get("/api/v1/test-media/probe")).
 			To(HaveError(401, "unauthenticated"))
 	})
 })

@@ -68,6 +68,12 @@ type Facade interface {
 	// Users reads many users at once (missing ids are left out), so a list
 	// showing authors costs one query.
 	Users(ctx context.Context, userIDs []int64) (map[int64]UserInfo, error)
+	// GiveGrant gives a learner a grant as actor, by the rules of
+	// POST /access/{user_id}/grants, for a module managing its own kind
+	// (flashcards' deck grants); the module checks the target exists.
+	GiveGrant(ctx context.Context, actor auth.Principal, userID int64, kind GrantKind, targetID int64, scope string) (Grant, error)
+	// RevokeGrant removes one of the user's grants (404 if none).
+	RevokeGrant(ctx context.Context, userID, grantID int64) error
 }
 
 // TopicUserDeleted is published when an administrator deletes an account;

@@ -221,7 +221,7 @@ func registerDecks(r *httpapi.Router, svc *app.Service) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/flashcards/grants", Tags: tags,
-		Summary: "A person's deck grants and the live decks each reaches now (moderators; give and revoke at /access/{user_id}/grants)",
+		Summary: "A person's deck grants and the live decks each reaches now (moderators)",
 		Errors:  []int{nethttp.StatusNotFound},
 	}, func(ctx context.Context, in *struct {
 		UserID int64 `query:"user_id" required:"true" minimum:"1"`
@@ -231,12 +231,47 @@ func registerDecks(r *httpapi.Router, svc *app.Service) {
 			return nil, err
 		}
 		out := make([]DeckGrantResponse, len(gs))
-		for i, g := range gs {
-			out[i] = DeckGrantResponse{ID: g.ID, UserID: g.UserID, Scope: g.Scope, TargetID: g.TargetID,
-				GrantedBy: g.GrantedBy, CreatedAt: g.CreatedAt, DeckIDs: g.DeckIDs}
+		for i := range gs {
+			out[i] = toDeckGrant(&gs[i])
 		}
 		return &struct{ Body []DeckGrantResponse }{out}, nil
 	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodPost, Path: "/flashcards/grants", Tags: tags, DefaultStatus: nethttp.StatusCreated,
+		Summary: "Give a learner a deck grant: one deck, or a category branch of decks (moderators; edit, never delete)",
+		Description: "The same grant as POST /access/{user_id}/grants with kind deck: never to yourself, only to " +
+			"learners; the deck or category must exist. The answer lists the live decks it reaches now.",
+		Errors: []int{nethttp.StatusBadRequest, nethttp.StatusNotFound, nethttp.StatusConflict},
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			UserID   int64  `json:"user_id" minimum:"1"`
+			Scope    string `json:"scope" enum:"deck,category"`
+			TargetID int64  `json:"target_id" minimum:"1" doc:"the deck, or the category at the top of the branch"`
+		}
+	}) (*struct{ Body DeckGrantResponse }, error) {
+		g, err := svc.GiveGrant(ctx, auth.MustFrom(ctx), in.Body.UserID, in.Body.Scope, in.Body.TargetID)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body DeckGrantResponse }{toDeckGrant(g)}, nil
+	})
+
+	httpapi.Register(r, auth.Mod, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/flashcards/grants/{grant_id}", Tags: tags, DefaultStatus: nethttp.StatusNoContent,
+		Summary: "Revoke a person's deck grant (moderators)",
+		Errors:  []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *struct {
+		GrantID int64 `path:"grant_id" minimum:"1"`
+		UserID  int64 `query:"user_id" required:"true" minimum:"1"`
+	}) (*struct{}, error) {
+		return nil, svc.RevokeGrant(ctx, in.UserID, in.GrantID)
+	})
+}
+
+func toDeckGrant(g *app.DeckGrant) DeckGrantResponse {
+	return DeckGrantResponse{ID: g.ID, UserID: g.UserID, Scope: g.Scope, TargetID: g.TargetID,
+		GrantedBy: g.GrantedBy, CreatedAt: g.CreatedAt, DeckIDs: g.DeckIDs}
 }
 
 // DeckGrantResponse is a deck grant with what it reaches now.
