@@ -15,8 +15,6 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,31 +23,8 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/memstat"
 )
-
-// heapPeak samples the heap in use until stopped and returns the peak.
-func heapPeak() (stop func() uint64) {
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
-}
 
 func benchHarness(b *testing.B, opts ...harness.Option) *harness.Harness {
 	opts = append(opts, harness.WithConfig(func(c *config.Config) { c.Set("drafts.max_upload_size", 64<<20) }))
@@ -87,7 +62,7 @@ func BenchmarkPipeline100Pages(b *testing.B) {
 	runtime.GC()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		stop := heapPeak()
+		stop := memstat.HeapPeak()
 		start := time.Now()
 		body, ct := harness.Form("file", "paper.pdf", paper, nil)
 		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
@@ -147,7 +122,7 @@ func benchUpload(b *testing.B, file []byte) {
 	var peak uint64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		stop := heapPeak()
+		stop := memstat.HeapPeak()
 		req, _ := http.NewRequest(http.MethodPost, hh.BaseURL+"/api/v1/documents/upload", bytes.NewReader(body))
 		req.Header.Set("Content-Type", ct)
 		req.Header.Set("Authorization", "Bearer "+mod.Token)
@@ -180,7 +155,7 @@ func BenchmarkProcess40MiBDense(b *testing.B) {
 	var peak uint64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		stop := heapPeak()
+		stop := memstat.HeapPeak()
 		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
 		id := int64(doc["id"].(float64))
 		poll(b, func() bool {

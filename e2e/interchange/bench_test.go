@@ -13,13 +13,11 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/memstat"
 )
 
 func moodleQuestions(n int) string {
@@ -46,30 +44,6 @@ func moodleQuestions(n int) string {
 	return b.String()
 }
 
-// heapPeak samples the heap in use until stopped and returns the peak.
-func heapPeak() (stop func() uint64) {
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
-}
-
 func BenchmarkImportMoodle10k(b *testing.B) {
 	hh, err := harness.Start()
 	if err != nil {
@@ -82,7 +56,7 @@ func BenchmarkImportMoodle10k(b *testing.B) {
 	runtime.GC()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		stop := heapPeak()
+		stop := memstat.HeapPeak()
 		res := m.Client(hh).With("Content-Type", "application/xml").Post("/api/v1/drafts/import/moodle-xml", file)
 		if p := stop(); p > peak {
 			peak = p

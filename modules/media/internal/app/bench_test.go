@@ -6,11 +6,10 @@ import (
 	"image/color"
 	"image/jpeg"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/roundsedu/rounds/platform/memstat"
 )
 
 // jpeg24MP is a 6000×4000 photo-like JPEG (smooth gradients with noise).
@@ -31,31 +30,6 @@ func jpeg24MP(b *testing.B) []byte {
 	return buf.Bytes()
 }
 
-// heapPeak samples the Go heap in use until stopped and returns the peak
-// (the wasm encoder's linear memory is a Go allocation, so it counts).
-func heapPeak() (stop func() uint64) {
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 { close(done); wg.Wait(); return peak.Load() }
-}
-
 // BenchmarkThumbnail24MP times one derivative of a 24-megapixel JPEG:
 // decode, Catmull-Rom scale, WebP encode (gen2brain/webp, wasm).
 //
@@ -66,7 +40,7 @@ func BenchmarkThumbnail24MP(b *testing.B) {
 	for _, w := range ThumbWidths {
 		b.Run(map[int]string{256: "w256", 640: "w640"}[w], func(b *testing.B) {
 			runtime.GC()
-			stop := heapPeak()
+			stop := memstat.HeapPeak()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := s.Thumbnail(data, w); err != nil {
