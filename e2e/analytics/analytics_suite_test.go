@@ -8,18 +8,12 @@ import (
 	"context"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestAnalytics(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Analytics")
-}
+func TestAnalytics(t *testing.T) { RunSuite(t, "Analytics") }
 
 var (
 	h    *Harness
@@ -27,15 +21,5 @@ var (
 	ctxb = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start(WithConfig(func(c *config.Config) { c.Set("analytics.min_responses", 3) }))
-	Expect(err).NotTo(HaveOccurred())
-	mod = h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+var _ = Suite(&h, func() { mod = h.NewUser(auth.RoleModerator) },
+	WithConfig(func(c *config.Config) { c.Set("analytics.min_responses", 3) }))

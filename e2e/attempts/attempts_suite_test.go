@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
@@ -18,10 +17,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestAttempts(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Attempts")
-}
+func TestAttempts(t *testing.T) { RunSuite(t, "Attempts") }
 
 var (
 	h    *Harness
@@ -29,20 +25,10 @@ var (
 	ctxb = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	// The sweep never runs in this app: expiry on read is tested here, and
-	// the sweep in its own app (sweep_test.go).
-	h, err = Start(WithConfig(func(c *config.Config) { c.Set("attempts.sweep_interval", 24*time.Hour) }))
-	Expect(err).NotTo(HaveOccurred())
-	mod = h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+// The sweep never runs in this app: expiry on read is tested here, and
+// the sweep in its own app (sweep_test.go).
+var _ = Suite(&h, func() { mod = h.NewUser(auth.RoleModerator) },
+	WithConfig(func(c *config.Config) { c.Set("attempts.sweep_interval", 24*time.Hour) }))
 
 // exec runs SQL on the app's database (moving time: a deadline or a last
 // save into the past).

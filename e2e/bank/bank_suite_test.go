@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/app"
@@ -22,10 +21,7 @@ import (
 	"github.com/roundsedu/rounds/platform/events"
 )
 
-func TestBank(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Bank")
-}
+func TestBank(t *testing.T) { RunSuite(t, "Bank") }
 
 var (
 	h     *Harness
@@ -60,25 +56,16 @@ func (f *eventFeed) of(id int64) []bank.QuestionChanged {
 	return out
 }
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start(BeforeStart(func(a *app.App) {
-		events.Subscribe(a.Bus, "bank_e2e.feed", bank.TopicQuestionChanged,
-			func(_ context.Context, e bank.QuestionChanged, _ events.Meta) error {
-				feed.add(e)
-				return nil
-			})
-	}))
-	Expect(err).NotTo(HaveOccurred())
+var _ = Suite(&h, func() {
 	mod = h.NewUser(auth.RoleModerator)
 	admin = h.NewUser(auth.RoleAdmin)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+}, BeforeStart(func(a *app.App) {
+	events.Subscribe(a.Bus, "bank_e2e.feed", bank.TopicQuestionChanged,
+		func(_ context.Context, e bank.QuestionChanged, _ events.Meta) error {
+			feed.add(e)
+			return nil
+		})
+}))
 
 const api = "/api/v1"
 

@@ -9,17 +9,13 @@ import (
 	"fmt"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-func TestLabs(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Labs")
-}
+func TestLabs(t *testing.T) { RunSuite(t, "Labs") }
 
 const api = "/api/v1/study-tools/lab-values"
 
@@ -29,18 +25,9 @@ var (
 	ctxb         = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start()
-	Expect(err).NotTo(HaveOccurred())
+var _ = Suite(&h, func() {
 	mod = h.NewUser(auth.RoleModerator)
 	learner = h.NewUser(auth.RoleUser)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
 })
 
 type q = map[string]any

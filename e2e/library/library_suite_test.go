@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
@@ -16,10 +15,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestLibrary(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Library")
-}
+func TestLibrary(t *testing.T) { RunSuite(t, "Library") }
 
 const api = "/api/v1"
 
@@ -31,19 +27,9 @@ var (
 	ctxb = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	// The landing page's counts are read fresh (site.stats_ttl caches them).
-	h, err = Start(WithConfig(func(c *config.Config) { c.Set("site.stats_ttl", "0s") }))
-	Expect(err).NotTo(HaveOccurred())
-	mod = h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+// The landing page's counts are read fresh (site.stats_ttl caches them).
+var _ = Suite(&h, func() { mod = h.NewUser(auth.RoleModerator) },
+	WithConfig(func(c *config.Config) { c.Set("site.stats_ttl", "0s") }))
 
 var seq int
 

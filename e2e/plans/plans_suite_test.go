@@ -19,10 +19,7 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-func TestPlans(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Plans")
-}
+func TestPlans(t *testing.T) { RunSuite(t, "Plans") }
 
 const api = "/api/v1"
 
@@ -33,18 +30,9 @@ var (
 	ctxb  = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start()
-	Expect(err).NotTo(HaveOccurred())
+var _ = Suite(&h, func() {
 	mod = h.NewUser(auth.RoleModerator)
 	admin = h.NewUser(auth.RoleAdmin)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
 })
 
 type q = map[string]any
