@@ -6,7 +6,6 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -79,18 +78,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		httpapi.Page
 		Flag string `query:"flag" required:"true" enum:"too_easy,too_hard,poorly_discriminating,negative_discrimination" doc:"app.Flags: the service refuses any other"`
-	}) (*struct {
-		Total string `header:"X-Total-Count"`
-		Body  []ItemResponse
-	}, error) {
+	}) (*httpapi.Listing[ItemResponse], error) {
 		items, total, err := svc.Flagged(ctx, in.Flag, in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		return &struct {
-			Total string `header:"X-Total-Count"`
-			Body  []ItemResponse
-		}{strconv.FormatInt(total, 10), toItems(items)}, nil
+		return httpapi.Listed(toItems(items), total), nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -36,11 +35,6 @@ func toClassificationSnapshot(s *app.Snapshot) ClassificationSnapshotBody {
 	return b
 }
 
-type snapshotListOutput struct {
-	Total string `header:"X-Total-Count"`
-	Body  []ClassificationSnapshotBody
-}
-
 type rollbackOutput struct {
 	Body struct {
 		Restored         int64                      `json:"restored" doc:"the snapshot restored"`
@@ -55,16 +49,12 @@ func registerSnapshots(r *httpapi.Router, s *app.Service) {
 	tags := []string{"admin"}
 	httpapi.Register(r, auth.Admin, huma.Operation{Method: http.MethodGet, Path: "/admin/classification-snapshots",
 		Tags: tags, Summary: "Classification snapshots, newest first (one before each classification run and each rollback)"},
-		func(ctx context.Context, in *struct{ httpapi.Page }) (*snapshotListOutput, error) {
+		func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[ClassificationSnapshotBody], error) {
 			snaps, total, err := s.ClassificationSnapshots(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
 			if err != nil {
 				return nil, err
 			}
-			out := &snapshotListOutput{Total: strconv.FormatInt(total, 10), Body: make([]ClassificationSnapshotBody, len(snaps))}
-			for i := range snaps {
-				out.Body[i] = toClassificationSnapshot(&snaps[i])
-			}
-			return out, nil
+			return httpapi.ListOf(snaps, total, toClassificationSnapshot), nil
 		})
 
 	httpapi.Register(r, auth.Admin, huma.Operation{Method: http.MethodPost,

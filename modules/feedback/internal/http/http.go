@@ -39,19 +39,6 @@ func toResponse(r *app.Report) ReportResponse {
 
 type reportOut struct{ Body ReportResponse }
 
-type listOut struct {
-	Total string `header:"X-Total-Count"`
-	Body  []ReportResponse
-}
-
-func toList(rs []app.Report, total int64) *listOut {
-	out := &listOut{Total: strconv.FormatInt(total, 10), Body: make([]ReportResponse, len(rs))}
-	for i := range rs {
-		out.Body[i] = toResponse(&rs[i])
-	}
-	return out
-}
-
 // Register adds the feedback operations.
 func Register(r *httpapi.Router, svc *app.Service) {
 	tags := []string{"feedback"}
@@ -78,12 +65,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/feedback/mine", Tags: tags,
 		Summary: "Your reports and what became of them, newest first",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*listOut, error) {
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[ReportResponse], error) {
 		rs, total, err := svc.Mine(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		return toList(rs, total), nil
+		return httpapi.ListOf(rs, total, toResponse), nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
@@ -94,7 +81,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Status   string `query:"status" default:"open" enum:"open,resolved,dismissed,all"`
 		Kind     string `query:"kind" maxLength:"40"`
 		TargetID int64  `query:"target_id" minimum:"0"`
-	}) (*listOut, error) {
+	}) (*httpapi.Listing[ReportResponse], error) {
 		f := store.Filter{Status: in.Status, Kind: in.Kind, TargetID: in.TargetID}
 		if f.Status == "all" {
 			f.Status = ""
@@ -103,7 +90,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return toList(rs, total), nil
+		return httpapi.ListOf(rs, total, toResponse), nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{

@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -57,22 +56,12 @@ func registerGlossary(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		httpapi.Page
 		Q string `query:"q" maxLength:"200"`
-	}) (*struct {
-		Total string `header:"X-Total-Count"`
-		Body  []GlossaryTerm
-	}, error) {
+	}) (*httpapi.Listing[GlossaryTerm], error) {
 		ts, total, err := svc.Terms(ctx, in.Q, in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := &struct {
-			Total string `header:"X-Total-Count"`
-			Body  []GlossaryTerm
-		}{Total: strconv.FormatInt(total, 10), Body: make([]GlossaryTerm, len(ts))}
-		for i := range ts {
-			out.Body[i] = toTerm(&ts[i])
-		}
-		return out, nil
+		return httpapi.ListOf(ts, total, toTerm), nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{

@@ -5,11 +5,11 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/library/internal/app"
+	"github.com/roundsedu/rounds/modules/library/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
@@ -53,13 +53,13 @@ func registerReads(r *httpapi.Router, svc *app.Service) {
 		CategoryID httpapi.OptionalID `query:"category_id" minimum:"1" doc:"articles filed under this question category"`
 		Q          string             `query:"q" maxLength:"200" doc:"search: the library through its sections (reranked); the editable list by title"`
 		Editable   bool               `query:"editable" default:"false"`
-	}) (*listOut, error) {
+	}) (*httpapi.Listing[ArticleSummary], error) {
 		as, total, err := svc.List(ctx, auth.MustFrom(ctx), app.ListQuery{CategoryID: in.CategoryID.Ptr(), Q: in.Q,
 			Editable: in.Editable, Limit: in.Limit, Offset: in.Offset})
 		if err != nil {
 			return nil, err
 		}
-		return toList(as, total), nil
+		return httpapi.ListOf(as, total, toSummary), nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
@@ -94,7 +94,7 @@ func registerReads(r *httpapi.Router, svc *app.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return &struct{ Body []ArticleSummary }{toList(as, 0).Body}, nil
+		return &struct{ Body []ArticleSummary }{httpapi.ListOf(as, 0, toSummary).Body}, nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
@@ -237,12 +237,12 @@ func registerBin(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/articles/trash", Tags: tags,
 		Summary: "The bin: deleted articles that had been published, most recently binned first (moderators)",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*listOut, error) {
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[ArticleSummary], error) {
 		as, total, err := svc.Trash(ctx, in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		return toList(as, total), nil
+		return httpapi.ListOf(as, total, toSummary), nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
@@ -274,22 +274,12 @@ func registerRevisions(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		ID int64 `path:"id" minimum:"1"`
 		httpapi.Page
-	}) (*struct {
-		Total string `header:"X-Total-Count"`
-		Body  []ArticleRevision
-	}, error) {
+	}) (*httpapi.Listing[ArticleRevision], error) {
 		rs, total, err := svc.Revisions(ctx, auth.MustFrom(ctx), in.ID, in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := &struct {
-			Total string `header:"X-Total-Count"`
-			Body  []ArticleRevision
-		}{Total: strconv.FormatInt(total, 10), Body: make([]ArticleRevision, len(rs))}
-		for i := range rs {
-			out.Body[i] = toRevision(&rs[i], false)
-		}
-		return out, nil
+		return httpapi.ListOf(rs, total, func(r *store.Revision) ArticleRevision { return toRevision(r, false) }), nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

@@ -1,7 +1,6 @@
 package http
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/library/internal/app"
@@ -126,19 +125,6 @@ type ArticleSummary struct {
 func toSummary(a *store.Article) ArticleSummary {
 	return ArticleSummary{ID: a.ID, Title: a.Title, Slug: a.Slug, Summary: a.Summary, Status: a.Status,
 		CategoryID: a.CategoryID, UpdatedAt: a.UpdatedAt, DeletedAt: a.DeletedAt}
-}
-
-type listOut struct {
-	Total string `header:"X-Total-Count"`
-	Body  []ArticleSummary
-}
-
-func toList(as []store.Article, total int64) *listOut {
-	out := &listOut{Total: strconv.FormatInt(total, 10), Body: make([]ArticleSummary, len(as))}
-	for i := range as {
-		out.Body[i] = toSummary(&as[i])
-	}
-	return out
 }
 
 // ArticleRevision is one revision: the article as it was before a change.

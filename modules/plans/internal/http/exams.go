@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -109,22 +108,12 @@ func RegisterExams(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/exams", Tags: tags,
 		Summary: "Exams: published ones (moderators: all), newest first",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*struct {
-		Total string `header:"X-Total-Count"`
-		Body  []ExamResponse
-	}, error) {
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[ExamResponse], error) {
 		es, total, err := svc.Exams(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]ExamResponse, len(es))
-		for i := range es {
-			out[i] = toExam(&es[i])
-		}
-		return &struct {
-			Total string `header:"X-Total-Count"`
-			Body  []ExamResponse
-		}{strconv.FormatInt(total, 10), out}, nil
+		return httpapi.ListOf(es, total, toExam), nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{

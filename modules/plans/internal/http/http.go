@@ -4,7 +4,6 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -132,22 +131,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/study-plans", Tags: tags,
 		Summary: "Study plans: published ones and those you are enrolled in (moderators: all), newest first",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*struct {
-		Total string `header:"X-Total-Count"`
-		Body  []StudyPlan
-	}, error) {
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[StudyPlan], error) {
 		ps, total, err := svc.Plans(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]StudyPlan, len(ps))
-		for i := range ps {
-			out[i] = toPlan(&ps[i])
-		}
-		return &struct {
-			Total string `header:"X-Total-Count"`
-			Body  []StudyPlan
-		}{strconv.FormatInt(total, 10), out}, nil
+		return httpapi.ListOf(ps, total, toPlan), nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{

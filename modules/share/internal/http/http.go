@@ -5,7 +5,6 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -39,11 +38,6 @@ type createdOut struct {
 		LinkResponse
 		Token string `json:"token" doc:"open it at GET /share/open/{token}; not shown again"`
 	}
-}
-
-type listOut struct {
-	Total string `header:"X-Total-Count"`
-	Body  []LinkResponse
 }
 
 type openedOut struct {
@@ -87,16 +81,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/share/links", Tags: tags,
 		Summary: "Your share links, newest first",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*listOut, error) {
+	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[LinkResponse], error) {
 		ls, total, err := svc.Mine(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := &listOut{Total: strconv.FormatInt(total, 10), Body: make([]LinkResponse, len(ls))}
-		for i := range ls {
-			out.Body[i] = toResponse(svc, &ls[i])
-		}
-		return out, nil
+		return httpapi.ListOf(ls, total, func(l *app.Link) LinkResponse { return toResponse(svc, l) }), nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

@@ -5,7 +5,6 @@ package http
 import (
 	"context"
 	nethttp "net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -69,23 +68,15 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct {
 		httpapi.Page
 		Unread bool `query:"unread" default:"false" doc:"only the unread ones"`
-	}) (*struct {
-		Total string `header:"X-Total-Count"`
-		Body  []SubmissionResponse
-	}, error) {
+	}) (*httpapi.Listing[SubmissionResponse], error) {
 		subs, total, err := svc.Submissions(ctx, in.Unread, in.Limit, in.Offset)
 		if err != nil {
 			return nil, err
 		}
-		out := &struct {
-			Total string `header:"X-Total-Count"`
-			Body  []SubmissionResponse
-		}{Total: strconv.FormatInt(total, 10), Body: make([]SubmissionResponse, len(subs))}
-		for i, s := range subs {
-			out.Body[i] = SubmissionResponse{ID: s.ID, Name: s.Name, Email: s.Email, Type: s.Type, Message: s.Message,
+		return httpapi.ListOf(subs, total, func(s *app.Submission) SubmissionResponse {
+			return SubmissionResponse{ID: s.ID, Name: s.Name, Email: s.Email, Type: s.Type, Message: s.Message,
 				Read: s.Read, CreatedAt: s.CreatedAt}
-		}
-		return out, nil
+		}), nil
 	})
 
 	httpapi.Register(r, auth.Admin, huma.Operation{
