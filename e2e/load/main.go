@@ -13,11 +13,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"math/rand/v2"
 	"net/http"
@@ -30,7 +27,10 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -137,8 +137,7 @@ func run(o options) error {
 
 // world is what the learners act on.
 type world struct {
-	base      string
-	client    *http.Client
+	api       *loadkit.API
 	quizID    int64
 	questions []int64
 	slugs     []string
@@ -168,86 +167,58 @@ type stat struct {
 var topics = []string{"cardiology", "nephrology", "pharmacology", "anatomy", "microbiology", "endocrinology"}
 
 func setUp(h *harness.Harness, o options) (*world, error) {
-	w := &world{base: h.BaseURL, stats: map[route]*stat{}, terms: topics,
-		client: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
-			MaxIdleConns: o.learners + 10, MaxIdleConnsPerHost: o.learners + 10, IdleConnTimeout: time.Minute}}}
+	w := &world{api: loadkit.NewAPI(h.BaseURL, o.learners, 60*time.Second), stats: map[route]*stat{}, terms: topics}
 	mod := h.NewUser(auth.RoleModerator)
-	for i := range o.questions {
-		var q struct{ ID int64 }
-		topic := topics[i%len(topics)]
-		body := map[string]any{"question_text": fmt.Sprintf("Load question %d on %s: which is the second letter?", i, topic),
-			"question_type": "mcq", "options": []string{"Alpha", "Bravo", "Charlie", "Delta"},
-			"correct_answer": "Bravo", "explanation": "Bravo is the second letter of the NATO alphabet, in " + topic + "."}
-		if err := w.call(mod.Token, http.MethodPost, "/api/v1/questions/create", "", body, &q); err != nil {
-			return nil, err
-		}
-		w.questions = append(w.questions, q.ID)
-	}
-	var quiz struct{ ID int64 }
-	if err := w.call(mod.Token, http.MethodPost, "/api/v1/questions/from-bank", "",
-		map[string]any{"title": "Load test", "question_ids": w.questions, "time_limit_minutes": 600}, &quiz); err != nil {
+	quiz, err := w.api.PublishQuiz(mod.Token, "Load", o.questions, func(i int) string { return topics[i%len(topics)] })
+	if err != nil {
 		return nil, err
 	}
-	w.quizID = quiz.ID
-	if err := w.call(mod.Token, http.MethodPatch, fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", w.quizID), "", nil, nil); err != nil {
-		return nil, err
-	}
+	w.quizID, w.questions = quiz.ID, quiz.Questions
 	for i, topic := range topics {
 		var a struct{ Slug string }
 		body := map[string]any{"title": fmt.Sprintf("The %s handbook", topic), "status": "published",
 			"summary": "What a learner needs about " + topic + ".",
 			"sections": []map[string]any{{"heading": "Overview", "markdown": strings.Repeat(fmt.Sprintf("A paragraph on %s, part %d. ", topic, i), 60)},
 				{"heading": "Details", "markdown": strings.Repeat("- a point worth remembering\n", 40)}}}
-		if err := w.call(mod.Token, http.MethodPost, "/api/v1/articles/", "", body, &a); err != nil {
+		if err := w.api.Call(mod.Token, http.MethodPost, "/api/v1/articles/", nil, body, &a); err != nil {
 			return nil, err
 		}
 		w.slugs = append(w.slugs, a.Slug)
 	}
 	var cat, deck struct{ ID int64 }
-	if err := w.call(mod.Token, http.MethodPost, "/api/v1/question-categories/", "", map[string]any{"name": "Load topics"}, &cat); err != nil {
+	if err := w.api.Call(mod.Token, http.MethodPost, "/api/v1/question-categories/", nil, map[string]any{"name": "Load topics"}, &cat); err != nil {
 		return nil, err
 	}
-	if err := w.call(mod.Token, http.MethodPost, "/api/v1/flashcards/manual", "", map[string]any{"title": "Load deck", "category_id": cat.ID}, &deck); err != nil {
+	if err := w.api.Call(mod.Token, http.MethodPost, "/api/v1/flashcards/manual", nil, map[string]any{"title": "Load deck", "category_id": cat.ID}, &deck); err != nil {
 		return nil, err
 	}
 	w.deckID = deck.ID
-	if err := w.call(mod.Token, http.MethodPut, fmt.Sprintf("/api/v1/flashcards/%d/share", deck.ID), "", nil, nil); err != nil {
+	if err := w.api.Call(mod.Token, http.MethodPut, fmt.Sprintf("/api/v1/flashcards/%d/share", deck.ID), nil, nil, nil); err != nil {
 		return nil, err
 	}
 	for i := range 30 {
 		card := map[string]any{"card_type": "basic", "front": fmt.Sprintf("Fact %d about %s?", i, topics[i%len(topics)]), "back": "Bravo"}
-		if err := w.call(mod.Token, http.MethodPost, fmt.Sprintf("/api/v1/flashcards/decks/%d/cards", deck.ID), "", card, nil); err != nil {
+		if err := w.api.Call(mod.Token, http.MethodPost, fmt.Sprintf("/api/v1/flashcards/decks/%d/cards", deck.ID), nil, card, nil); err != nil {
 			return nil, err
 		}
 	}
 
 	log.Printf("signing in %d learners through SSO", o.learners)
 	w.learners = make([]*learner, o.learners)
-	var wg sync.WaitGroup
-	errs := make(chan error, o.learners)
-	sem := make(chan struct{}, 8)
+	var g errgroup.Group
+	g.SetLimit(8) // sign-ins in parallel, not all at once
 	for i := range w.learners {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			l := &learner{i: i, token: h.NewUser(auth.RoleUser).Token, rng: rand.New(rand.NewPCG(uint64(i), 7))}
-			if err := w.startAttempt(l); err != nil {
-				errs <- err
-				return
-			}
-			w.learners[i] = l
-		}()
+		g.Go(func() error {
+			w.learners[i] = &learner{i: i, token: h.NewUser(auth.RoleUser).Token, rng: rand.New(rand.NewPCG(uint64(i), 7))}
+			return w.startAttempt(w.learners[i])
+		})
 	}
-	wg.Wait()
-	close(errs)
-	return w, <-errs
+	return w, g.Wait()
 }
 
 func (w *world) startAttempt(l *learner) error {
-	var a struct{ ID int64 }
-	err := w.call(l.token, http.MethodPost, fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", w.quizID), "", nil, &a)
-	l.attempt, l.revision = a.ID, 0
+	id, err := w.api.Start(l.token, w.quizID)
+	l.attempt, l.revision = id, 0
 	return err
 }
 
@@ -303,7 +274,7 @@ func (w *world) reviewCard(l *learner) error {
 		} `json:"items"`
 	}
 	t0 := time.Now()
-	err := w.call(l.token, http.MethodGet, fmt.Sprintf("/api/v1/flashcards/study/queue?deck_id=%d", w.deckID), "", nil, &q)
+	err := w.api.Call(l.token, http.MethodGet, fmt.Sprintf("/api/v1/flashcards/study/queue?deck_id=%d", w.deckID), nil, nil, &q)
 	w.record(cardQueue, t0, err)
 	if err != nil || len(q.Items) == 0 {
 		return err
@@ -316,7 +287,7 @@ func (w *world) reviewCard(l *learner) error {
 
 func (w *world) timed(r route, l *learner, method, path string, body any) error {
 	t0 := time.Now()
-	err := w.call(l.token, method, path, "load-device-"+strconv.Itoa(l.i), body, nil)
+	err := w.api.Call(l.token, method, path, http.Header{"X-Quiz-Session": {"load-device-" + strconv.Itoa(l.i)}}, body, nil)
 	w.record(r, t0, err)
 	return err
 }
@@ -343,43 +314,6 @@ func (w *world) record(r route, t0 time.Time, err error) {
 		return
 	}
 	s.latencies = append(s.latencies, took)
-}
-
-// call sends one JSON request and decodes a 2xx answer into out.
-func (w *world) call(tok, method, path, device string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, w.base+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Content-Type", "application/json")
-	if device != "" {
-		req.Header.Set("X-Quiz-Session", device)
-	}
-	res, err := w.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, data)
-	}
-	if out != nil {
-		return json.Unmarshal(data, out)
-	}
-	return nil
 }
 
 type rssSample struct {
@@ -459,13 +393,6 @@ func residentBytes() int64 {
 	return 0
 }
 
-func pct(l []time.Duration, p float64) time.Duration {
-	if len(l) == 0 {
-		return 0
-	}
-	return l[min(len(l)-1, int(float64(len(l))*p))]
-}
-
 func printTable(stats map[route]*stat, rss []rssSample, o options) {
 	routes := make([]route, 0, len(stats))
 	for r := range stats {
@@ -484,14 +411,14 @@ func printTable(stats map[route]*stat, rss []rssSample, o options) {
 		all = append(all, s.latencies...)
 		errs += s.errors
 		fmt.Printf("| `%s` | %d | %.1f/s | %s | %s | %s | %d |\n", r, len(s.latencies), float64(len(s.latencies))/o.duration.Seconds(),
-			ms(pct(s.latencies, .5)), ms(pct(s.latencies, .95)), ms(pct(s.latencies, .99)), s.errors)
+			loadkit.Millis(loadkit.Percentile(s.latencies, .5)), loadkit.Millis(loadkit.Percentile(s.latencies, .95)), loadkit.Millis(loadkit.Percentile(s.latencies, .99)), s.errors)
 		if s.firstErr != nil {
 			log.Printf("%s: %d errors; first: %v", r, s.errors, s.firstErr)
 		}
 	}
 	slices.Sort(all)
 	fmt.Printf("| all | %d | %.1f/s | %s | %s | %s | %d |\n", len(all), float64(len(all))/o.duration.Seconds(),
-		ms(pct(all, .5)), ms(pct(all, .95)), ms(pct(all, .99)), errs)
+		loadkit.Millis(loadkit.Percentile(all, .5)), loadkit.Millis(loadkit.Percentile(all, .95)), loadkit.Millis(loadkit.Percentile(all, .99)), errs)
 	if len(rss) > 0 {
 		fmt.Println("\n| Elapsed | RSS (service and load generator, one process) |")
 		fmt.Println("|---|---|")
@@ -499,10 +426,6 @@ func printTable(stats map[route]*stat, rss []rssSample, o options) {
 			fmt.Printf("| %s | %s |\n", s.at.Round(time.Second), mib(s.bytes))
 		}
 	}
-}
-
-func ms(d time.Duration) string {
-	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }

@@ -12,12 +12,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
@@ -32,7 +30,10 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -128,8 +129,7 @@ func run(o options) error {
 // world is what the loads act on: a published quiz and learners each with
 // a started attempt of it.
 type world struct {
-	base      string
-	client    *http.Client
+	api       *loadkit.API
 	quizID    int64
 	questions []int64
 	learners  []learner
@@ -143,53 +143,27 @@ type learner struct {
 }
 
 func setUp(h *harness.Harness, o options) (*world, error) {
-	w := &world{base: h.BaseURL, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
-		MaxIdleConns: o.learners + 10, MaxIdleConnsPerHost: o.learners + 10, IdleConnTimeout: time.Minute}}}
+	w := &world{api: loadkit.NewAPI(h.BaseURL, o.learners, 30*time.Second)}
 	mod := h.NewUser(auth.RoleModerator)
-	for i := range o.questions {
-		var q struct{ ID int64 }
-		body := map[string]any{"question_text": fmt.Sprintf("Bench question %d: which is the second letter?", i),
-			"question_type": "mcq", "options": []string{"Alpha", "Bravo", "Charlie", "Delta"},
-			"correct_answer": "Bravo", "explanation": "Bravo is the second letter of the NATO alphabet."}
-		if err := w.call(mod.Token, http.MethodPost, "/api/v1/questions/create", nil, body, &q); err != nil {
-			return nil, err
-		}
-		w.questions = append(w.questions, q.ID)
-	}
-	var quiz struct{ ID int64 }
-	if err := w.call(mod.Token, http.MethodPost, "/api/v1/questions/from-bank", nil,
-		map[string]any{"title": "Bench quiz", "question_ids": w.questions, "time_limit_minutes": 600}, &quiz); err != nil {
+	quiz, err := w.api.PublishQuiz(mod.Token, "Bench", o.questions, func(int) string { return "the alphabet" })
+	if err != nil {
 		return nil, err
 	}
-	w.quizID = quiz.ID
-	if err := w.call(mod.Token, http.MethodPatch, fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", w.quizID),
-		nil, nil, nil); err != nil {
-		return nil, err
-	}
+	w.quizID, w.questions = quiz.ID, quiz.Questions
 
 	log.Printf("signing in %d learners through SSO", o.learners)
 	w.learners = make([]learner, o.learners)
-	var wg sync.WaitGroup
-	errs := make(chan error, o.learners)
-	sem := make(chan struct{}, 8)
+	var g errgroup.Group
+	g.SetLimit(8) // sign-ins in parallel, not all at once
 	for i := range w.learners {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			tok := h.NewUser(auth.RoleUser).Token
-			var a struct{ ID int64 }
-			if err := w.call(tok, http.MethodPost, fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", w.quizID),
-				nil, nil, &a); err != nil {
-				errs <- err
-				return
-			}
-			w.learners[i] = learner{token: tok, attemptID: a.ID}
-		}()
+			id, err := w.api.Start(tok, w.quizID)
+			w.learners[i] = learner{token: tok, attemptID: id}
+			return err
+		})
 	}
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	body, err := w.get(w.learners[0].token, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID))
@@ -209,7 +183,7 @@ func (w *world) autosave(i int) error {
 	}
 	body := map[string]any{"quiz_id": w.quizID, "attempt_id": l.attemptID, "answers": answers,
 		"current_idx": int(rev) % len(w.questions), "mode": "timed", "time_left": 36000 - rev, "revision": rev}
-	return w.call(l.token, http.MethodPost, "/api/v1/attempts/progress",
+	return w.api.Call(l.token, http.MethodPost, "/api/v1/attempts/progress",
 		http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, body, nil)
 }
 
@@ -220,49 +194,8 @@ func (w *world) readQuiz(i int) error {
 
 func (w *world) get(tok, path string) ([]byte, error) {
 	var raw json.RawMessage
-	err := w.call(tok, http.MethodGet, path, nil, nil, &raw)
+	err := w.api.Call(tok, http.MethodGet, path, nil, nil, &raw)
 	return raw, err
-}
-
-// call sends one JSON request and decodes a 2xx answer into out.
-func (w *world) call(tok, method, path string, header http.Header, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, w.base+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	return do(w.client, req, out)
-}
-
-func do(client *http.Client, req *http.Request, out any) error {
-	res, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %d %s", req.Method, req.URL.Path, res.StatusCode, data)
-	}
-	if out != nil {
-		return json.Unmarshal(data, out)
-	}
-	return nil
 }
 
 // load is what one driven load measured.
@@ -274,13 +207,6 @@ type load struct {
 }
 
 func (l load) rate() float64 { return float64(len(l.latencies)) / l.window.Seconds() }
-
-func (l load) pct(p float64) time.Duration {
-	if len(l.latencies) == 0 {
-		return 0
-	}
-	return l.latencies[min(len(l.latencies)-1, int(float64(len(l.latencies))*p))]
-}
 
 // drive runs op from clients workers (back to back when every is 0, else
 // each worker once per every, starts spread over one period) through the
@@ -346,12 +272,8 @@ func bareHandler(body []byte, clients int, o options) (load, error) {
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients + 10}}
-	url := "http://" + ln.Addr().String() + "/"
-	return drive(clients, 0, o, func(int) error {
-		req, _ := http.NewRequest(http.MethodGet, url, nil)
-		return do(client, req, nil)
-	})
+	bare := loadkit.NewAPI("http://"+ln.Addr().String(), clients, 0)
+	return drive(clients, 0, o, func(int) error { return bare.Call("", http.MethodGet, "/", nil, nil, nil) })
 }
 
 // upsertScript is the single-row upsert an autosave boils down to, on a
@@ -426,12 +348,8 @@ func printTable(rows []row, o options) {
 			ratio = fmt.Sprintf("%.2f", r.ratio)
 		}
 		fmt.Printf("| %s | %.0f/s | %s / %s / %s | %d | %s | %s |\n", r.path, r.rounds.rate(),
-			ms(r.rounds.pct(0.50)), ms(r.rounds.pct(0.95)), ms(r.rounds.pct(0.99)), r.rounds.errors, r.limit, ratio)
+			loadkit.Millis(loadkit.Percentile(r.rounds.latencies, 0.50)), loadkit.Millis(loadkit.Percentile(r.rounds.latencies, 0.95)), loadkit.Millis(loadkit.Percentile(r.rounds.latencies, 0.99)), r.rounds.errors, r.limit, ratio)
 	}
-}
-
-func ms(d time.Duration) string {
-	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 }
 
 func machine() string {

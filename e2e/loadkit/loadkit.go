@@ -1,0 +1,116 @@
+// Package loadkit is what the load suite (e2e/load) and the benchmark
+// command (scripts/bench) share: a JSON client of the API as a learner's
+// device uses it, the quiz both sit, and latency percentiles.
+package loadkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// API calls one running service.
+type API struct {
+	Base string
+	HTTP *http.Client
+}
+
+// NewAPI is a client with an idle connection for each of conns callers
+// (a load keeps every learner's connection open, as browsers do).
+func NewAPI(base string, conns int, timeout time.Duration) *API {
+	return &API{Base: base, HTTP: &http.Client{Timeout: timeout, Transport: &http.Transport{
+		MaxIdleConns: conns + 10, MaxIdleConnsPerHost: conns + 10, IdleConnTimeout: time.Minute}}}
+}
+
+// Call sends one JSON request with the bearer token (and any extra
+// header) and decodes a 2xx answer into out (nil to discard it); any
+// other status is an error carrying the body.
+func (a *API) Call(tok, method, path string, header http.Header, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, a.Base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	res, err := a.HTTP.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, data)
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+// Quiz is the published quiz a load sits.
+type Quiz struct {
+	ID        int64
+	Questions []int64
+}
+
+// PublishQuiz files n four-option MCQs as a moderator (tok), topic(i)
+// naming what question i is about, and publishes them as one quiz with a
+// ten-hour limit, so no sitting runs out during a load.
+func (a *API) PublishQuiz(tok, title string, n int, topic func(i int) string) (*Quiz, error) {
+	quiz := &Quiz{}
+	for i := range n {
+		var q struct{ ID int64 }
+		body := map[string]any{"question_text": fmt.Sprintf("%s question %d on %s: which is the second letter?", title, i, topic(i)),
+			"question_type": "mcq", "options": []string{"Alpha", "Bravo", "Charlie", "Delta"},
+			"correct_answer": "Bravo", "explanation": "Bravo is the second letter of the NATO alphabet, in " + topic(i) + "."}
+		if err := a.Call(tok, http.MethodPost, "/api/v1/questions/create", nil, body, &q); err != nil {
+			return nil, err
+		}
+		quiz.Questions = append(quiz.Questions, q.ID)
+	}
+	var made struct{ ID int64 }
+	if err := a.Call(tok, http.MethodPost, "/api/v1/questions/from-bank", nil,
+		map[string]any{"title": title, "question_ids": quiz.Questions, "time_limit_minutes": 600}, &made); err != nil {
+		return nil, err
+	}
+	quiz.ID = made.ID
+	return quiz, a.Call(tok, http.MethodPatch, fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", quiz.ID), nil, nil, nil)
+}
+
+// Percentile reads the p-th quantile (0 to 1) of sorted latencies; 0 for none.
+func Percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(float64(len(sorted))*p))]
+}
+
+// Millis writes a latency for a report table.
+func Millis(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
+}
+
+// Start begins the caller's attempt at the quiz and returns its id.
+func (a *API) Start(tok string, quizID int64) (int64, error) {
+	var at struct{ ID int64 }
+	err := a.Call(tok, http.MethodPost, fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", quizID), nil, nil, &at)
+	return at.ID, err
+}
