@@ -124,8 +124,8 @@ func (s *Service) open(ctx context.Context, key string) (io.ReadSeekCloser, erro
 // authorise decides per file: derivatives are never addressed directly;
 // with attempt_id, the caller's own attempt must have sat a question
 // showing the file (an explanation image: once the attempt shows answers); an asset is seen by moderators, its
-// uploader and whoever may read an article showing it (binned: moderators
-// only); any other stored file (question images, documents) only by
+// uploader, whoever may read an article showing it and whoever may study a
+// deck with a card showing it (binned: moderators only); any other stored file (question images, documents) only by
 // moderators without an attempt. It returns the file's content type.
 func (s *Service) authorise(ctx context.Context, p auth.Principal, key string, attemptID int64) (string, error) {
 	if strings.HasPrefix(key, thumbPrefix) {
@@ -165,6 +165,9 @@ func (s *Service) authorise(ctx context.Context, p auth.Principal, key string, a
 		return contentType, nil
 	}
 	ok, err := s.ports.Library.ReadsFigure(ctx, p, key)
+	for i := 0; err == nil && !ok && i < len(s.ports.Cards); i++ {
+		ok, err = s.ports.Cards[i].SeesCardPicture(ctx, p, a.ID)
+	}
 	if err != nil {
 		return "", err
 	}
