@@ -42,12 +42,19 @@ type CardPictures interface {
 	SeesCardPicture(ctx context.Context, p auth.Principal, assetID int64) (bool, error)
 }
 
+// QuestionImages is what the bank offers: whether p may see a stored file
+// as a question image outside an attempt (the question detail's rule).
+type QuestionImages interface {
+	SeesQuestionImage(ctx context.Context, p auth.Principal, key string) (bool, error)
+}
+
 // Ports are the facades the media module asks, filled once every module is
 // built. Cards is optional (without flashcards no asset is a card picture).
 type Ports struct {
-	Library  library.Figures
-	Attempts attempts.Facade
-	Cards    []CardPictures
+	Library   library.Figures
+	Attempts  attempts.Facade
+	Questions QuestionImages
+	Cards     []CardPictures
 }
 
 // Service holds the media rules.
