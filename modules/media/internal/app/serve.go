@@ -239,7 +239,7 @@ func (s *Service) makeThumb(ctx context.Context, key, thumb string, width int) e
 // Thumbnail makes the WebP derivative of an image at most width pixels
 // wide (a narrower image keeps its size).
 func (s *Service) Thumbnail(data []byte, width int) ([]byte, error) {
-	if _, _, err := s.checkStillHeader(data); err != nil {
+	if _, _, err := s.checkStillHeader(bytes.NewReader(data)); err != nil {
 		return nil, err
 	}
 	src, _, err := image.Decode(bytes.NewReader(data))
