@@ -41,6 +41,19 @@ func TestWebMParserIsBoundedOnHostileElements(t *testing.T) {
 	}
 }
 
+// A clip of more tiny boxes or elements than the budget is refused
+// rather than read box by box.
+func TestParsersBoundTheNumberOfReads(t *testing.T) {
+	boxes := bytes.Repeat(box("free", nil), maxElements+1)
+	if _, err := mp4HasAudio(bytes.NewReader(boxes), int64(len(boxes))); err == nil || err.Error() != "too many boxes" {
+		t.Errorf("mp4: %v", err)
+	}
+	elements := bytes.Repeat([]byte{0xEC, 0x80}, maxElements+1) // Void elements of size 0
+	if _, err := webmHasAudio(bytes.NewReader(elements), int64(len(elements))); err == nil || err.Error() != "too many elements" {
+		t.Errorf("webm: %v", err)
+	}
+}
+
 // Random bytes never panic either parser or the sniffer.
 func TestParsersSurviveNoise(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
