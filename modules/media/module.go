@@ -2,8 +2,9 @@
 // their editorial facts, figures uploaded or drawn from a diagram spec and
 // placed in articles through the library, the bin and its daily purge, and
 // GET /uploads, which authorises every file before serving it or its WebP
-// thumbnail. It asks the library (figure writes) and attempts (the
-// answer-side rule).
+// thumbnail. It asks the library (figure writes), attempts (the
+// answer-side rule), the bank (question images) and flashcards (card
+// pictures), and gives flashcards its pictures.
 package media
 
 import (
@@ -40,6 +41,8 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	ports := &app.Ports{}
 	module.Need(k, "library", &ports.Library)
 	module.Need(k, "attempts", &ports.Attempts)
+	module.Need(k, "bank", &ports.Questions)
+	module.NeedAll(k, &ports.Cards)
 	return &Module{svc: app.New(k.DB, k.Storage, ports, cfg, k.Log), cfg: cfg}, nil
 }
 

@@ -28,19 +28,20 @@ type Card = store.Card
 // NewCard is what an editor writes: front and back (for cloze the passage
 // and an optional note; for type_in the question and the answer with
 // alternatives separated by "|"; for image what is asked about the
-// picture), and an optional picture.
+// picture), an optional picture, and for image cards the occlusion mode.
 type NewCard struct {
 	Type      string
 	Front     string
 	Back      string
 	PictureID *int64
+	Occlusion string
 }
 
 // picture checks a picture through media; with no media module every
 // picture is refused.
-func (s *Service) picture(ctx context.Context, id int64) error {
+func (s *Service) picture(ctx context.Context, id int64) (*Picture, error) {
 	if len(s.ports.Pictures) == 0 {
-		return apperr.Invalidf("body.picture_id", "pictures need the media module, which this service does not have yet")
+		return nil, apperr.Invalidf("body.picture_id", "pictures need the media module, which this service does not have yet")
 	}
 	return s.ports.Pictures[0].FlashcardPicture(ctx, id)
 }
@@ -55,8 +56,13 @@ func (s *Service) rows(ctx context.Context, deckID, by int64, in NewCard) ([]Car
 	if in.Type == Image && in.PictureID == nil {
 		return nil, apperr.Invalidf("body.picture_id", "an image card needs a picture: it is the question side")
 	}
+	if in.Type != Image && in.Occlusion != "" {
+		return nil, apperr.Invalidf("body.occlusion", "occlusion is for image cards")
+	}
+	var pic *Picture
 	if in.PictureID != nil {
-		if err := s.picture(ctx, *in.PictureID); err != nil {
+		var err error
+		if pic, err = s.picture(ctx, *in.PictureID); err != nil {
 			return nil, err
 		}
 	}
@@ -94,7 +100,7 @@ func (s *Service) rows(ctx context.Context, deckID, by int64, in NewCard) ([]Car
 		}
 		return []Card{base}, nil
 	case Image:
-		return []Card{base}, nil
+		return imageRows(base, pic, in.Occlusion)
 	}
 	return nil, apperr.Invalidf("body.card_type", "card_type must be one of basic, reversed, cloze, image, type_in")
 }

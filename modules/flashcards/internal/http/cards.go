@@ -23,6 +23,7 @@ type FlashcardResponse struct {
 	ClozeNumber *int      `json:"cloze_number" doc:"which deletion this cloze card hides"`
 	PairID      *int64    `json:"pair_id" doc:"the two rows of a reversed card share it"`
 	PictureID   *int64    `json:"picture_id"`
+	Mask        *app.Mask `json:"mask" doc:"image occlusion: the overlay shape the question side hides"`
 	QuestionID  *int64    `json:"question_id"`
 	ArticleID   *int64    `json:"article_id"`
 	SectionID   *int64    `json:"section_id"`
@@ -31,7 +32,7 @@ type FlashcardResponse struct {
 
 func toCard(c *app.Card) FlashcardResponse {
 	return FlashcardResponse{ID: c.ID, DeckID: c.DeckID, CardType: c.CardType, Front: c.Front, Back: c.Back,
-		ClozeNumber: c.ClozeNumber, PairID: c.PairID, PictureID: c.PictureID, QuestionID: c.QuestionID,
+		ClozeNumber: c.ClozeNumber, PairID: c.PairID, PictureID: c.PictureID, Mask: c.Mask, QuestionID: c.QuestionID,
 		ArticleID: c.ArticleID, SectionID: c.SectionID, CreatedAt: c.CreatedAt}
 }
 
@@ -72,7 +73,7 @@ func registerCards(r *httpapi.Router, svc *app.Service) {
 	tags := []string{"flashcards"}
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodPost, Path: "/flashcards/decks/{deck_id}/cards", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Add a card (can_edit_deck): basic, reversed (two rows), cloze (a row per deletion number), image, type_in",
+		Summary: "Add a card (can_edit_deck): basic, reversed (two rows), cloze (a row per deletion number), image (a row per overlay shape), type_in",
 		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
 	}, func(ctx context.Context, in *struct {
 		DeckPath
@@ -81,11 +82,12 @@ func registerCards(r *httpapi.Router, svc *app.Service) {
 			Front     string `json:"front" maxLength:"20000" doc:"the question; for cloze the passage with {{c1::answer::hint}} markers"`
 			Back      string `json:"back,omitempty" required:"false" maxLength:"20000" doc:"the answer; for cloze an optional note; for type_in alternatives separated by |"`
 			PictureID *int64 `json:"picture_id,omitempty" required:"false" minimum:"1" doc:"a media asset: the question side of an image card, else the answer side"`
+			Occlusion string `json:"occlusion,omitempty" required:"false" enum:"each,none" doc:"image cards: each (default with an overlay) makes a card per overlay shape hiding it, answered by its label; none one card of the whole picture"`
 		}
 	}) (*addedOut, error) {
 		b := in.Body
 		cs, err := svc.AddCard(ctx, auth.MustFrom(ctx), in.DeckID, app.NewCard{Type: b.CardType, Front: b.Front,
-			Back: b.Back, PictureID: b.PictureID})
+			Back: b.Back, PictureID: b.PictureID, Occlusion: b.Occlusion})
 		if err != nil {
 			return nil, err
 		}

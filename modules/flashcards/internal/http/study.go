@@ -20,6 +20,7 @@ type FlashcardStudyItem struct {
 	Question       string     `json:"question" doc:"the side shown first (for cloze the passage with this card's deletions hidden)"`
 	Answer         string     `json:"answer"`
 	PictureID      *int64     `json:"picture_id"`
+	Mask           *app.Mask  `json:"mask" doc:"image occlusion: the overlay shape to hide on the question side"`
 	State          string     `json:"state" enum:"new,learning,review,relearning"`
 	Due            *time.Time `json:"due" doc:"null for a new card"`
 	Retrievability *float64   `json:"retrievability" doc:"probability of recall now; null for a new card"`
@@ -75,7 +76,7 @@ func registerStudy(r *httpapi.Router, svc *app.Service) {
 		out := FlashcardQueue{ReviewsLeftToday: q.ReviewsLeftToday, Items: make([]FlashcardStudyItem, len(q.Items))}
 		for i, it := range q.Items {
 			out.Items[i] = FlashcardStudyItem{CardID: it.Card.ID, DeckID: it.Card.DeckID, CardType: it.Card.CardType,
-				Question: it.Question, Answer: it.Answer, PictureID: it.Card.PictureID, State: it.State, Due: it.Due,
+				Question: it.Question, Answer: it.Answer, PictureID: it.Card.PictureID, Mask: it.Card.Mask, State: it.State, Due: it.Due,
 				Retrievability: it.Retrievability}
 		}
 		return &struct{ Body FlashcardQueue }{out}, nil

@@ -38,6 +38,7 @@ type Card struct {
 	ClozeNumber *int
 	PairID      *int64
 	PictureID   *int64
+	Mask        *Mask // the shape an image occlusion card hides
 	QuestionID  *int64
 	ArticleID   *int64
 	SectionID   *int64

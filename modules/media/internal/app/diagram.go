@@ -262,5 +262,5 @@ func (s *Service) DrawFigure(ctx context.Context, p auth.Principal, at Placement
 			return nil, err
 		}
 	}
-	return s.storeAndPlace(ctx, p, at, m, a, "svg", clean)
+	return s.storeAndPlace(ctx, p, at, m, a, "svg", bytes.NewReader(clean))
 }

@@ -1,11 +1,12 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/media/internal/store"
@@ -27,61 +28,91 @@ func TooLarge(what string, limit int64) error {
 	return apperr.BadRequestf("the %s is larger than the limit of %.1f MiB", what, float64(limit)/(1<<20))
 }
 
-// ReadUpload reads at most the clip limit (the larger one) plus one byte:
-// a longer body is refused without being read to its end.
-func (s *Service) ReadUpload(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, s.cfg.MaxClipBytes+1))
+// Upload is an uploaded file spooled to a temporary file while it is
+// checked and stored, so a 25 MiB clip never sits in the heap.
+type Upload struct {
+	f    *os.File
+	size int64
+}
+
+// Close removes the temporary file.
+func (u *Upload) Close() error {
+	err := u.f.Close()
+	if rerr := os.Remove(u.f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// Spool copies an upload to a temporary file, at most the clip limit (the
+// larger one) plus one byte: a longer body is refused without being read
+// to its end.
+func (s *Service) Spool(r io.Reader) (*Upload, error) {
+	f, err := os.CreateTemp("", "rounds-upload-*")
 	if err != nil {
+		return nil, fmt.Errorf("media: spool: %w", err)
+	}
+	u := &Upload{f: f}
+	if u.size, err = io.Copy(f, io.LimitReader(r, s.cfg.MaxClipBytes+1)); err == nil && u.size > s.cfg.MaxClipBytes {
+		err = TooLarge("file", s.cfg.MaxClipBytes)
+	}
+	if err != nil {
+		_ = u.Close()
 		return nil, err
 	}
-	if int64(len(data)) > s.cfg.MaxClipBytes {
-		return nil, TooLarge("file", s.cfg.MaxClipBytes)
-	}
-	return data, nil
+	return u, nil
 }
+
+// sniffLen is how much of a file the type is judged from (mimetype's own
+// read limit).
+const sniffLen = 3072
 
 // UploadFigure stores an uploaded still or clip as an asset and places it
 // on a section. Everything is checked before the bytes are stored; the
 // asset row and the library's figure write share one transaction, and the
 // stored bytes are removed again if it fails.
-func (s *Service) UploadFigure(ctx context.Context, p auth.Principal, at Placement, m Meta, data []byte) (*Asset, error) {
-	if len(data) == 0 {
+func (s *Service) UploadFigure(ctx context.Context, p auth.Principal, at Placement, m Meta, up *Upload) (*Asset, error) {
+	if up.size == 0 {
 		return nil, apperr.Invalidf("file", "the file is empty")
 	}
 	if err := s.checkMeta(ctx, &m); err != nil {
 		return nil, err
 	}
-	t, err := sniff(data)
+	head := make([]byte, min(sniffLen, up.size))
+	if _, err := up.f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("media: spool: %w", err)
+	}
+	t, err := sniff(head)
 	if err != nil {
 		return nil, err
 	}
-	a := &store.Asset{Kind: t.kind, ContentType: t.contentType, ByteSize: int64(len(data))}
+	a := &store.Asset{Kind: t.kind, ContentType: t.contentType, ByteSize: up.size}
 	if t.clip {
 		if a.ByteSize > s.cfg.MaxClipBytes {
 			return nil, TooLarge("clip", s.cfg.MaxClipBytes)
 		}
-		if err := checkClip(t, data); err != nil {
+		if err := checkClip(t, up.f, up.size); err != nil {
 			return nil, err
 		}
 	} else {
 		if a.ByteSize > s.cfg.MaxStillBytes {
 			return nil, TooLarge("image", s.cfg.MaxStillBytes)
 		}
-		if a.Width, a.Height, err = s.checkStill(data); err != nil {
+		if a.Width, a.Height, err = s.checkStill(up.f, up.size); err != nil {
 			return nil, err
 		}
 	}
-	return s.storeAndPlace(ctx, p, at, m, a, t.ext, data)
+	return s.storeAndPlace(ctx, p, at, m, a, t.ext, io.NewSectionReader(up.f, 0, up.size))
 }
 
 // storeAndPlace stores the bytes under a new key, then records the asset
 // and places it in one transaction.
-func (s *Service) storeAndPlace(ctx context.Context, p auth.Principal, at Placement, m Meta, a *store.Asset, ext string, data []byte) (*Asset, error) {
+func (s *Service) storeAndPlace(ctx context.Context, p auth.Principal, at Placement, m Meta, a *store.Asset, ext string, body io.Reader) (*Asset, error) {
 	if err := s.ports.Library.CheckFigure(ctx, p, at.ArticleID, at.SectionKey, at.Replace); err != nil {
 		return nil, err
 	}
 	a.Path = newKey(ext, time.Now())
-	if _, err := s.files.Put(ctx, a.Path, bytes.NewReader(data), a.ContentType); err != nil {
+	if _, err := s.files.Put(ctx, a.Path, body, a.ContentType); err != nil {
 		return nil, fmt.Errorf("media: store: %w", err)
 	}
 	fill(a, m)

@@ -1,13 +1,13 @@
 package app
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	_ "image/jpeg" // stills
 	_ "image/png"  // stills
+	"io"
 
 	"github.com/gabriel-vasile/mimetype"
 	_ "golang.org/x/image/webp" // stills
@@ -45,19 +45,19 @@ func sniff(data []byte) (fileType, error) {
 // checkStill reads the image's dimensions from its header before any pixel
 // is decoded (a small file may declare a huge canvas), then decodes it to
 // prove it is whole.
-func (s *Service) checkStill(data []byte) (w, h int, err error) {
-	if w, h, err = s.checkStillHeader(data); err != nil {
+func (s *Service) checkStill(r io.ReaderAt, size int64) (w, h int, err error) {
+	if w, h, err = s.checkStillHeader(io.NewSectionReader(r, 0, size)); err != nil {
 		return 0, 0, err
 	}
-	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+	if _, _, err := image.Decode(io.NewSectionReader(r, 0, size)); err != nil {
 		return 0, 0, apperr.Invalidf("file", "the image cannot be read: %v", err)
 	}
 	return w, h, nil
 }
 
 // checkStillHeader bounds an image's declared dimensions.
-func (s *Service) checkStillHeader(data []byte) (w, h int, err error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+func (s *Service) checkStillHeader(r io.Reader) (w, h int, err error) {
+	cfg, _, err := image.DecodeConfig(r)
 	if err != nil {
 		return 0, 0, apperr.Invalidf("file", "the image cannot be read: %v", err)
 	}
@@ -70,14 +70,15 @@ func (s *Service) checkStillHeader(data []byte) (w, h int, err error) {
 }
 
 // checkClip parses the container enough to find its tracks and refuses a
-// sound track (or a container that cannot be read).
-func checkClip(t fileType, data []byte) error {
+// sound track (or a container that cannot be read). The parsers read
+// headers at offsets and skip media data, so a clip is never held whole.
+func checkClip(t fileType, r io.ReaderAt, size int64) error {
 	var audio bool
 	var err error
 	if t.ext == "mp4" {
-		audio, err = mp4HasAudio(data)
+		audio, err = mp4HasAudio(r, size)
 	} else {
-		audio, err = webmHasAudio(data)
+		audio, err = webmHasAudio(r, size)
 	}
 	if err != nil {
 		return apperr.Invalidf("file", "the clip cannot be read: %v", err)
@@ -93,52 +94,70 @@ var errTruncated = errors.New("truncated container")
 // maxDepth bounds how deep the container parsers descend.
 const maxDepth = 8
 
+// maxElements bounds how many boxes or elements a parser reads: each is a
+// read of the spooled file, and a crafted clip of tiny boxes could ask for
+// millions.
+const maxElements = 100_000
+
+// readAt fills buf from off or reports a truncated container.
+func readAt(r io.ReaderAt, buf []byte, off int64) error {
+	if n, _ := r.ReadAt(buf, off); n < len(buf) {
+		return errTruncated
+	}
+	return nil
+}
+
 // mp4HasAudio walks the ISO BMFF boxes (moov/trak/mdia/hdlr) looking for a
 // track whose handler is "soun". Every box is bounded by its parent.
-func mp4HasAudio(data []byte) (bool, error) {
-	found, tracks := false, 0
-	var walk func(b []byte, depth int) error
-	walk = func(b []byte, depth int) error {
+func mp4HasAudio(r io.ReaderAt, size int64) (bool, error) {
+	found, tracks, budget := false, 0, maxElements
+	var walk func(off, end int64, depth int) error
+	walk = func(off, end int64, depth int) error {
 		if depth > maxDepth {
 			return errors.New("boxes nest too deep")
 		}
-		for len(b) > 0 {
-			if len(b) < 8 {
+		var hdr [16]byte
+		for off < end {
+			if budget--; budget < 0 {
+				return errors.New("too many boxes")
+			}
+			if end-off < 8 || readAt(r, hdr[:8], off) != nil {
 				return errTruncated
 			}
-			size, typ, hdr := uint64(binary.BigEndian.Uint32(b)), string(b[4:8]), uint64(8)
+			size, typ, hl := uint64(binary.BigEndian.Uint32(hdr[:4])), string(hdr[4:8]), int64(8)
 			switch size {
 			case 1:
-				if len(b) < 16 {
+				if end-off < 16 || readAt(r, hdr[8:16], off+8) != nil {
 					return errTruncated
 				}
-				size, hdr = binary.BigEndian.Uint64(b[8:16]), 16
+				size, hl = binary.BigEndian.Uint64(hdr[8:16]), 16
 			case 0:
-				size = uint64(len(b))
+				size = uint64(end - off)
 			}
-			if size < hdr || size > uint64(len(b)) {
+			if size < uint64(hl) || size > uint64(end-off) {
 				return errTruncated
 			}
-			body := b[hdr:size]
+			body, next := off+hl, off+int64(size)
 			switch typ {
 			case "moov", "trak", "mdia":
 				if typ == "trak" {
 					tracks++
 				}
-				if err := walk(body, depth+1); err != nil {
+				if err := walk(body, next, depth+1); err != nil {
 					return err
 				}
 			case "hdlr":
 				// version+flags (4), pre_defined (4), handler_type (4)
-				if len(body) >= 12 && string(body[8:12]) == "soun" {
+				var h [12]byte
+				if next-body >= 12 && readAt(r, h[:], body) == nil && string(h[8:12]) == "soun" {
 					found = true
 				}
 			}
-			b = b[size:]
+			off = next
 		}
 		return nil
 	}
-	if err := walk(data, 0); err != nil {
+	if err := walk(0, size, 0); err != nil {
 		return false, err
 	}
 	if tracks == 0 {
@@ -159,14 +178,22 @@ const (
 
 // webmHasAudio reads the EBML elements Segment/Tracks/TrackEntry/TrackType
 // looking for an audio track (type 2); clusters (the frames) are skipped.
-func webmHasAudio(data []byte) (bool, error) {
-	found, tracks := false, 0
-	var walk func(b []byte, depth int) error
-	walk = func(b []byte, depth int) error {
+func webmHasAudio(r io.ReaderAt, size int64) (bool, error) {
+	found, tracks, budget := false, 0, maxElements
+	var walk func(off, end int64, depth int) error
+	walk = func(off, end int64, depth int) error {
 		if depth > maxDepth {
 			return errors.New("elements nest too deep")
 		}
-		for len(b) > 0 {
+		var hdr [16]byte // an id and a size take at most 8 bytes each
+		for off < end {
+			if budget--; budget < 0 {
+				return errors.New("too many elements")
+			}
+			b := hdr[:min(int64(len(hdr)), end-off)]
+			if readAt(r, b, off) != nil {
+				return errTruncated
+			}
 			id, n, err := ebmlVint(b, true)
 			if err != nil {
 				return err
@@ -175,39 +202,46 @@ func webmHasAudio(data []byte) (bool, error) {
 			if err != nil {
 				return err
 			}
-			b = b[n+m:]
-			if size < 0 || size > int64(len(b)) {
+			off += int64(n + m)
+			if size < 0 || size > end-off {
 				if id == ebmlSegment || id == ebmlCluster { // unknown or streaming size: to the end
-					size = int64(len(b))
+					size = end - off
 				} else {
 					return errTruncated
 				}
 			}
-			body := b[:size]
+			next := off + size
 			switch id {
 			case ebmlSegment, ebmlTracks:
-				if err := walk(body, depth+1); err != nil {
+				if err := walk(off, next, depth+1); err != nil {
 					return err
 				}
 			case ebmlTrackEntry:
 				tracks++
-				if err := walk(body, depth+1); err != nil {
+				if err := walk(off, next, depth+1); err != nil {
 					return err
 				}
 			case ebmlTrackType:
+				if size > 8 {
+					return errors.New("a track type longer than 8 bytes")
+				}
+				var body [8]byte
+				if readAt(r, body[:size], off) != nil {
+					return errTruncated
+				}
 				var v uint64
-				for _, c := range body {
+				for _, c := range body[:size] {
 					v = v<<8 | uint64(c)
 				}
 				if v == trackTypeAudio {
 					found = true
 				}
 			}
-			b = b[size:]
+			off = next
 		}
 		return nil
 	}
-	if err := walk(data, 0); err != nil {
+	if err := walk(0, size, 0); err != nil {
 		return false, err
 	}
 	if tracks == 0 {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
@@ -20,7 +21,7 @@ func TestMP4ParserIsBoundedOnHostileBoxes(t *testing.T) {
 	binary.BigEndian.PutUint32(lying, 1<<30) // claims 1 GiB
 	for name, data := range map[string][]byte{"deep": deep, "lying size": lying, "short": {0, 0, 0},
 		"large size header": {0, 0, 0, 1, 'm', 'o', 'o', 'v', 0xFF}} {
-		if _, err := mp4HasAudio(data); err == nil {
+		if _, err := mp4HasAudio(bytes.NewReader(data), int64(len(data))); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -34,9 +35,22 @@ func TestWebMParserIsBoundedOnHostileElements(t *testing.T) {
 		"empty":         {},
 		"no tracks":     {0xEC, 0x81, 0x00},
 	} {
-		if _, err := webmHasAudio(data); err == nil {
+		if _, err := webmHasAudio(bytes.NewReader(data), int64(len(data))); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A clip of more tiny boxes or elements than the budget is refused
+// rather than read box by box.
+func TestParsersBoundTheNumberOfReads(t *testing.T) {
+	boxes := bytes.Repeat(box("free", nil), maxElements+1)
+	if _, err := mp4HasAudio(bytes.NewReader(boxes), int64(len(boxes))); err == nil || err.Error() != "too many boxes" {
+		t.Errorf("mp4: %v", err)
+	}
+	elements := bytes.Repeat([]byte{0xEC, 0x80}, maxElements+1) // Void elements of size 0
+	if _, err := webmHasAudio(bytes.NewReader(elements), int64(len(elements))); err == nil || err.Error() != "too many elements" {
+		t.Errorf("webm: %v", err)
 	}
 }
 
@@ -48,8 +62,8 @@ func TestParsersSurviveNoise(t *testing.T) {
 		for j := range data {
 			data[j] = byte(r.UintN(256))
 		}
-		_, _ = mp4HasAudio(data)
-		_, _ = webmHasAudio(data)
+		_, _ = mp4HasAudio(bytes.NewReader(data), int64(len(data)))
+		_, _ = webmHasAudio(bytes.NewReader(data), int64(len(data)))
 		_, _ = sniff(data)
 	}
 }

@@ -123,10 +123,11 @@ func (s *Service) open(ctx context.Context, key string) (io.ReadSeekCloser, erro
 
 // authorise decides per file: derivatives are never addressed directly;
 // with attempt_id, the caller's own attempt must have sat a question
-// showing the file (an explanation image: once the attempt shows answers); an asset is seen by moderators, its
-// uploader and whoever may read an article showing it (binned: moderators
-// only); any other stored file (question images, documents) only by
-// moderators without an attempt. It returns the file's content type.
+// showing the file (an explanation image: once the attempt shows
+// answers). Without one, moderators and an asset's uploader see it, and
+// anyone a module shows it to (showsTo); binned assets only moderators.
+// Anything else is 404 for an asset, 403 for another file (sit the
+// question). It returns the file's content type.
 func (s *Service) authorise(ctx context.Context, p auth.Principal, key string, attemptID int64) (string, error) {
 	if strings.HasPrefix(key, thumbPrefix) {
 		return "", apperr.NotFoundf("file not found")
@@ -155,23 +156,36 @@ func (s *Service) authorise(ctx context.Context, p auth.Principal, key string, a
 		}
 		return "", apperr.Forbiddenf("this file opens with an attempt of yours that shows its answers")
 	}
-	if p.IsModerator() {
+	if p.IsModerator() || (a != nil && a.CreatedBy == p.UserID) {
+		return contentType, nil
+	}
+	ok, err := s.showsTo(ctx, p, key, a)
+	if err != nil {
+		return "", err
+	}
+	if ok {
 		return contentType, nil
 	}
 	if a == nil {
 		return "", apperr.Forbiddenf("this file opens with attempt_id: sit the question first")
 	}
-	if a.CreatedBy == p.UserID {
-		return contentType, nil
+	return "", apperr.NotFoundf("file not found")
+}
+
+// showsTo asks the modules that show stored files whether one of them
+// shows this file to p outside an attempt: an asset as an article figure
+// or a card picture, any file as a question image.
+func (s *Service) showsTo(ctx context.Context, p auth.Principal, key string, a *Asset) (bool, error) {
+	if a != nil {
+		ok, err := s.ports.Library.ReadsFigure(ctx, p, key)
+		for i := 0; err == nil && !ok && i < len(s.ports.Cards); i++ {
+			ok, err = s.ports.Cards[i].SeesCardPicture(ctx, p, a.ID)
+		}
+		if ok || err != nil {
+			return ok, err
+		}
 	}
-	ok, err := s.ports.Library.ReadsFigure(ctx, p, key)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", apperr.NotFoundf("file not found")
-	}
-	return contentType, nil
+	return s.ports.Questions.SeesQuestionImage(ctx, p, key)
 }
 
 // contentTypeOf names a file that is not an asset by its key's extension
@@ -225,7 +239,7 @@ func (s *Service) makeThumb(ctx context.Context, key, thumb string, width int) e
 // Thumbnail makes the WebP derivative of an image at most width pixels
 // wide (a narrower image keeps its size).
 func (s *Service) Thumbnail(data []byte, width int) ([]byte, error) {
-	if _, _, err := s.checkStillHeader(data); err != nil {
+	if _, _, err := s.checkStillHeader(bytes.NewReader(data)); err != nil {
 		return nil, err
 	}
 	src, _, err := image.Decode(bytes.NewReader(data))

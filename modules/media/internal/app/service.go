@@ -20,6 +20,7 @@ import (
 	"github.com/roundsedu/rounds/modules/library"
 	"github.com/roundsedu/rounds/modules/media/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/storage"
 )
@@ -35,11 +36,25 @@ type Config struct {
 	PurgeHour     uint          `mapstructure:"purge_hour" validate:"lte=23"`
 }
 
+// CardPictures is what flashcards offers: whether p may study a deck with
+// a card showing the asset.
+type CardPictures interface {
+	SeesCardPicture(ctx context.Context, p auth.Principal, assetID int64) (bool, error)
+}
+
+// QuestionImages is what the bank offers: whether p may see a stored file
+// as a question image outside an attempt (the question detail's rule).
+type QuestionImages interface {
+	SeesQuestionImage(ctx context.Context, p auth.Principal, key string) (bool, error)
+}
+
 // Ports are the facades the media module asks, filled once every module is
-// built.
+// built. Cards is optional (without flashcards no asset is a card picture).
 type Ports struct {
-	Library  library.Figures
-	Attempts attempts.Facade
+	Library   library.Figures
+	Attempts  attempts.Facade
+	Questions QuestionImages
+	Cards     []CardPictures
 }
 
 // Service holds the media rules.
@@ -140,6 +155,22 @@ func (s *Service) Lookup(ctx context.Context, id int64, moderator bool) (*Asset,
 		return nil, apperr.NotFoundf("media asset not found")
 	}
 	return a, err
+}
+
+// CardPicture checks an asset a flashcard shows (live, an image) and gives
+// its overlay shapes, from which image cards take their masks.
+func (s *Service) CardPicture(ctx context.Context, id int64) ([]Shape, error) {
+	a, err := s.Lookup(ctx, id, false)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, apperr.Invalidf("body.picture_id", "media asset %d does not exist or is binned", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.Kind != "image" {
+		return nil, apperr.Invalidf("body.picture_id", "media asset %d is a clip: a card picture is an image", id)
+	}
+	return a.Overlay, nil
 }
 
 // List pages through assets (moderators), newest first; search matches

@@ -191,7 +191,12 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 	}
 	mr := multipart.NewReader(&cappedReader{r: raw.body, left: maxBody + multipartSlack, limit: maxBody}, params["boundary"])
 	fields := map[string]string{}
-	var data []byte
+	var file *app.Upload
+	defer func() {
+		if file != nil {
+			_ = file.Close()
+		}
+	}()
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -202,7 +207,10 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 		}
 		name := part.FormName()
 		if name == "file" && part.FileName() != "" {
-			if data, err = h.svc.ReadUpload(part); err != nil {
+			if file != nil {
+				return nil, apperr.Invalidf("file", "send one file")
+			}
+			if file, err = h.svc.Spool(part); err != nil {
 				return nil, readFailure(err)
 			}
 			continue
@@ -216,7 +224,7 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 		}
 		fields[name] = string(v)
 	}
-	if data == nil {
+	if file == nil {
 		return nil, apperr.Invalidf("file", "the field \"file\" with the figure is missing")
 	}
 	m, err := metaOf(fields)
@@ -233,7 +241,7 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 	if at.SectionKey == "" {
 		return nil, apperr.Invalidf("section_id", "name the section the figure goes on")
 	}
-	a, err := h.svc.UploadFigure(ctx, auth.MustFrom(ctx), at, m, data)
+	a, err := h.svc.UploadFigure(ctx, auth.MustFrom(ctx), at, m, file)
 	if err != nil {
 		return nil, err
 	}

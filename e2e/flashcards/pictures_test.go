@@ -1,0 +1,187 @@
+package flashcards_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"mime/multipart"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+var pictureSeq int
+
+// upload stores a file as a figure of a fresh draft article (a draft's
+// figure is shown to no learner by the library, so only a deck can open
+// it to them) and gives the asset.
+func upload(data []byte, name string) map[string]any {
+	pictureSeq++
+	res := mod.Client(h).Post(api+"/articles/", map[string]any{"title": fmt.Sprintf("Card pictures %d", pictureSeq),
+		"status": "draft", "sections": []map[string]any{{"id": "intro", "heading": "Intro", "markdown": "Text."}}})
+	ExpectWithOffset(1, res).To(HaveStatus(201))
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	Expect(w.WriteField("section_id", "intro")).To(Succeed())
+	Expect(w.WriteField("caption", "A picture")).To(Succeed())
+	fw, err := w.CreateFormFile("file", name)
+	Expect(err).NotTo(HaveOccurred())
+	_, _ = fw.Write(data)
+	Expect(w.Close()).To(Succeed())
+	res = mod.Client(h).With("Content-Type", w.FormDataContentType()).
+		Post(fmt.Sprintf("%s/articles/%d/figures/image", api, id(res)), buf.Bytes())
+	ExpectWithOffset(1, res).To(HaveStatus(201))
+	return res.Map()["asset"].(map[string]any)
+}
+
+// picture uploads a 40×30 PNG with the given overlay shapes.
+func picture(shapes ...map[string]any) (int64, string) {
+	var buf bytes.Buffer
+	Expect(png.Encode(&buf, image.NewGray(image.Rect(0, 0, 40, 30)))).To(Succeed())
+	a := upload(buf.Bytes(), "p.png")
+	pid := int64(a["id"].(float64))
+	if len(shapes) > 0 {
+		Expect(mod.Client(h).Put(fmt.Sprintf("%s/media/%d/overlay", api, pid), map[string]any{"shapes": shapes})).
+			To(HaveStatus(200))
+	}
+	return pid, a["url"].(string)
+}
+
+// clip uploads a silent MP4 (one video track).
+func clip() int64 {
+	bx := func(typ string, parts ...[]byte) []byte {
+		body := bytes.Join(parts, nil)
+		return append(append(binary.BigEndian.AppendUint32(nil, uint32(8+len(body))), typ...), body...)
+	}
+	hdlr := bx("hdlr", make([]byte, 8), []byte("vide"), make([]byte, 13))
+	mp4 := append(bx("ftyp", []byte("isom"), []byte{0, 0, 2, 0}, []byte("isomiso2mp41")), bx("moov", bx("trak", bx("mdia", hdlr)))...)
+	return int64(upload(mp4, "c.mp4")["id"].(float64))
+}
+
+type pictureRow struct {
+	CardType  string
+	Back      string
+	PictureID *int64
+	Mask      *string
+}
+
+func storedPictureCards(d int64) []pictureRow {
+	var rows []pictureRow
+	Expect(h.App.DB.Conn(ctxb).Raw(`SELECT card_type, back, picture_id, mask::text AS mask
+		FROM flashcards.cards WHERE deck_id = ? ORDER BY id`, d).Scan(&rows).Error).To(Succeed())
+	return rows
+}
+
+func maskOf(r pictureRow) map[string]any {
+	var m map[string]any
+	Expect(r.Mask).NotTo(BeNil())
+	Expect(json.Unmarshal([]byte(*r.Mask), &m)).To(Succeed())
+	return m
+}
+
+var _ = Describe("Image cards", func() {
+	It("stores a plain image card with its picture, which needs a back", func() {
+		d := deck(mod, "Plain pictures", category(0))
+		pid, _ := picture()
+		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the sign", "picture_id": pid})).
+			To(HaveError(422, "invalid_request"))
+		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the sign", "back": "Silhouette sign",
+			"picture_id": pid})
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()).To(HaveKeyWithValue("count", BeNumerically("==", 1)))
+		Expect(res.Map()["cards"].([]any)[0]).To(And(HaveKeyWithValue("picture_id", BeNumerically("==", pid)),
+			HaveKeyWithValue("mask", BeNil())))
+		Expect(storedPictureCards(d)).To(Equal([]pictureRow{{CardType: "image", Back: "Silhouette sign", PictureID: &pid}}))
+	})
+
+	It("makes one card per overlay shape, each hiding its shape and answered by its label", func() {
+		d, _ := sharedDeck("Occlusion")
+		pid, _ := picture(map[string]any{"kind": "rect", "x": 2, "y": 3, "w": 10, "h": 8, "label": "Left atrium"},
+			map[string]any{"kind": "ellipse", "x": 25, "y": 15, "w": 6, "h": 6},
+			map[string]any{"kind": "polygon", "points": [][2]float64{{1, 1}, {5, 1}, {3, 4}}, "label": "Apex"})
+		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the part", "picture_id": pid})).
+			To(HaveError(422, "invalid_request"), "the unlabelled shape needs the card's back")
+		Expect(storedPictureCards(d)).To(BeEmpty())
+
+		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the part", "back": "Right ventricle",
+			"picture_id": pid})
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()).To(HaveKeyWithValue("count", BeNumerically("==", 3)))
+		rows := storedPictureCards(d)
+		Expect(rows).To(HaveLen(3))
+		Expect([]string{rows[0].Back, rows[1].Back, rows[2].Back}).To(Equal([]string{"Left atrium", "Right ventricle", "Apex"}))
+		Expect(maskOf(rows[0])).To(Equal(map[string]any{"kind": "rect", "x": 2.0, "y": 3.0, "w": 10.0, "h": 8.0, "label": "Left atrium"}))
+		Expect(maskOf(rows[1])).To(HaveKeyWithValue("kind", "ellipse"))
+		Expect(maskOf(rows[2])).To(HaveKeyWithValue("points", HaveLen(3)))
+
+		// The learner's queue carries the mask to hide on the question side.
+		its := items(queue(h.NewUser(auth.RoleUser), d))
+		Expect(its).To(HaveLen(3))
+		Expect(its[0]).To(And(HaveKeyWithValue("picture_id", BeNumerically("==", pid)),
+			HaveKeyWithValue("answer", "Left atrium"), HaveKeyWithValue("mask", HaveKeyWithValue("kind", "rect"))))
+
+		// Editing the overlay later leaves the cards' masks as they were made.
+		Expect(mod.Client(h).Put(fmt.Sprintf("%s/media/%d/overlay", api, pid), map[string]any{"shapes": []any{}})).
+			To(HaveStatus(200))
+		Expect(maskOf(storedPictureCards(d)[0])).To(HaveKeyWithValue("label", "Left atrium"))
+	})
+
+	It("makes a single card of the whole picture with occlusion none, and refuses each without shapes", func() {
+		d := deck(mod, "Whole picture", category(0))
+		withShapes, _ := picture(map[string]any{"kind": "rect", "x": 1, "y": 1, "w": 2, "h": 2, "label": "Hilum"})
+		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "What is it?", "back": "Chest film",
+			"picture_id": withShapes, "occlusion": "none"})
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()).To(HaveKeyWithValue("count", BeNumerically("==", 1)))
+		plain, _ := picture()
+		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": plain,
+			"occlusion": "each"})).To(HaveError(422, "invalid_request"))
+		Expect(addCard(mod, d, map[string]any{"card_type": "basic", "front": "Q", "back": "A", "occlusion": "none"})).
+			To(HaveError(422, "invalid_request"))
+		Expect(storedPictureCards(d)).To(HaveLen(1))
+	})
+
+	It("refuses a missing, binned or video asset and stores nothing", func() {
+		d := deck(mod, "Bad pictures", category(0))
+		binned, _ := picture()
+		Expect(mod.Client(h).Delete(fmt.Sprintf("%s/media/%d", api, binned))).To(HaveStatus(200))
+		for what, pid := range map[string]int64{"missing": 999999, "binned": binned, "video": clip()} {
+			res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": pid})
+			Expect(res).To(HaveError(422, "invalid_request"), what)
+			Expect(string(res.Body)).To(ContainSubstring("picture_id"), what)
+		}
+		Expect(storedPictureCards(d)).To(BeEmpty())
+	})
+
+	It("serves a card's picture and its thumbnail to whoever may study the deck, and to nobody else", func() {
+		d := deck(mod, "Pictures to fetch", category(0))
+		pid, url := picture()
+		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": pid})).
+			To(HaveStatus(201))
+		holder, outsider := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		grant(holder, "deck", d)
+
+		// Unshared: the grant holder studies it, the outsider does not.
+		Expect(holder.Client(h).Get(url)).To(HaveStatus(200))
+		Expect(holder.Client(h).Get(url + "?w=256")).To(HaveStatus(200))
+		Expect(outsider.Client(h).Get(url)).To(HaveError(404, "not_found"))
+		Expect(outsider.Client(h).Get(url + "?w=256")).To(HaveError(404, "not_found"))
+
+		// Shared site-wide: every learner studies it.
+		Expect(mod.Client(h).Put(deckPath(d, "/share"), nil)).To(HaveStatus(200))
+		res := outsider.Client(h).Get(url)
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Header.Get("Content-Type")).To(Equal("image/png"))
+
+		// Binned: the deck no longer opens it.
+		Expect(mod.Client(h).Delete(deckPath(d, ""))).To(HaveStatus(204))
+		Expect(outsider.Client(h).Get(url)).To(HaveError(404, "not_found"))
+		Expect(holder.Client(h).Get(url)).To(HaveError(404, "not_found"))
+	})
+})
