@@ -54,7 +54,39 @@ func seedOwner(quiz int64, qs []int64) *owner {
 	Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, qs[1]), nil)).To(HaveStatus(204))
 	Expect(c.Put(fmt.Sprintf("/api/v1/notes/%d", qs[0]), map[string]any{"body": "note " + u.mark})).To(HaveStatus(200))
 	Expect(c.Post("/api/v1/favorites", map[string]any{"question_id": qs[1]})).To(HaveStatus(201))
+	Expect(c.Post("/api/v1/feedback", map[string]any{"kind": "question", "target_id": qs[0], "type": "typo",
+		"text": "report " + u.mark})).To(HaveStatus(201))
+	seedRows(u)
 	return u
+}
+
+// seedRows stores what the learner would have through flows this suite
+// does not drive (a flashcard review, a plan enrolment, a share link, a
+// model call), straight in each module's tables.
+func seedRows(u *owner) {
+	conn := h.App.DB.Conn(ctxBG)
+	var deck, card, plan int64
+	Expect(conn.Raw(`INSERT INTO flashcards.decks (title, user_id) VALUES (?, ?) RETURNING id`,
+		"Deck "+u.mark, u.ID).Scan(&deck).Error).To(Succeed())
+	Expect(conn.Raw(`INSERT INTO flashcards.cards (deck_id, card_type, front, created_by) VALUES (?, 'basic', 'f', ?)
+		RETURNING id`, deck, u.ID).Scan(&card).Error).To(Succeed())
+	Expect(conn.Raw(`INSERT INTO plans.plans (title, kind, created_by) VALUES ('Plan', 'set', 0) RETURNING id`).
+		Scan(&plan).Error).To(Succeed())
+	for _, stmt := range []string{
+		`INSERT INTO flashcards.card_states (user_id, card_id, deck_id, due, stability, difficulty, elapsed_days,
+			scheduled_days, reps, lapses, state, last_review) VALUES (@u, @card, @deck, now(), 1, 5, 0, 1, 1, 0, 1, now())`,
+		`INSERT INTO flashcards.review_logs (user_id, card_id, deck_id, rating, state, elapsed_days, scheduled_days,
+			reviewed_at) VALUES (@u, @card, @deck, 3, 0, 0, 1, now())`,
+		`INSERT INTO flashcards.learner_settings (user_id, desired_retention) VALUES (@u, 0.85)`,
+		`INSERT INTO flashcards.deck_exams (user_id, deck_id, exam_date) VALUES (@u, @deck, '2030-01-02')`,
+		`INSERT INTO plans.enrolments (plan_id, user_id) VALUES (@plan, @u)`,
+		`INSERT INTO share.links (token_hash, kind, target_id, title, created_by, expires_at)
+			VALUES (@mark, 'quiz', 1, 'Link', @u, now() + interval '1 day')`,
+		`INSERT INTO ai.usage (user_id, task, model_id, prompt_tokens) VALUES (@u, 'teach', 'm', 12)`,
+	} {
+		Expect(conn.Exec(stmt, map[string]any{"u": u.ID, "card": card, "deck": deck, "plan": plan,
+			"mark": u.mark}).Error).To(Succeed())
+	}
 }
 
 // bankQuiz is a published two-question quiz made by a moderator.
@@ -110,6 +142,11 @@ func ownedRows(userID int64) map[string]int64 {
 		"attempts.attempts": "user_id", "attempts.saved_progress": "user_id", "attempts.review_schedule": "user_id",
 		"attempts.folders": "user_id", "attempts.collections": "user_id", "attempts.notes": "user_id",
 		"bank.favorites": "user_id", "bank.saved_tests": "user_id",
+		"flashcards.card_states": "user_id", "flashcards.review_logs": "user_id",
+		"flashcards.learner_settings": "user_id", "flashcards.deck_exams": "user_id",
+		"plans.enrolments": "user_id", "plans.block_progress": "user_id", "plans.exam_results": "user_id",
+		"feedback.reports": "reporter_id", "library.recent": "user_id", "share.links": "created_by",
+		"ai.usage": "user_id",
 	} {
 		var n int64
 		ExpectWithOffset(1, h.App.DB.Conn(ctxBG).Raw(
@@ -176,6 +213,21 @@ var _ = Describe("A learner's own data", func() {
 
 		Expect(decode[rows](files["bank/favorites.json"])).To(ConsistOf(HaveKeyWithValue("question_id", BeEquivalentTo(qs[1]))))
 		Expect(decode[rows](files["bank/saved_tests.json"])).To(BeEmpty())
+
+		Expect(decode[rows](files["flashcards/card_states.json"])).To(ConsistOf(HaveKeyWithValue("reps", BeEquivalentTo(1))))
+		Expect(decode[rows](files["flashcards/reviews.json"])).To(ConsistOf(And(HaveKeyWithValue("rating", BeEquivalentTo(3)),
+			HaveKeyWithValue("state", BeEquivalentTo(0)), HaveKeyWithValue("scheduled_days", BeEquivalentTo(1)))))
+		Expect(decode[rows](files["flashcards/settings.json"])).To(ConsistOf(HaveKeyWithValue("desired_retention", 0.85)))
+		Expect(decode[rows](files["flashcards/deck_exams.json"])).To(HaveLen(1))
+		Expect(decode[rows](files["flashcards/decks.json"])).To(ConsistOf(HaveKeyWithValue("title", "Deck "+mine.mark)))
+		Expect(decode[rows](files["plans/enrolments.json"])).To(ConsistOf(HaveKeyWithValue("title", "Plan")))
+		Expect(decode[rows](files["feedback/reports.json"])).To(ConsistOf(And(HaveKeyWithValue("text", "report "+mine.mark),
+			HaveKeyWithValue("status", "open"))))
+		Expect(decode[rows](files["library/recent.json"])).To(BeEmpty())
+		links := decode[rows](files["share/links.json"])
+		Expect(links).To(ConsistOf(HaveKeyWithValue("title", "Link")))
+		Expect(links[0]).NotTo(HaveKey("token_hash"))
+		Expect(decode[rows](files["ai/usage.json"])).To(ConsistOf(HaveKeyWithValue("prompt_tokens", BeEquivalentTo(12))))
 	})
 
 	It("is refused to anyone signed out, and limited to five an hour", func() {
@@ -219,7 +271,8 @@ var _ = Describe("A learner's own data", func() {
 				}
 			}
 		}
-		Expect(offered).To(ContainElements("attempts", "bank"))
+		Expect(offered).To(ContainElements("attempts", "bank", "flashcards", "plans", "feedback", "library",
+			"share", "ai"))
 		after := ownedRows(gone.ID)
 		delete(after, "identity.users")
 		delete(after, "identity.sessions")
