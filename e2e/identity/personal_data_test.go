@@ -281,13 +281,17 @@ var _ = Describe("A learner's own data", func() {
 	})
 
 	It("is not deletable by the last administrator", func() {
-		// A fresh app whose bootstrap administrator is its only one.
-		x, err := harness.Start(harness.WithSSO(idp), harness.WithConfig(func(c *config.Config) {
+		// A fresh app, with its own provider (a provider serves one app's
+		// callback), whose bootstrap administrator is its only one.
+		p, err := harness.StartIdP()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(p.Stop)
+		x, err := harness.Start(harness.WithSSO(p), harness.WithConfig(func(c *config.Config) {
 			c.Set("identity.bootstrap_admin_email", "only-admin@solo.test")
 		}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(x.Stop)
-		admin := x.SignIn(idp, devidp.Claims{Email: "only-admin@solo.test", EmailVerified: verified(true), Name: "Solo"},
+		admin := x.SignIn(p, devidp.Claims{Email: "only-admin@solo.test", EmailVerified: verified(true), Name: "Solo"},
 			false, "")
 		Expect(me(x, admin.AccessToken)["role"]).To(Equal("admin"))
 		Expect(admin.Client(x).Do("DELETE", "/api/v1/auth/me", map[string]any{"confirm": "delete my account"})).
