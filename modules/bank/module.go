@@ -67,12 +67,12 @@ func (m *Module) Jobs(r *jobs.Runner) { m.svc.RegisterJobs(r) }
 // listing fall back to keyword (tests of that fallback).
 func (m *Module) SetSearch(f search.Facade) { m.ports.Search = f }
 
-// Subscribe removes a deleted account's favourites (the bank's only owned
-// things; questions and quizzes have no owners and stay).
+// Subscribe removes a deleted account's favourites and saved tests (the
+// bank's only owned things; other questions and quizzes stay).
 func (m *Module) Subscribe(b *events.Bus) {
 	events.Subscribe(b, "bank.forget_user", identity.TopicUserDeleted,
 		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
-			return m.svc.ForgetUser(ctx, e.UserID)
+			return m.ForgetPersonalData(ctx, e.UserID)
 		})
 }
 

@@ -69,13 +69,15 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	publicURL := k.Config.Service.PublicURL
 	st := store.New(k.DB)
 	m := &Module{store: st, verifiers: k.Verifiers, oidc: oidc, publicURL: publicURL}
+	personal := new([]module.PersonalData)
+	module.NeedAll(k, personal)
 	client := sso.New(sso.Settings{Issuer: oidc.Issuer, ClientID: oidc.ClientID,
 		ClientSecret: oidc.ClientSecret, RedirectURL: CallbackURL(publicURL, oidc), Scopes: oidc.Scopes,
 		RoleClaim: oidc.RoleClaim})
 	m.svc = app.New(app.Deps{
 		DB: k.DB, Store: st, Log: k.Log, Limiter: k.Limiter,
 		Signer: k.Signer, MediaSigner: k.MediaSigner, SSO: client,
-		Forget: m.forget,
+		Forget: m.forget, Personal: personal,
 		PublishUserDeleted: func(ctx context.Context, userID int64) error {
 			return k.Bus.Publish(ctx, TopicUserDeleted, UserDeleted{UserID: userID})
 		},

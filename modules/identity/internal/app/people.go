@@ -145,6 +145,13 @@ func (s *Service) DeleteUser(ctx context.Context, actor auth.Principal, target i
 	if target == actor.UserID {
 		return apperr.BadRequestf("you cannot delete your own account")
 	}
+	return s.removeAccount(ctx, target)
+}
+
+// removeAccount deletes an account with its sessions, codes and grants and
+// publishes identity.user_deleted.v1 in the same transaction; the last
+// administrator stays.
+func (s *Service) removeAccount(ctx context.Context, target int64) error {
 	err := s.DB.Tx(ctx, func(ctx context.Context) error {
 		u, err := s.lockUser(ctx, target)
 		if err != nil {

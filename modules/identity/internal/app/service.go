@@ -15,6 +15,7 @@ import (
 	"github.com/roundsedu/rounds/modules/identity/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/module"
 	"github.com/roundsedu/rounds/platform/ratelimit"
 )
 
@@ -42,7 +43,10 @@ type Deps struct {
 	PublishUserDeleted func(ctx context.Context, userID int64) error
 	// Forget drops a user's cached role in this process's verifiers.
 	Forget func(userID int64)
-	Config Config
+	// Personal are the other modules keeping data a person owns, filled
+	// once every module is built (their part of a person's export).
+	Personal *[]module.PersonalData
+	Config   Config
 }
 
 // Service is the identity use cases.

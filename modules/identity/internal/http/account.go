@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"fmt"
 	nethttp "net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -32,6 +33,12 @@ type settingsSavedOutput struct {
 
 // settingsMaxBytes bounds a settings object.
 const settingsMaxBytes = 64 << 10
+
+type deleteMeInput struct {
+	Body struct {
+		Confirm string `json:"confirm" maxLength:"100" doc:"the words \"delete my account\""`
+	}
+}
 
 func (h *Handlers) registerAccount(r *httpapi.Router) {
 	httpapi.Register(r, auth.User, huma.Operation{
@@ -90,5 +97,41 @@ func (h *Handlers) registerAccount(r *httpapi.Router) {
 			return nil, err
 		}
 		return &struct{ Body []GrantResponse }{toGrantResponses(gs)}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/auth/me/export", Tags: tags("auth"),
+		Summary: "Download everything you own (a zip of JSON files)",
+		Description: "One folder per module: identity (account and settings, sessions, grants), attempts " +
+			"(attempts with their answers as sat, saved progress, reminders, folders, collections, notes), " +
+			"bank (favourites, saved tests), flashcards (card states, review log, settings, exam dates), " +
+			"plans, feedback, library, share and ai as you have data there. Streamed as it is read; " +
+			"5 per hour. An archive cut short has no zip directory.",
+		Errors: []int{nethttp.StatusTooManyRequests},
+		Responses: map[string]*huma.Response{"200": {Description: "a zip archive",
+			Content: map[string]*huma.MediaType{"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}},
+	}, func(ctx context.Context, _ *struct{}) (*huma.StreamResponse, error) {
+		userID := auth.MustFrom(ctx).UserID
+		if err := h.svc.StartExport(ctx, userID); err != nil {
+			return nil, err
+		}
+		return &huma.StreamResponse{Body: func(hc huma.Context) {
+			hc.SetHeader("Content-Type", "application/zip")
+			hc.SetHeader("Content-Disposition", fmt.Sprintf(`attachment; filename="rounds-export-%d.zip"`, userID))
+			hc.SetHeader("Cache-Control", "private, no-store")
+			h.svc.WriteExport(hc.Context(), userID, hc.BodyWriter())
+		}}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/auth/me", Tags: tags("auth"),
+		Summary: "Delete your account and everything you own",
+		Description: "Body {\"confirm\": \"delete my account\"} (422 otherwise). Your sessions end at once; " +
+			"every module removes what you owned when it hears identity.user_deleted.v1, as for an " +
+			"administrator's deletion. The last administrator cannot (409).",
+		DefaultStatus: nethttp.StatusNoContent,
+		Errors:        []int{nethttp.StatusConflict},
+	}, func(ctx context.Context, in *deleteMeInput) (*struct{}, error) {
+		return nil, h.svc.DeleteMe(ctx, auth.MustFrom(ctx).UserID, in.Body.Confirm)
 	})
 }

@@ -1,0 +1,30 @@
+package plans
+
+import (
+	"context"
+
+	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/module"
+)
+
+var _ module.PersonalData = (*Module)(nil)
+
+// ExportPersonalData implements module.PersonalData: the learner's
+// enrolments, progress through blocks and readings, and exam results.
+func (m *Module) ExportPersonalData(ctx context.Context, userID int64, x *module.Export) error {
+	return m.svc.ExportPersonalData(ctx, userID, x)
+}
+
+// ForgetPersonalData implements module.PersonalData.
+func (m *Module) ForgetPersonalData(ctx context.Context, userID int64) error {
+	return m.svc.ForgetUser(ctx, userID)
+}
+
+// subscribeForget removes a deleted account's rows (Subscribe calls it).
+func (m *Module) subscribeForget(b *events.Bus) {
+	events.Subscribe(b, "plans.forget_user", identity.TopicUserDeleted,
+		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
+			return m.ForgetPersonalData(ctx, e.UserID)
+		})
+}
