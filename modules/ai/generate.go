@@ -1,0 +1,27 @@
+package ai
+
+import (
+	"context"
+
+	"github.com/roundsedu/rounds/modules/library/generation"
+)
+
+// DraftArticle implements the library's generation.Writer with the
+// article task's default model.
+func (m *Module) DraftArticle(ctx context.Context, in generation.DraftRequest) (*generation.Article, error) {
+	return m.svc.DraftArticle(ctx, in)
+}
+
+// RefineArticle implements the library's generation.Writer with the
+// article task's default model.
+func (m *Module) RefineArticle(ctx context.Context, in generation.RefineRequest) ([]generation.Section, error) {
+	return m.svc.RefineArticle(ctx, in)
+}
+
+// MakeCards implements the library's generation.Writer with the flashcard
+// task's default model.
+func (m *Module) MakeCards(ctx context.Context, in generation.CardsRequest) ([]generation.Card, error) {
+	return m.svc.MakeCards(ctx, in)
+}
+
+var _ generation.Writer = (*Module)(nil)
