@@ -9,6 +9,7 @@ import (
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/ai/standin"
+	"github.com/roundsedu/rounds/platform/auth"
 )
 
 // articleJob runs a library generation job to its end and returns it.
@@ -133,7 +134,7 @@ var _ = Describe("Generation jobs", Ordered, func() {
 		for reply, why := range map[string]string{
 			"# T\n## A\n" + strings.Repeat("x", 300<<10):   "more than",
 			"I am sorry, I cannot write that.":             "no sections",
-			strings.Repeat("## S\nbody\n", 41):              "more than 40 sections",
+			strings.Repeat("## S\nbody\n", 41):             "more than 40 sections",
 			"## A\n" + strings.Repeat("> ", 20) + "deep\n": "block quotes",
 		} {
 			proxy.Reply(reply)
@@ -221,5 +222,100 @@ var _ = Describe("Generation jobs", Ordered, func() {
 		setModel(carder, q{"is_active": true})
 		Expect(job["error"]).To(Equal("no flashcard model configured"))
 		Expect(count(`SELECT count(*) FROM flashcards.cards WHERE deck_id = ?`, deck)).To(Equal(int64(4)))
+	})
+})
+
+// difficultyJob runs a difficulty classification to its end.
+func difficultyJob(body q) map[string]any {
+	res := mod.Client(h).Post("/api/v1/questions/classify-difficulty", body)
+	ExpectWithOffset(1, res).To(HaveStatus(202))
+	id := res.Map()["job_id"].(string)
+	var job map[string]any
+	EventuallyWithOffset(1, func() any {
+		job = mod.Client(h).Get("/api/v1/questions/classify-difficulty/" + id).Map()
+		return job["status"]
+	}, "15s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
+	return job
+}
+
+func difficultyOf(id int64) string {
+	var d *string
+	ExpectWithOffset(1, h.App.DB.Conn(ctxb).Raw(`SELECT difficulty FROM bank.questions WHERE id = ?`, id).Scan(&d).Error).To(Succeed())
+	if d == nil {
+		return ""
+	}
+	return *d
+}
+
+var _ = Describe("Question difficulty classification", Ordered, func() {
+	var rater int64
+	BeforeAll(func() {
+		rater = modelID(addModel(q{"name": "Rater", "model_id": "rater-1", "task": "tool"}))
+		setModel(rater, q{"is_default": true})
+	})
+	AfterAll(func() {
+		Expect(admin.Client(h).Delete(fmt.Sprintf("/api/v1/admin/models/%d", rater))).To(HaveStatus(204))
+	})
+	AfterEach(func() {
+		proxy.Set(standin.OK)
+		proxy.Reply(standin.DefaultReply)
+	})
+
+	It("rates a category's questions with the tool model and stores the levels on the questions", func() {
+		cat := newCategory("Difficulty branch")
+		var ids []int64
+		for _, stem := range []string{"What is the commonest valve lesion?", "A case of a 30-year-old with dyspnoea", "A rare syndrome"} {
+			res := mod.Client(h).Post("/api/v1/questions/create", q{"question_text": stem, "question_type": "mcq",
+				"options": []string{"A", "B"}, "correct_answer": "A", "explanation": "Because.", "question_category_id": cat})
+			Expect(res).To(HaveStatus(201))
+			ids = append(ids, int64(res.Map()["id"].(float64)))
+		}
+		proxy.Reply(fmt.Sprintf(`{"ratings":[{"id":%d,"difficulty":"easy"},{"id":%d,"difficulty":"HARD"},`+
+			`{"id":%d,"difficulty":"impossible"},{"id":987654321,"difficulty":"hard"}]}`, ids[0], ids[1], ids[2]))
+		proxy.Calls()
+		job := difficultyJob(q{"category_id": cat})
+		Expect(job["status"]).To(Equal("completed"), "job: %v", job)
+		Expect(stepNames(job)).To(Equal([]string{"questions", "model", "rated"}))
+		Expect(job["result"]).To(And(HaveKeyWithValue("rated", float64(2)), HaveKeyWithValue("unrated", []any{float64(ids[2])}),
+			HaveKeyWithValue("levels", q{"easy": float64(1), "hard": float64(1)})))
+		calls := proxy.Calls()
+		Expect(calls).To(HaveLen(1))
+		Expect(calls[0].Model).To(Equal("rater-1"))
+		Expect([]string{difficultyOf(ids[0]), difficultyOf(ids[1]), difficultyOf(ids[2])}).To(Equal([]string{"easy", "hard", ""}))
+
+		proxy.Reply(fmt.Sprintf(`{"ratings":[{"id":%d,"difficulty":"medium"}]}`, ids[2]))
+		job = difficultyJob(q{"question_ids": ids})
+		Expect(job["result"]).To(And(HaveKeyWithValue("skipped", float64(2)), HaveKeyWithValue("rated", float64(1))))
+		sent := proxy.Calls()[0].Messages[1]
+		Expect(sent).To(And(ContainSubstring(fmt.Sprintf("question %d ", ids[2])), Not(ContainSubstring(fmt.Sprintf("question %d ", ids[0])))))
+		Expect(difficultyOf(ids[2])).To(Equal("medium"))
+
+		for mode, why := range map[standin.Mode]string{standin.ServerError: "overloaded", standin.Stall: "did not answer in time"} {
+			proxy.Set(mode)
+			job = difficultyJob(q{"question_ids": ids, "overwrite": true})
+			Expect(job["status"]).To(Equal("failed"))
+			Expect(job["error"]).To(ContainSubstring(why))
+		}
+		proxy.Set(standin.OK)
+		for _, reply := range []string{"They are all easy.", `{"ratings":` + strings.Repeat(" ", 70<<10) + `[]}`} {
+			proxy.Reply(reply)
+			job = difficultyJob(q{"question_ids": ids, "overwrite": true})
+			Expect(job["status"]).To(Equal("failed"))
+			Expect(job["error"]).To(ContainSubstring("not stored"))
+		}
+		Expect([]string{difficultyOf(ids[0]), difficultyOf(ids[1]), difficultyOf(ids[2])}).To(Equal([]string{"easy", "hard", "medium"}))
+	})
+
+	It("refuses before queueing: no tool model (503), a bad request (422), a learner (403)", func() {
+		setModel(rater, q{"is_active": false})
+		Expect(mod.Client(h).Post("/api/v1/questions/classify-difficulty", q{"question_ids": []int64{1}})).
+			To(HaveError(503, "unavailable"))
+		setModel(rater, q{"is_active": true})
+		Expect(mod.Client(h).Post("/api/v1/questions/classify-difficulty", q{})).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Post("/api/v1/questions/classify-difficulty", q{"question_ids": []int64{1}, "category_id": 1})).
+			To(HaveError(422, "invalid_request"))
+		Expect(h.NewUser(auth.RoleUser).Client(h).Post("/api/v1/questions/classify-difficulty", q{"question_ids": []int64{1}})).
+			To(HaveError(403, "forbidden"))
+		Expect(mod.Client(h).Get("/api/v1/questions/classify-difficulty/not-a-job")).To(HaveError(404, "not_found"))
 	})
 })

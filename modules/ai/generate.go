@@ -3,8 +3,13 @@ package ai
 import (
 	"context"
 
+	"github.com/roundsedu/rounds/modules/ai/internal/app"
 	"github.com/roundsedu/rounds/modules/library/generation"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
+
+// Jobs registers classify_question_difficulty.
+func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobClassifyDifficulty, m.rater.Run) }
 
 // DraftArticle implements the library's generation.Writer with the
 // article task's default model.

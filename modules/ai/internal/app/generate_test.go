@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/roundsedu/rounds/modules/bank"
 )
 
 func TestParseArticleReadsTitleSummaryAndSectionsOutsideFences(t *testing.T) {
@@ -46,6 +48,19 @@ func TestParseCardsIsBounded(t *testing.T) {
 	for _, text := range []string{"none", `{"cards":[]}`, many, `{"cards": 3}`} {
 		if _, err := parseCards(text); err == nil {
 			t.Errorf("%.30q accepted", text)
+		}
+	}
+}
+
+func TestParseRatingsKeepsOnlyAskedIDsAndKnownLevels(t *testing.T) {
+	batch := []bank.RatedQuestion{{ID: 1}, {ID: 2}, {ID: 3}}
+	got, err := parseRatings(`{"ratings":[{"id":1,"difficulty":" Easy"},{"id":2,"difficulty":"tricky"},{"id":9,"difficulty":"hard"}]}`, batch)
+	if err != nil || len(got) != 1 || got[1] != "easy" {
+		t.Fatalf("got %v %v", got, err)
+	}
+	for _, text := range []string{"all easy", `{"ratings":"x"}`, "{" + strings.Repeat(" ", rateMaxReply) + "}"} {
+		if _, err := parseRatings(text, batch); err == nil {
+			t.Errorf("%.20q accepted", text)
 		}
 	}
 }
