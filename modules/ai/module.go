@@ -22,7 +22,10 @@ type Config = app.Config
 var defaults []byte
 
 // Module is the AI bounded context.
-type Module struct{ svc *app.Service }
+type Module struct {
+	svc   *app.Service
+	rater *app.Rater
+}
 
 // New builds the module; it asks the bank for questions, search for
 // similar ones and AI Mode's shortlist, and the library where a found
@@ -41,7 +44,9 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Module{svc: svc}, nil
+	rater := app.NewRater(svc, k.Queue)
+	module.Need(k, "bank", &rater.Bank)
+	return &Module{svc: svc, rater: rater}, nil
 }
 
 // Name implements module.Module.
@@ -56,4 +61,7 @@ func (m *Module) Extractor(ctx context.Context, model, readingMode string) (extr
 var _ extraction.Models = (*Module)(nil)
 
 // Routes registers the AI operations.
-func (m *Module) Routes(r *httpapi.Router) { aihttp.Register(r, m.svc) }
+func (m *Module) Routes(r *httpapi.Router) {
+	aihttp.Register(r, m.svc)
+	aihttp.RegisterDifficulty(r, m.rater)
+}

@@ -44,6 +44,9 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "identity", &ports.Grants)
 	module.Need(k, "bank", &ports.Categories)
 	module.Need(k, "search", &ports.Search)
+	module.Need(k, "ai", &ports.Writer)
+	module.Need(k, "bank", &ports.Questions)
+	module.Need(k, "flashcards", &ports.Decks)
 	svc := app.New(app.Deps{DB: k.DB, Bus: k.Bus, Queue: k.Queue, Ports: ports, Config: cfg, Log: k.Log})
 	return &Module{svc: svc, cfg: cfg}, nil
 }

@@ -23,23 +23,17 @@ const (
 // Sources are the grounding sources an article generation may be offered.
 var Sources = []string{"bank", "article", "references"}
 
-// ErrNoArticleModel and ErrNoFlashcardModel are how generation jobs fail
-// until the AI module configures models for the article and flashcard
-// tasks.
-var (
-	ErrNoArticleModel   = errors.New("no article model configured")
-	ErrNoFlashcardModel = errors.New("no flashcard model configured")
-)
-
 // GenerationRequest is what a generation job is asked to do.
 type GenerationRequest struct {
-	Mode         string   `json:"mode"` // draft, refine, cards
-	ArticleID    int64    `json:"article_id,omitempty"`
-	Title        string   `json:"title,omitempty"`
-	SectionID    string   `json:"section_id,omitempty"`
-	Instructions string   `json:"instructions,omitempty"`
-	Sources      []string `json:"sources,omitempty"`
-	RequestedBy  int64    `json:"requested_by"`
+	Mode         string    `json:"mode"` // draft, refine, cards
+	ArticleID    int64     `json:"article_id,omitempty"`
+	Title        string    `json:"title,omitempty"`
+	SectionID    string    `json:"section_id,omitempty"`
+	Instructions string    `json:"instructions,omitempty"`
+	Sources      []string  `json:"sources,omitempty"`
+	CategoryID   *int64    `json:"category_id,omitempty"` // a draft: filed there, grounded on its questions
+	RequestedBy  int64     `json:"requested_by"`
+	Role         auth.Role `json:"role,omitempty"` // the requester's role when they asked
 }
 
 // Generate queues a generation job (POST /articles/ai-draft, ai-refine and
@@ -58,6 +52,9 @@ func (s *Service) Generate(ctx context.Context, p auth.Principal, in GenerationR
 		if _, err := s.checkTitle(in.Title); err != nil {
 			return "", err
 		}
+		if err := s.checkCategory(ctx, in.CategoryID); err != nil {
+			return "", err
+		}
 	} else if err := s.mayEdit(ctx, p, in.ArticleID); err != nil {
 		return "", err
 	}
@@ -65,25 +62,13 @@ func (s *Service) Generate(ctx context.Context, p auth.Principal, in GenerationR
 	if in.Mode == "cards" {
 		kind = JobGenerateCards
 	}
-	in.RequestedBy = p.UserID
+	in.RequestedBy, in.Role = p.UserID, p.Role
 	id, err := s.queue.Enqueue(ctx, kind, &p.UserID, in)
 	if errors.Is(err, jobs.ErrQueueFull) {
 		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: 30 * time.Second,
 			Message: "the generation queue cannot accept a job now; nothing was started, try again shortly"}
 	}
 	return id.String(), err
-}
-
-// RunGeneration is the worker side of both job kinds: it records its
-// steps and, with no model for the task configured, fails saying so.
-func (s *Service) RunGeneration(ctx context.Context, run *jobs.Run) (any, error) {
-	if err := run.Step(ctx, "model", "looking for the model of the task"); err != nil {
-		return nil, err
-	}
-	if run.Kind == JobGenerateCards {
-		return nil, ErrNoFlashcardModel
-	}
-	return nil, ErrNoArticleModel
 }
 
 // Job is a generation job as its requester polls it.

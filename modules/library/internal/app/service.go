@@ -12,6 +12,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/identity"
+	"github.com/roundsedu/rounds/modules/library/generation"
 	"github.com/roundsedu/rounds/modules/library/internal/store"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -46,6 +47,9 @@ type Ports struct {
 	Grants     Grants
 	Categories Categories
 	Search     search.Facade
+	Writer     generation.Writer // the AI module writes generated articles and cards
+	Questions  Questions         // the bank's questions a generation grounds on
+	Decks      Decks             // flashcards stores generated cards
 }
 
 // Deps are what the service is built from.

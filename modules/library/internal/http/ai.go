@@ -47,6 +47,7 @@ type ArticleCardsRequest struct {
 // ArticleDraftRequest asks for a new article draft.
 type ArticleDraftRequest struct {
 	Title        string   `json:"title" minLength:"1" maxLength:"300"`
+	CategoryID   *int64   `json:"category_id,omitempty" required:"false" doc:"files the draft there; the bank source reads its questions"`
 	Instructions string   `json:"instructions,omitempty" required:"false" maxLength:"4000"`
 	Sources      []string `json:"sources,omitempty" required:"false" maxItems:"10" doc:"from GET /articles/ai-sources"`
 }
@@ -90,7 +91,7 @@ func registerAI(r *httpapi.Router, svc *app.Service) {
 	}, func(ctx context.Context, in *struct{ Body ArticleDraftRequest }) (*struct{ Body ArticleJobQueued }, error) {
 		b := in.Body
 		return queued(svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "draft", Title: b.Title,
-			Instructions: b.Instructions, Sources: b.Sources}))
+			Instructions: b.Instructions, Sources: b.Sources, CategoryID: b.CategoryID}))
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

@@ -1,0 +1,32 @@
+package ai
+
+import (
+	"context"
+
+	"github.com/roundsedu/rounds/modules/ai/internal/app"
+	"github.com/roundsedu/rounds/modules/library/generation"
+	"github.com/roundsedu/rounds/platform/jobs"
+)
+
+// Jobs registers classify_question_difficulty.
+func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobClassifyDifficulty, m.rater.Run) }
+
+// DraftArticle implements the library's generation.Writer with the
+// article task's default model.
+func (m *Module) DraftArticle(ctx context.Context, in generation.DraftRequest) (*generation.Article, error) {
+	return m.svc.DraftArticle(ctx, in)
+}
+
+// RefineArticle implements the library's generation.Writer with the
+// article task's default model.
+func (m *Module) RefineArticle(ctx context.Context, in generation.RefineRequest) ([]generation.Section, error) {
+	return m.svc.RefineArticle(ctx, in)
+}
+
+// MakeCards implements the library's generation.Writer with the flashcard
+// task's default model.
+func (m *Module) MakeCards(ctx context.Context, in generation.CardsRequest) ([]generation.Card, error) {
+	return m.svc.MakeCards(ctx, in)
+}
+
+var _ generation.Writer = (*Module)(nil)
