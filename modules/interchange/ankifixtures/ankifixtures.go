@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
@@ -56,21 +55,12 @@ func Build(p Package) ([]byte, error) {
 		return nil, err
 	}
 	for i, n := range p.Notes {
-		nid := int64(1000 + i)
-		_, err = db.ExecContext(ctx, `INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
-			nid, "g"+strconv.Itoa(i), n.Model, strings.Join(n.Fields, "\x1f"), n.Fields[0])
-		for _, ord := range n.Ords {
-			if err == nil {
-				_, err = db.ExecContext(ctx, `INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')`,
-					nid*10+int64(ord), nid, anki.DeckID, ord, i)
-			}
-		}
-		if err != nil {
-			db.Close()
+		if err := anki.InsertNote(db, int64(1000+i), n.Model, n.Fields, n.Ords); err != nil {
+			anki.Close(db)
 			return nil, err
 		}
 	}
-	if err := db.Close(); err != nil {
+	if err := anki.Close(db); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer

@@ -2,14 +2,14 @@
 // collection, a media map and numbered media files. Every step is bounded:
 // entries counted, names checked (no paths), the collection unpacked
 // through a byte limit into a temporary file, queries under a deadline and
-// a row limit. The SQLite driver is modernc.org/sqlite (pure Go, no cgo).
+// a row limit. The collection is read through gorm on glebarez/sqlite
+// (pure Go, no cgo).
 package anki
 
 import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"gorm.io/gorm"
 
 	"github.com/roundsedu/rounds/modules/interchange/internal/format"
 )
@@ -197,37 +197,37 @@ func readCollection(ctx context.Context, path string, lim Limits) (*Result, erro
 	if err := sqliteHeader(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	conn, err := open("file:" + path + "?mode=ro&immutable=1")
 	if err != nil {
-		return nil, err
+		return nil, ErrMalformed{fmt.Sprintf("the collection cannot be opened: %v", err)}
 	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
+	defer Close(conn)
+	db := conn.WithContext(ctx)
 	bad := func(err error) error {
 		if ctx.Err() != nil {
 			return ErrTooLarge{"the collection took too long to read"}
 		}
 		return ErrMalformed{fmt.Sprintf("the collection cannot be read: %v", err)}
 	}
-	var modelsJSON, decksJSON string
-	if err := db.QueryRowContext(ctx, `SELECT models, decks FROM col LIMIT 1`).Scan(&modelsJSON, &decksJSON); err != nil {
+	var col struct{ Models, Decks string }
+	if err := db.Raw(`SELECT models, decks FROM col LIMIT 1`).Scan(&col).Error; err != nil {
 		return nil, bad(err)
 	}
 	var models map[string]model
 	var decks map[string]deck
-	if json.Unmarshal([]byte(modelsJSON), &models) != nil || json.Unmarshal([]byte(decksJSON), &decks) != nil {
+	if json.Unmarshal([]byte(col.Models), &models) != nil || json.Unmarshal([]byte(col.Decks), &decks) != nil {
 		return nil, ErrMalformed{"the collection's note types or decks cannot be read"}
 	}
 	out := &Result{}
-	var did int64
-	if err := db.QueryRowContext(ctx, `SELECT did FROM cards GROUP BY did ORDER BY count(*) DESC LIMIT 1`).Scan(&did); err == nil {
-		out.DeckName = decks[strconv.FormatInt(did, 10)].Name
+	var dids []int64
+	if err := db.Raw(`SELECT did FROM cards GROUP BY did ORDER BY count(*) DESC LIMIT 1`).Scan(&dids).Error; err == nil && len(dids) == 1 {
+		out.DeckName = decks[strconv.FormatInt(dids[0], 10)].Name
 	}
-	ords, err := cardOrds(ctx, db, lim)
+	ords, err := cardOrds(db, lim)
 	if err != nil {
 		return nil, bad(err)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, mid, flds FROM notes ORDER BY id LIMIT ?`, lim.MaxNotes+1)
+	rows, err := db.Raw(`SELECT id, mid, flds FROM notes ORDER BY id LIMIT ?`, lim.MaxNotes+1).Rows()
 	if err != nil {
 		return nil, bad(err)
 	}
@@ -275,8 +275,8 @@ func sqliteHeader(path string) error {
 
 // cardOrds is, per note, the card templates it made (0 front→back, 1
 // back→front).
-func cardOrds(ctx context.Context, db *sql.DB, lim Limits) (map[int64]map[int]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT nid, ord FROM cards LIMIT ?`, lim.MaxNotes*4+1)
+func cardOrds(db *gorm.DB, lim Limits) (map[int64]map[int]bool, error) {
+	rows, err := db.Raw(`SELECT nid, ord FROM cards LIMIT ?`, lim.MaxNotes*4+1).Rows()
 	if err != nil {
 		return nil, err
 	}

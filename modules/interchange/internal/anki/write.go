@@ -3,7 +3,6 @@ package anki
 import (
 	"archive/zip"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +12,9 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
+
+	"gorm.io/gorm"
 )
 
 // The stock note types a written package uses.
@@ -75,24 +77,39 @@ func StockModels() map[string]Model {
 }
 
 // NewCollection creates a schema-11 collection at path with the note types
-// and one deck besides Default.
-func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", path)
+// and one deck besides Default; the caller closes it with Close.
+func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string) (*gorm.DB, error) {
+	conn, err := open(path)
 	if err != nil {
 		return nil, err
 	}
+	db := conn.WithContext(ctx)
 	m, _ := json.Marshal(models)
 	d, _ := json.Marshal(map[string]any{"1": map[string]any{"id": 1, "name": "Default"},
 		strconv.Itoa(DeckID): map[string]any{"id": DeckID, "name": deckName}})
-	if _, err := db.ExecContext(ctx, schema); err == nil {
-		_, err = db.ExecContext(ctx, `INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`,
-			string(m), string(d))
+	if err = db.Exec(schema).Error; err == nil {
+		err = db.Exec(`INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`, string(m), string(d)).Error
 	}
 	if err != nil {
-		db.Close()
+		Close(conn)
 		return nil, err
 	}
 	return db, nil
+}
+
+// InsertNote writes a note of a note type with its fields, and a new card
+// for each ordinal (card id nid*1000+ord, filed in DeckID).
+func InsertNote(db *gorm.DB, nid int64, mid int64, fields []string, ords []int) error {
+	err := db.Exec(`INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
+		nid, fmt.Sprintf("rounds-%d", nid), mid, strings.Join(fields, "\x1f"), fields[0]).Error
+	for _, ord := range ords {
+		if err != nil {
+			return err
+		}
+		err = db.Exec(`INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')`,
+			nid*1000+int64(ord), nid, DeckID, ord, nid).Error
+	}
+	return err
 }
 
 // Zip writes the package: the collection as collection.anki2, the media
@@ -158,28 +175,15 @@ func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) erro
 		return err
 	}
 	mids := map[string]int64{Basic: ModelBasic, Reversed: ModelReversed, Cloze: ModelCloze}
-	err = func() error {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
+	err = db.Transaction(func(tx *gorm.DB) error {
 		for i, n := range notes {
-			nid := int64(i + 1)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
-				nid, fmt.Sprintf("rounds-%d", nid), mids[n.Type], n.Front+"\x1f"+n.Back, n.Front); err != nil {
+			if err := InsertNote(tx, int64(i+1), mids[n.Type], []string{n.Front, n.Back}, ords(n)); err != nil {
 				return err
 			}
-			for _, ord := range ords(n) {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')`,
-					nid*1000+int64(ord), nid, DeckID, ord, nid); err != nil {
-					return err
-				}
-			}
 		}
-		return tx.Commit()
-	}()
-	if cerr := db.Close(); err == nil {
+		return nil
+	})
+	if cerr := Close(db); err == nil {
 		err = cerr
 	}
 	if err != nil {
