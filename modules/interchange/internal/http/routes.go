@@ -138,6 +138,24 @@ func Register(r *httpapi.Router, svc *app.Service) {
 			LeftOut:            strconv.Itoa(left), Body: buf.Bytes()}, nil
 	})
 
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/revlog", Tags: []string{"flashcards"},
+		Summary: "Export your reviews of a deck as the review log CSV FSRS optimisers read",
+		Description: "Columns card_id, review_time (ms since the Unix epoch), review_rating (1 again to 4 easy), " +
+			"review_state (the card's state before the review: 0 new, 1 learning, 2 review, 3 relearning) and " +
+			"review_duration (ms, 0 when not measured), the revlog.csv of open-spaced-repetition's fsrs-optimizer; " +
+			"one row per review, by card then time. Only your own reviews, of a deck you may study.",
+	}, func(ctx context.Context, in *struct {
+		DeckID int64 `path:"deck_id"`
+	}) (*fileOutput, error) {
+		buf, err := svc.ExportReviews(ctx, auth.MustFrom(ctx), in.DeckID)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "text/csv; charset=utf-8",
+			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d-revlog.csv"`, in.DeckID), Body: buf.Bytes()}, nil
+	})
+
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/quizzes/{quiz_id}/export/{format}", Tags: []string{"quizzes"},
 		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT)",
