@@ -31,6 +31,23 @@ const (
 	queueDayLearn = 3
 )
 
+// Bounds on what a package's scheduling may say: the card stays new, or
+// the review is left out, past them (a hostile or broken file must not
+// reach the database with a time or count it cannot hold).
+const (
+	maxDays       = 36500            // Anki's longest interval, 100 years
+	maxDueDays    = 100000           // a due day number from crt
+	maxCount      = math.MaxInt32    // reps, lapses
+	maxDurationMs = 24 * 3600 * 1000 // what the review route admits
+)
+
+var (
+	minTime = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+func inWindow(t time.Time) bool { return !t.Before(minTime) && t.Before(maxTime) }
+
 // defaultEase is SM-2's starting ease (permille) Anki writes for a card;
 // FSRS does not read it.
 const defaultEase = 2500
@@ -154,7 +171,8 @@ func insertRevlog(db *gorm.DB, cid int64, sc *Schedule, taken map[int64]bool) er
 // no FSRS memory state in data (scheduled by SM-2) gets an estimate:
 // stability its interval, middle difficulty.
 func decodeCard(c *cardRow, revs []revlogRow, crt time.Time) *Schedule {
-	if c.Type < stateLearning || c.Type > stateRelearning {
+	if c.Type < stateLearning || c.Type > stateRelearning || !inWindow(crt) || c.Ivl > maxDays ||
+		c.Reps < 0 || c.Reps > maxCount || c.Lapses < 0 || c.Lapses > maxCount {
 		return nil
 	}
 	due := c.Due
@@ -162,20 +180,24 @@ func decodeCard(c *cardRow, revs []revlogRow, crt time.Time) *Schedule {
 		due = c.Odue
 	}
 	st := flashcards.CardState{State: c.Type, ScheduledDays: max(c.Ivl, 0), Reps: c.Reps, Lapses: c.Lapses}
-	if c.Type != stateReview && due >= 1e9 { // a learning step: Unix seconds
-		st.Due = time.Unix(due, 0).UTC()
-	} else {
+	switch {
+	case c.Type != stateReview && due >= 1e9: // a learning step: Unix seconds
+		st.Due = time.Unix(min(due, maxTime.Unix()), 0).UTC()
+	case due >= -maxDueDays && due <= maxDueDays:
 		st.Due = crt.Add(time.Duration(due) * day)
+	}
+	if !inWindow(st.Due) {
+		return nil
 	}
 	sc := &Schedule{Ord: c.Ord, Reviews: decodeReviews(revs)}
 	var data cardData
 	_ = json.Unmarshal([]byte(c.Data), &data) // absent or foreign: estimated below
 	st.Stability, st.Difficulty = data.S, data.D
-	if st.Stability <= 0 || st.Difficulty < 1 || st.Difficulty > 10 {
+	if !(st.Stability > 0 && st.Stability <= 10*maxDays && st.Difficulty >= 1 && st.Difficulty <= 10) {
 		st.Stability, st.Difficulty = math.Max(float64(st.ScheduledDays), 1), 5
 	}
 	switch {
-	case data.Lrt > 0:
+	case data.Lrt > 0 && data.Lrt < maxTime.Unix():
 		t := time.Unix(data.Lrt, 0).UTC()
 		st.LastReview = &t
 	case len(sc.Reviews) > 0:
@@ -195,15 +217,16 @@ func decodeCard(c *cardRow, revs []revlogRow, crt time.Time) *Schedule {
 // decodeReviews keeps the reviews FSRS reads (a rating 1-4 of a learning,
 // review, relearning or filtered-deck review; manual and rescheduling
 // entries are not reviews) with the card's state before each and the days
-// since the previous one.
+// since the previous one; a review at an impossible time or with an
+// impossible interval is left out, an impossible duration unrecorded.
 func decodeReviews(revs []revlogRow) []flashcards.CardReview {
 	var out []flashcards.CardReview
 	var prev time.Time
 	for _, r := range revs {
-		if r.Ease < 1 || r.Ease > 4 || r.Type < 0 || r.Type > 3 {
+		at := time.UnixMilli(min(r.ID, maxTime.UnixMilli())).UTC()
+		if r.Ease < 1 || r.Ease > 4 || r.Type < 0 || r.Type > 3 || r.Ivl > maxDays || !inWindow(at) {
 			continue
 		}
-		at := time.UnixMilli(r.ID).UTC()
 		state := map[int]int{0: stateLearning, 1: stateReview, 2: stateRelearning, 3: stateReview}[r.Type]
 		elapsed := 0
 		if len(out) == 0 && r.Type == 0 {
@@ -213,7 +236,7 @@ func decodeReviews(revs []revlogRow) []flashcards.CardReview {
 		}
 		rv := flashcards.CardReview{Rating: r.Ease, State: state, ElapsedDays: elapsed,
 			ScheduledDays: max(r.Ivl, 0), ReviewedAt: at}
-		if r.Time > 0 {
+		if r.Time > 0 && r.Time <= maxDurationMs {
 			ms := r.Time
 			rv.DurationMs = &ms
 		}

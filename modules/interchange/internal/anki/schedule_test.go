@@ -3,6 +3,7 @@ package anki_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,5 +79,71 @@ func TestScheduleRoundTrip(t *testing.T) {
 				t.Errorf("note %d review %d: got %+v, want %+v", i+1, j, r, w)
 			}
 		}
+	}
+}
+
+// TestHostileSchedule: scheduling the database cannot hold (a due date
+// thousands of years away, counts past int32, an absurd interval or
+// duration) leaves the card new or the review out, never an error later.
+func TestHostileSchedule(t *testing.T) {
+	now := time.Now().UTC()
+	ok := flashcards.CardState{State: 2, Due: now.Add(48 * time.Hour), Stability: 3, Difficulty: 5, ScheduledDays: 2,
+		Reps: 2, LastReview: &now}
+	far, reps, ivl := ok, ok, ok
+	far.Due = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	reps.Reps = 1 << 40
+	ivl.ScheduledDays = 1 << 40
+	cases := map[string]struct {
+		sched   Schedule
+		kept    bool
+		reviews int
+	}{
+		"far due":       {Schedule{State: far}, false, 0},
+		"reps past int": {Schedule{State: reps}, false, 0},
+		"interval":      {Schedule{State: ivl}, false, 0},
+		"reviews": {Schedule{State: ok, Reviews: []flashcards.CardReview{
+			{Rating: 3, ReviewedAt: now.Add(-time.Hour), DurationMs: ptr(1 << 30)}, // duration unrecorded
+			{Rating: 3, State: 2, ReviewedAt: now, ScheduledDays: 1 << 40},         // left out
+			{Rating: 9, State: 2, ReviewedAt: now.Add(time.Minute)},                // not a rating: left out
+		}}, true, 1},
+	}
+	for name, c := range cases {
+		var buf bytes.Buffer
+		notes := []Note{{Item: 1, Type: Basic, Front: "a", Back: "b", Schedules: []Schedule{c.sched}}}
+		if err := Write(context.Background(), &buf, "Hostile", notes); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := Read(context.Background(), buf.Bytes(), lim)
+		if err != nil || len(got.Notes) != 1 {
+			t.Fatalf("%s: %v %+v", name, err, got)
+		}
+		scheds := got.Notes[0].Schedules
+		if !c.kept {
+			if len(scheds) != 0 {
+				t.Errorf("%s: kept %+v", name, scheds)
+			}
+			continue
+		}
+		if len(scheds) != 1 || len(scheds[0].Reviews) != c.reviews || scheds[0].Reviews[0].DurationMs != nil {
+			t.Errorf("%s: got %+v", name, scheds)
+		}
+	}
+}
+
+// TestTooManyReviews: a review log past MaxReviews refuses the package.
+func TestTooManyReviews(t *testing.T) {
+	now := time.Now().UTC()
+	sc := Schedule{State: flashcards.CardState{State: 2, Due: now, Stability: 3, Difficulty: 5, LastReview: &now}}
+	for i := 0; i <= lim.MaxReviews; i++ {
+		sc.Reviews = append(sc.Reviews, flashcards.CardReview{Rating: 3, State: 2, ReviewedAt: now.Add(time.Duration(-i) * time.Hour)})
+	}
+	var buf bytes.Buffer
+	if err := Write(context.Background(), &buf, "Long", []Note{{Type: Basic, Front: "a", Back: "b", Schedules: []Schedule{sc}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(context.Background(), buf.Bytes(), lim); err == nil || !strings.Contains(err.Error(), "reviews") {
+		t.Fatalf("got %v", err)
+	} else if _, ok := err.(ErrTooLarge); !ok {
+		t.Fatalf("got %T", err)
 	}
 }
