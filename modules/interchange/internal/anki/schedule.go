@@ -142,16 +142,31 @@ func revlogType(state int) int {
 	return 0 // new or learning: a learning step
 }
 
-// insertRevlog writes a schedule's reviews; taken holds the ids used, as a
-// review's id is its time in ms and must be unique in the collection.
-func insertRevlog(db *gorm.DB, cid int64, sc *Schedule, taken map[int64]bool) error {
+// revlogIDs hands out revlog ids: a review's id is its time in ms and
+// must be unique in the collection, so a clash takes the next free ms.
+type revlogIDs struct {
+	taken map[int64]bool
+	next  map[int64]int64 // per time, where the search for a free id resumes
+}
+
+func (ids *revlogIDs) take(t time.Time) int64 {
+	base := t.UnixMilli()
+	id, ok := ids.next[base]
+	if !ok {
+		id = base
+	}
+	for ids.taken[id] {
+		id++
+	}
+	ids.taken[id], ids.next[base] = true, id+1
+	return id
+}
+
+// insertRevlog writes a schedule's reviews.
+func insertRevlog(db *gorm.DB, cid int64, sc *Schedule, ids *revlogIDs) error {
 	last := 0
 	for _, r := range sc.Reviews {
-		id := r.ReviewedAt.UnixMilli()
-		for taken[id] {
-			id++
-		}
-		taken[id] = true
+		id := ids.take(r.ReviewedAt)
 		ms := 0
 		if r.DurationMs != nil {
 			ms = *r.DurationMs

@@ -80,17 +80,18 @@ func StockModels() map[string]Model {
 // Collection is a schema-11 collection being written, in one SQLite
 // transaction (a statement per row would be a commit per row).
 type Collection struct {
-	conn  *gorm.DB // the file
-	db    *gorm.DB // the transaction on it
-	crt   time.Time
-	taken map[int64]bool // revlog ids used
+	conn *gorm.DB // the file
+	db   *gorm.DB // the transaction on it
+	crt  time.Time
+	ids  *revlogIDs
 }
 
 // NewCollection creates a collection at path with the note types and one
 // deck besides Default; crt is its creation, the day review due dates
 // count from. The caller ends it with Close.
 func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string, crt time.Time) (*Collection, error) {
-	conn, err := open(path)
+	// A scratch file zipped once written: no journal, no syncs.
+	conn, err := open(path + "?_pragma=journal_mode(off)&_pragma=synchronous(off)")
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +110,7 @@ func NewCollection(ctx context.Context, path string, models map[string]Model, de
 		Close(conn)
 		return nil, err
 	}
-	return &Collection{conn: conn, db: tx, crt: crt, taken: map[int64]bool{}}, nil
+	return &Collection{conn: conn, db: tx, crt: crt, ids: &revlogIDs{taken: map[int64]bool{}, next: map[int64]int64{}}}, nil
 }
 
 // AddNote writes a note of a note type with its fields, and a card for
@@ -126,7 +127,7 @@ func (c *Collection) AddNote(nid, mid int64, fields []string, ords []int, scheds
 		for i := range scheds {
 			if scheds[i].Ord == ord {
 				encodeCard(&card, &scheds[i], c.crt)
-				err = insertRevlog(c.db, card.ID, &scheds[i], c.taken)
+				err = insertRevlog(c.db, card.ID, &scheds[i], c.ids)
 			}
 		}
 		if err == nil {
