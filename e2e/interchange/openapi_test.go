@@ -16,10 +16,11 @@ var _ = Describe("The OpenAPI contract of interchange", func() {
 		doc, err := loader.LoadFromData(res.Body)
 		Expect(err).NotTo(HaveOccurred())
 		want := map[string][]string{
-			"/api/v1/drafts/import/{format}":                {"drafts"},
-			"/api/v1/quizzes/{quiz_id}/export/{format}":     {"quizzes"},
-			"/api/v1/flashcard-decks/import/apkg":           {"flashcards"},
-			"/api/v1/flashcard-decks/{deck_id}/export/apkg": {"flashcards"},
+			"/api/v1/drafts/import/{format}":                  {"drafts"},
+			"/api/v1/quizzes/{quiz_id}/export/{format}":       {"quizzes"},
+			"/api/v1/flashcard-decks/import/apkg":             {"flashcards"},
+			"/api/v1/flashcard-decks/{deck_id}/export/apkg":   {"flashcards"},
+			"/api/v1/flashcard-decks/{deck_id}/export/revlog": {"flashcards"},
 		}
 		mine := openapi3.NewPaths()
 		for path, tags := range want {

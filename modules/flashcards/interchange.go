@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/roundsedu/rounds/modules/flashcards/internal/app"
+	"github.com/roundsedu/rounds/modules/flashcards/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -15,12 +16,33 @@ const (
 	CardCloze    = app.Cloze
 )
 
+// CardState is a learner's FSRS state of a card (State 0 new, 1 learning,
+// 2 review, 3 relearning) and CardReview one review of it (Rating 1-4,
+// State the card's state before the review), the rows flashcards stores:
+// on import the user, card and deck ids are filled here.
+type (
+	CardState  = store.State
+	CardReview = store.ReviewLog
+)
+
+// CardSchedule is a learner's schedule of one card of a note: Ord names
+// the card as Anki does (0 a basic card or a reversed note's front-to-back
+// card, 1 its back-to-front card, n-1 cloze deletion n), then its state
+// and its reviews, oldest first.
+type CardSchedule struct {
+	Ord     int
+	State   CardState
+	Reviews []CardReview
+}
+
 // ImportedCard is one note read from another program's package: front and
-// back (for cloze the passage and its extra text).
+// back (for cloze the passage and its extra text), and the schedules of
+// its cards (on export the caller's, on import the importer's to be).
 type ImportedCard struct {
-	Type  string
-	Front string
-	Back  string
+	Type      string
+	Front     string
+	Back      string
+	Schedules []CardSchedule
 }
 
 // ImportedDeck is a deck read from another program's package.
@@ -41,16 +63,21 @@ type DeckImport struct {
 // DeckInterchange is what the interchange module asks flashcards. On
 // import the caller holds the transaction: the deck and its cards are
 // written in it, through the same rules as a deck and cards made by hand
-// (moderators start decks). Export reads a deck the caller may study.
+// (moderators start decks), and the schedules brought become the
+// caller's. Export reads a deck the caller may study with the caller's
+// schedules; Reviews the caller's reviews of it alone.
 type DeckInterchange interface {
 	ImportDeck(ctx context.Context, p auth.Principal, d ImportedDeck) (*DeckImport, error)
 	ExportDeck(ctx context.Context, p auth.Principal, deckID int64) (*ImportedDeck, error)
+	Reviews(ctx context.Context, p auth.Principal, deckID int64) ([]CardReview, error)
 }
 
 var _ DeckInterchange = (*Module)(nil)
 
 // ImportDeck makes a deck and writes each card an editor could have
 // written; a card the rules refuse is listed with the reason and skipped.
+// The schedules of the cards made become the caller's (a schedule whose
+// Ord names no card made is dropped).
 func (m *Module) ImportDeck(ctx context.Context, p auth.Principal, d ImportedDeck) (*DeckImport, error) {
 	title, cat := d.Title, d.CategoryID
 	deck, err := m.svc.CreateManual(ctx, p, app.DeckInput{Title: &title, CategoryID: &cat})
@@ -58,6 +85,8 @@ func (m *Module) ImportDeck(ctx context.Context, p auth.Principal, d ImportedDec
 		return nil, err
 	}
 	out := &DeckImport{DeckID: deck.ID, Refused: map[int]string{}}
+	var states []CardState
+	var logs []CardReview
 	for i, c := range d.Cards {
 		rows, err := m.svc.AddCard(ctx, p, deck.ID, app.NewCard{Type: c.Type, Front: c.Front, Back: c.Back})
 		if ae, ok := apperr.As(err); ok && ae.Code == apperr.Invalid {
@@ -68,13 +97,40 @@ func (m *Module) ImportDeck(ctx context.Context, p auth.Principal, d ImportedDec
 			return nil, err
 		}
 		out.Rows += len(rows)
+		for pos := range rows {
+			row := &rows[pos]
+			for _, sc := range c.Schedules {
+				if sc.Ord != ord(row, pos) {
+					continue
+				}
+				st := sc.State
+				st.UserID, st.CardID, st.DeckID = p.UserID, row.ID, deck.ID
+				states = append(states, st)
+				for _, r := range sc.Reviews {
+					r.ID, r.UserID, r.CardID, r.DeckID = 0, p.UserID, row.ID, deck.ID
+					logs = append(logs, r)
+				}
+			}
+		}
+	}
+	if err := m.svc.ImportSchedules(ctx, states, logs); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// ExportDeck reads a deck p may study as the notes it was written as: a
-// reversed pair is one note, a cloze passage's rows (one per deletion
-// number) one note.
+// ord names a card within its note as Anki does, from its position among
+// the note's rows (a reversed note's rows are written front-to-back first).
+func ord(c *app.Card, pos int) int {
+	if c.ClozeNumber != nil {
+		return *c.ClozeNumber - 1
+	}
+	return pos
+}
+
+// ExportDeck reads a deck p may study as the notes it was written as (a
+// reversed pair is one note, a cloze passage's rows, one per deletion
+// number, one note) with p's schedules of its cards.
 func (m *Module) ExportDeck(ctx context.Context, p auth.Principal, deckID int64) (*ImportedDeck, error) {
 	deck, err := m.svc.Get(ctx, p, deckID)
 	if err != nil {
@@ -84,8 +140,22 @@ func (m *Module) ExportDeck(ctx context.Context, p auth.Principal, deckID int64)
 	if deck.CategoryID != nil {
 		out.CategoryID = *deck.CategoryID
 	}
+	states, logs, err := m.svc.Schedules(ctx, p, deckID)
+	if err != nil {
+		return nil, err
+	}
+	scheds := make(map[int64]*CardSchedule, len(states))
+	for _, st := range states {
+		scheds[st.CardID] = &CardSchedule{State: st}
+	}
+	for _, l := range logs {
+		if sc := scheds[l.CardID]; sc != nil {
+			sc.Reviews = append(sc.Reviews, l)
+		}
+	}
 	const page = 500
 	var last *app.Card
+	pos := 0
 	for offset := 0; ; offset += page {
 		cards, total, err := m.svc.Cards(ctx, p, deckID, page, offset)
 		if err != nil {
@@ -93,11 +163,16 @@ func (m *Module) ExportDeck(ctx context.Context, p auth.Principal, deckID int64)
 		}
 		for i := range cards {
 			c := &cards[i]
-			if sameNote(last, c) {
-				continue
+			if pos++; !sameNote(last, c) {
+				out.Cards = append(out.Cards, ImportedCard{Type: c.CardType, Front: c.Front, Back: c.Back})
+				pos = 0
 			}
-			out.Cards = append(out.Cards, ImportedCard{Type: c.CardType, Front: c.Front, Back: c.Back})
 			last = c
+			if sc := scheds[c.ID]; sc != nil {
+				note := &out.Cards[len(out.Cards)-1]
+				sc.Ord = ord(c, pos)
+				note.Schedules = append(note.Schedules, *sc)
+			}
 		}
 		if offset+page >= int(total) || len(cards) == 0 {
 			return out, nil
@@ -118,4 +193,9 @@ func sameNote(prev, c *app.Card) bool {
 			*c.ClozeNumber > *prev.ClozeNumber
 	}
 	return false
+}
+
+// Reviews gives p's reviews of a deck they may study, by card then time.
+func (m *Module) Reviews(ctx context.Context, p auth.Principal, deckID int64) ([]CardReview, error) {
+	return m.svc.Reviews(ctx, p, deckID)
 }

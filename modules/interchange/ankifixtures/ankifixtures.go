@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
@@ -51,26 +51,19 @@ func Build(p Package) ([]byte, error) {
 	models[strconv.FormatInt(Custom, 10)] = anki.Model{ID: Custom, Name: "Three ways",
 		Flds:  []anki.Field{{Name: "A", Ord: 0}, {Name: "B", Ord: 1}, {Name: "C", Ord: 2}},
 		Tmpls: []anki.Template{{Name: "1", Ord: 0}, {Name: "2", Ord: 1}, {Name: "3", Ord: 2}}}
-	db, err := anki.NewCollection(ctx, path, models, p.DeckName)
+	col, err := anki.NewCollection(ctx, path, models, p.DeckName, time.Now().UTC().Truncate(24*time.Hour))
 	if err != nil {
 		return nil, err
 	}
 	for i, n := range p.Notes {
-		nid := int64(1000 + i)
-		_, err = db.ExecContext(ctx, `INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
-			nid, "g"+strconv.Itoa(i), n.Model, strings.Join(n.Fields, "\x1f"), n.Fields[0])
-		for _, ord := range n.Ords {
-			if err == nil {
-				_, err = db.ExecContext(ctx, `INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')`,
-					nid*10+int64(ord), nid, anki.DeckID, ord, i)
-			}
-		}
-		if err != nil {
-			db.Close()
-			return nil, err
+		if err = col.AddNote(int64(1000+i), n.Model, n.Fields, n.Ords, nil); err != nil {
+			break
 		}
 	}
-	if err := db.Close(); err != nil {
+	if cerr := col.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer

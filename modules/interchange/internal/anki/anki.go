@@ -2,14 +2,14 @@
 // collection, a media map and numbered media files. Every step is bounded:
 // entries counted, names checked (no paths), the collection unpacked
 // through a byte limit into a temporary file, queries under a deadline and
-// a row limit. The SQLite driver is modernc.org/sqlite (pure Go, no cgo).
+// a row limit. The collection is read through gorm on glebarez/sqlite
+// (pure Go, no cgo).
 package anki
 
 import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"gorm.io/gorm"
 
 	"github.com/roundsedu/rounds/modules/interchange/internal/format"
 )
@@ -35,16 +35,19 @@ type Limits struct {
 	MaxEntries       int   // zip entries (media files included)
 	MaxUnpackedBytes int64 // the collection, unpacked
 	MaxNotes         int
+	MaxReviews       int // revlog rows
 	MaxFieldBytes    int
 	QueryTimeout     time.Duration
 }
 
-// Note is one note as flashcards can hold it.
+// Note is one note as flashcards can hold it, with the schedules of its
+// cards (a card with none is new).
 type Note struct {
-	Item  int // 1-based position in the collection
-	Type  string
-	Front string
-	Back  string
+	Item      int // 1-based position in the collection
+	Type      string
+	Front     string
+	Back      string
+	Schedules []Schedule
 }
 
 // Result is what the reader found: the deck's name, the notes it can
@@ -197,37 +200,47 @@ func readCollection(ctx context.Context, path string, lim Limits) (*Result, erro
 	if err := sqliteHeader(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	conn, err := open("file:" + path + "?mode=ro&immutable=1")
 	if err != nil {
-		return nil, err
+		return nil, ErrMalformed{fmt.Sprintf("the collection cannot be opened: %v", err)}
 	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
+	defer Close(conn)
+	db := conn.WithContext(ctx)
 	bad := func(err error) error {
 		if ctx.Err() != nil {
 			return ErrTooLarge{"the collection took too long to read"}
 		}
 		return ErrMalformed{fmt.Sprintf("the collection cannot be read: %v", err)}
 	}
-	var modelsJSON, decksJSON string
-	if err := db.QueryRowContext(ctx, `SELECT models, decks FROM col LIMIT 1`).Scan(&modelsJSON, &decksJSON); err != nil {
+	var col struct {
+		Crt           int64
+		Models, Decks string
+	}
+	if err := db.Raw(`SELECT crt, models, decks FROM col LIMIT 1`).Scan(&col).Error; err != nil {
 		return nil, bad(err)
 	}
 	var models map[string]model
 	var decks map[string]deck
-	if json.Unmarshal([]byte(modelsJSON), &models) != nil || json.Unmarshal([]byte(decksJSON), &decks) != nil {
+	if json.Unmarshal([]byte(col.Models), &models) != nil || json.Unmarshal([]byte(col.Decks), &decks) != nil {
 		return nil, ErrMalformed{"the collection's note types or decks cannot be read"}
 	}
 	out := &Result{}
-	var did int64
-	if err := db.QueryRowContext(ctx, `SELECT did FROM cards GROUP BY did ORDER BY count(*) DESC LIMIT 1`).Scan(&did); err == nil {
-		out.DeckName = decks[strconv.FormatInt(did, 10)].Name
+	var dids []int64
+	if err := db.Raw(`SELECT did FROM cards GROUP BY did ORDER BY count(*) DESC LIMIT 1`).Scan(&dids).Error; err == nil && len(dids) == 1 {
+		out.DeckName = decks[strconv.FormatInt(dids[0], 10)].Name
 	}
-	ords, err := cardOrds(ctx, db, lim)
+	cards, err := readCards(db, lim)
 	if err != nil {
 		return nil, bad(err)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, mid, flds FROM notes ORDER BY id LIMIT ?`, lim.MaxNotes+1)
+	revs, err := readRevlog(db, lim)
+	if _, large := err.(ErrTooLarge); err != nil && !large {
+		err = bad(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.Raw(`SELECT id, mid, flds FROM notes ORDER BY id LIMIT ?`, lim.MaxNotes+1).Rows()
 	if err != nil {
 		return nil, bad(err)
 	}
@@ -244,12 +257,22 @@ func readCollection(ctx context.Context, path string, lim Limits) (*Result, erro
 			return nil, bad(err)
 		}
 		m, ok := models[strconv.FormatInt(mid, 10)]
-		n, why := toNote(m, ok, strings.Split(flds, "\x1f"), ords[id], lim)
+		ords := map[int]bool{}
+		for _, c := range cards[id] {
+			ords[c.Ord] = true
+		}
+		n, why := toNote(m, ok, strings.Split(flds, "\x1f"), ords, lim)
 		if why != "" {
 			out.Refused = append(out.Refused, format.Refusal{Item: item, Name: m.Name, Reason: why})
 			continue
 		}
 		n.Item = item
+		for i := range cards[id] {
+			c := &cards[id][i]
+			if sc := decodeCard(c, revs[c.ID], time.Unix(col.Crt, 0).UTC()); sc != nil {
+				n.Schedules = append(n.Schedules, *sc)
+			}
+		}
 		out.Notes = append(out.Notes, n)
 	}
 	if err := rows.Err(); err != nil {
@@ -273,27 +296,44 @@ func sqliteHeader(path string) error {
 	return nil
 }
 
-// cardOrds is, per note, the card templates it made (0 front→back, 1
-// back→front).
-func cardOrds(ctx context.Context, db *sql.DB, lim Limits) (map[int64]map[int]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT nid, ord FROM cards LIMIT ?`, lim.MaxNotes*4+1)
+// readCards reads the cards, per note: the card templates each note made
+// (ordinal 0 front→back, 1 back→front, n-1 cloze deletion n) and their
+// scheduling.
+func readCards(db *gorm.DB, lim Limits) (map[int64][]cardRow, error) {
+	rows, err := db.Raw(`SELECT id, nid, ord, type, queue, due, ivl, factor, reps, lapses, left, odue, odid,
+		coalesce(data, '') AS data FROM cards ORDER BY nid, ord LIMIT ?`, lim.MaxNotes*4+1).Rows()
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]map[int]bool{}
+	out := map[int64][]cardRow{}
 	for rows.Next() {
-		var nid int64
-		var ord int
-		if err := rows.Scan(&nid, &ord); err != nil {
+		var c cardRow
+		if err := db.ScanRows(rows, &c); err != nil {
 			return nil, err
 		}
-		if out[nid] == nil {
-			out[nid] = map[int]bool{}
-		}
-		out[nid][ord] = true
+		out[c.Nid] = append(out[c.Nid], c)
 	}
 	return out, rows.Err()
+}
+
+// readRevlog reads the review log, per card, oldest first; more than
+// MaxReviews rows is ErrTooLarge.
+func readRevlog(db *gorm.DB, lim Limits) (map[int64][]revlogRow, error) {
+	var revs []revlogRow
+	err := db.Raw(`SELECT id, cid, ease, ivl, lastIvl AS last_ivl, factor, time, type FROM revlog
+		ORDER BY cid, id LIMIT ?`, lim.MaxReviews+1).Scan(&revs).Error
+	if err != nil {
+		return nil, err
+	}
+	if len(revs) > lim.MaxReviews {
+		return nil, ErrTooLarge{fmt.Sprintf("the package holds more than %d reviews", lim.MaxReviews)}
+	}
+	out := map[int64][]revlogRow{}
+	for _, r := range revs {
+		out[r.Cid] = append(out[r.Cid], r)
+	}
+	return out, nil
 }
 
 // toNote maps a note by its type: cloze types to a cloze card (text and

@@ -13,7 +13,7 @@ import (
 	. "github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
 
-var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxFieldBytes: 1000, QueryTimeout: 10 * time.Second}
+var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxReviews: 100, MaxFieldBytes: 1000, QueryTimeout: 10 * time.Second}
 
 func build(t *testing.T, p ankifixtures.Package) []byte {
 	t.Helper()
@@ -36,8 +36,9 @@ func TestRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Note{{1, Basic, "Mitral valve", "between LA and LV"}, {2, Reversed, "Tachycardia", "HR > 100"},
-		{3, Cloze, "The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}}
+	want := []Note{{Item: 1, Type: Basic, Front: "Mitral valve", Back: "between LA and LV"},
+		{Item: 2, Type: Reversed, Front: "Tachycardia", Back: "HR > 100"},
+		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"}}
 	if got.DeckName != "Cardiology" || !reflect.DeepEqual(got.Notes, want) {
 		t.Fatalf("got %q %+v", got.DeckName, got.Notes)
 	}
@@ -105,8 +106,9 @@ func manyEntries(n int) map[string][]byte {
 }
 
 func TestWriteReadsBack(t *testing.T) {
-	notes := []Note{{1, Basic, "Mitral valve", "between LA and LV"}, {2, Reversed, "Tachycardia", "HR > 100"},
-		{3, Cloze, "The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}}
+	notes := []Note{{Item: 1, Type: Basic, Front: "Mitral valve", Back: "between LA and LV"},
+		{Item: 2, Type: Reversed, Front: "Tachycardia", Back: "HR > 100"},
+		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"}}
 	var buf bytes.Buffer
 	if err := Write(context.Background(), &buf, "Cardiology", notes); err != nil {
 		t.Fatal(err)

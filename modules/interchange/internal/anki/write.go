@@ -3,7 +3,6 @@ package anki
 import (
 	"archive/zip"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +12,10 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
 )
 
 // The stock note types a written package uses.
@@ -74,25 +77,75 @@ func StockModels() map[string]Model {
 	}
 }
 
-// NewCollection creates a schema-11 collection at path with the note types
-// and one deck besides Default.
-func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", path)
+// Collection is a schema-11 collection being written, in one SQLite
+// transaction (a statement per row would be a commit per row).
+type Collection struct {
+	conn *gorm.DB // the file
+	db   *gorm.DB // the transaction on it
+	crt  time.Time
+	ids  *revlogIDs
+}
+
+// NewCollection creates a collection at path with the note types and one
+// deck besides Default; crt is its creation, the day review due dates
+// count from. The caller ends it with Close.
+func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string, crt time.Time) (*Collection, error) {
+	// A scratch file zipped once written: no journal, no syncs.
+	conn, err := open(path + "?_pragma=journal_mode(off)&_pragma=synchronous(off)")
 	if err != nil {
 		return nil, err
 	}
+	tx := conn.WithContext(ctx).Begin()
 	m, _ := json.Marshal(models)
 	d, _ := json.Marshal(map[string]any{"1": map[string]any{"id": 1, "name": "Default"},
 		strconv.Itoa(DeckID): map[string]any{"id": DeckID, "name": deckName}})
-	if _, err := db.ExecContext(ctx, schema); err == nil {
-		_, err = db.ExecContext(ctx, `INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`,
-			string(m), string(d))
+	if err = tx.Error; err == nil {
+		err = tx.Exec(schema).Error
+	}
+	if err == nil {
+		err = tx.Exec(`INSERT INTO col VALUES (1, ?, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`,
+			crt.Unix(), string(m), string(d)).Error
 	}
 	if err != nil {
-		db.Close()
+		Close(conn)
 		return nil, err
 	}
-	return db, nil
+	return &Collection{conn: conn, db: tx, crt: crt, ids: &revlogIDs{taken: map[int64]bool{}, next: map[int64]int64{}}}, nil
+}
+
+// AddNote writes a note of a note type with its fields, and a card for
+// each ordinal (id nid*1000+ord, in DeckID): new, or with the schedule
+// whose Ord it is, and that schedule's reviews.
+func (c *Collection) AddNote(nid, mid int64, fields []string, ords []int, scheds []Schedule) error {
+	err := c.db.Exec(`INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
+		nid, fmt.Sprintf("rounds-%d", nid), mid, strings.Join(fields, "\x1f"), fields[0]).Error
+	for _, ord := range ords {
+		if err != nil {
+			return err
+		}
+		card := cardRow{ID: nid*1000 + int64(ord), Nid: nid, Ord: ord, Due: nid}
+		for i := range scheds {
+			if scheds[i].Ord == ord {
+				encodeCard(&card, &scheds[i], c.crt)
+				err = insertRevlog(c.db, card.ID, &scheds[i], c.ids)
+			}
+		}
+		if err == nil {
+			err = c.db.Exec(`INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)`,
+				card.ID, nid, DeckID, ord, card.Type, card.Queue, card.Due, card.Ivl, card.Factor, card.Reps,
+				card.Lapses, card.Left, card.Data).Error
+		}
+	}
+	return err
+}
+
+// Close commits what was written and closes the file.
+func (c *Collection) Close() error {
+	err := c.db.Commit().Error
+	if cerr := Close(c.conn); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Zip writes the package: the collection as collection.anki2, the media
@@ -144,8 +197,8 @@ func ords(n Note) []int {
 	return []int{0}
 }
 
-// Write writes the notes as an Anki package (new cards, no media) that
-// Read, and Anki, read back.
+// Write writes the notes as an Anki package (no media), each card new or
+// with its note's schedule for it, that Read, and Anki, read back.
 func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) error {
 	dir, err := os.MkdirTemp("", "rounds-apkg-out-*")
 	if err != nil {
@@ -153,33 +206,17 @@ func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) erro
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "collection.anki2")
-	db, err := NewCollection(ctx, path, StockModels(), deckName)
+	col, err := NewCollection(ctx, path, StockModels(), deckName, epoch(notes, time.Now()))
 	if err != nil {
 		return err
 	}
 	mids := map[string]int64{Basic: ModelBasic, Reversed: ModelReversed, Cloze: ModelCloze}
-	err = func() error {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
+	for i, n := range notes {
+		if err = col.AddNote(int64(i+1), mids[n.Type], []string{n.Front, n.Back}, ords(n), n.Schedules); err != nil {
+			break
 		}
-		defer tx.Rollback()
-		for i, n := range notes {
-			nid := int64(i + 1)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
-				nid, fmt.Sprintf("rounds-%d", nid), mids[n.Type], n.Front+"\x1f"+n.Back, n.Front); err != nil {
-				return err
-			}
-			for _, ord := range ords(n) {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')`,
-					nid*1000+int64(ord), nid, DeckID, ord, nid); err != nil {
-					return err
-				}
-			}
-		}
-		return tx.Commit()
-	}()
-	if cerr := db.Close(); err == nil {
+	}
+	if cerr := col.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {

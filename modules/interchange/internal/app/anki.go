@@ -31,15 +31,15 @@ type DeckImported struct {
 
 func (c Config) ankiLimits() anki.Limits {
 	return anki.Limits{MaxEntries: c.MaxPackageEntries, MaxUnpackedBytes: c.MaxUnpackedBytes, MaxNotes: c.MaxNotes,
-		MaxFieldBytes: c.MaxFieldBytes, QueryTimeout: c.PackageReadTimeout}
+		MaxReviews: c.MaxReviews, MaxFieldBytes: c.MaxFieldBytes, QueryTimeout: c.PackageReadTimeout}
 }
 
 var cardTypes = map[string]string{anki.Basic: flashcards.CardBasic, anki.Reversed: flashcards.CardReversed,
 	anki.Cloze: flashcards.CardCloze}
 
-// ExportAnki writes a deck p may study as an Anki package of new cards
-// (basic, reversed and cloze notes; other card types are left out and
-// counted).
+// ExportAnki writes a deck p may study as an Anki package (basic, reversed
+// and cloze notes; other card types are left out and counted), each card
+// with p's schedule of it and p's reviews, or new.
 func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64) (*bytes.Buffer, int, error) {
 	deck, err := s.ports.Flashcards.ExportDeck(ctx, p, deckID)
 	if err != nil {
@@ -57,7 +57,7 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 			left++ // image and type-in cards have no stock Anki note type
 			continue
 		}
-		notes = append(notes, anki.Note{Item: len(notes) + 1, Type: t, Front: c.Front, Back: c.Back})
+		notes = append(notes, anki.Note{Item: len(notes) + 1, Type: t, Front: c.Front, Back: c.Back, Schedules: c.Schedules})
 	}
 	var buf bytes.Buffer
 	if err := anki.Write(ctx, &buf, deck.Title, notes); err != nil {
@@ -68,7 +68,8 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 
 // ImportAnki reads an .apkg and makes one deck of its notes, in one
 // transaction: a package that cannot be read, or of which no note can be
-// imported, stores nothing. Scheduling and media are not imported.
+// imported, stores nothing. The schedules and reviews the package holds
+// become p's; media are not imported.
 func (s *Service) ImportAnki(ctx context.Context, p auth.Principal, data []byte, categoryID int64, title string) (*DeckImported, error) {
 	res, err := anki.Read(ctx, data, s.cfg.ankiLimits())
 	if err != nil {
@@ -85,7 +86,7 @@ func (s *Service) ImportAnki(ctx context.Context, p auth.Principal, data []byte,
 	}
 	deck := flashcards.ImportedDeck{Title: title, CategoryID: categoryID, Cards: make([]flashcards.ImportedCard, len(res.Notes))}
 	for i, n := range res.Notes {
-		deck.Cards[i] = flashcards.ImportedCard{Type: cardTypes[n.Type], Front: n.Front, Back: n.Back}
+		deck.Cards[i] = flashcards.ImportedCard{Type: cardTypes[n.Type], Front: n.Front, Back: n.Back, Schedules: n.Schedules}
 	}
 	out := &DeckImported{Title: title, Refused: res.Refused}
 	err = s.db.Tx(ctx, func(ctx context.Context) error {

@@ -50,6 +50,7 @@ type Config struct {
 	MaxUnpackedBytes   int64         `mapstructure:"max_unpacked_bytes" validate:"gt=0"`
 	MaxPackageEntries  int           `mapstructure:"max_package_entries" validate:"gt=0"`
 	MaxNotes           int           `mapstructure:"max_notes" validate:"gt=0"`
+	MaxReviews         int           `mapstructure:"max_reviews" validate:"gt=0"`
 	PackageReadTimeout time.Duration `mapstructure:"package_read_timeout" validate:"gt=0"`
 }
 

@@ -102,7 +102,8 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Summary: "Import an Anki package (.apkg) as a new flashcard deck",
 		Description: "The body is the package itself (exported with \"Support older Anki versions\"). Notes of " +
 			"basic, reversed and cloze note types become cards through the same rules as cards written by hand; " +
-			"each note left out is listed with its reason. Media and scheduling are not imported. A package " +
+			"each note left out is listed with its reason. The cards' scheduling and review log in the package " +
+			"become the importer's schedule of the new cards; media are not imported. A package " +
 			"that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; " +
 			"a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.",
 	}, func(ctx context.Context, in *ankiInput) (*struct{ Body DeckImportResponse }, error) {
@@ -120,9 +121,11 @@ func Register(r *httpapi.Router, svc *app.Service) {
 
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
-		Summary: "Export a deck you may study as an Anki package (.apkg) of new cards",
+		Summary: "Export a deck you may study as an Anki package (.apkg) with your schedule",
 		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in " +
-			"cards are left out (X-Cards-Left-Out counts them). Scheduling and media are not exported.",
+			"cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's " +
+			"due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the " +
+			"revlog holds your reviews; cards you never studied are new. Media are not exported.",
 	}, func(ctx context.Context, in *struct {
 		DeckID int64 `path:"deck_id"`
 	}) (*ankiFileOutput, error) {
@@ -133,6 +136,24 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		return &ankiFileOutput{ContentType: "application/zip",
 			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d.apkg"`, in.DeckID),
 			LeftOut:            strconv.Itoa(left), Body: buf.Bytes()}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/revlog", Tags: []string{"flashcards"},
+		Summary: "Export your reviews of a deck as the review log CSV FSRS optimisers read",
+		Description: "Columns card_id, review_time (ms since the Unix epoch), review_rating (1 again to 4 easy), " +
+			"review_state (the card's state before the review: 0 new, 1 learning, 2 review, 3 relearning) and " +
+			"review_duration (ms, 0 when not measured), the revlog.csv of open-spaced-repetition's fsrs-optimizer; " +
+			"one row per review, by card then time. Only your own reviews, of a deck you may study.",
+	}, func(ctx context.Context, in *struct {
+		DeckID int64 `path:"deck_id"`
+	}) (*fileOutput, error) {
+		buf, err := svc.ExportReviews(ctx, auth.MustFrom(ctx), in.DeckID)
+		if err != nil {
+			return nil, err
+		}
+		return &fileOutput{ContentType: "text/csv; charset=utf-8",
+			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d-revlog.csv"`, in.DeckID), Body: buf.Bytes()}, nil
 	})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
