@@ -106,7 +106,7 @@ func New(d *db.DB, limiter *ratelimit.Limiter, reg *settings.Registry, gw *gatew
 	if cfg.KeyEncryptionKey == "" && cfg.PreviousKeyEncryptionKey != "" {
 		return nil, errors.New("ai: previous_key_encryption_key is set without key_encryption_key")
 	}
-	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota} {
+	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota, SettingSTTQuota} {
 		reg.Register(settings.Setting{Key: key, Default: 0, Validate: nonNegativeInt})
 	}
 	return s, nil
