@@ -12,7 +12,7 @@ import (
 )
 
 var _ = Describe("Without a rerank endpoint and with a full job queue", Ordered, func() {
-	// bare has no search.rerank_url, and its job queue accepts nothing.
+	// bare has no model proxy (ai.base_url), and its job queue accepts nothing.
 	var bare *harness.Harness
 	BeforeAll(func() {
 		var err error
@@ -31,14 +31,14 @@ var _ = Describe("Without a rerank endpoint and with a full job queue", Ordered,
 		Expect(health(bare).Regeneration).To(BeNil())
 	})
 
-	It("answers 400 to the rerank test when a model is set but no endpoint is", func() {
+	It("answers 400 to the rerank test when a model is set but no proxy is", func() {
 		setRerankModel(bare, "standin-rerank")
 		res := newUser(bare, auth.RoleAdmin).Client(bare).Post("/api/v1/admin/rerank/test", nil)
 		Expect(res).To(harness.HaveError(400, "bad_request"))
-		Expect(string(res.Body)).To(ContainSubstring("rerank_url"))
+		Expect(string(res.Body)).To(ContainSubstring("ai.base_url"))
 	})
 
-	It("keeps fusion order when a model is set but no endpoint is", func() {
+	It("keeps fusion order when a model is set but no proxy is", func() {
 		var last int64
 		for range 4 {
 			last = question(bare, "Management of a tension pneumothorax in the field")

@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/pgvector/pgvector-go"
+
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/search"
@@ -143,6 +145,76 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		Expect(sem[0].ID).To(Equal(id))
 	})
 
+	It("takes vectors from the configured model through the AI gateway, with the proxy's key", func() {
+		before := len(proxy.EmbedRequests())
+		text := "Antibiotic prophylaxis before dental extraction in endocarditis risk"
+		id := question(remote, text)
+		waitIndexed(remote, id, 1)
+		var sent *standin.Request
+		for _, r := range proxy.EmbedRequests()[before:] {
+			if len(r.Documents) > 0 && r.Documents[0] == text {
+				sent = &r
+			}
+		}
+		Expect(sent).NotTo(BeNil(), "the stem went to the stand-in")
+		Expect(sent.Model).To(Equal("standin-embedding"))
+		Expect(sent.Key).To(Equal("proxy-key"))
+		var stored []struct {
+			EmbeddingModel string
+			Similarity     float64
+		}
+		Expect(remote.App.DB.Conn(ctx).Raw(`SELECT embedding_model, 1 - (embedding <=> ?) AS similarity
+			FROM search.documents WHERE kind = 'question' AND id = ?`,
+			pgvector.NewVector(proxy.Vector(text)), id).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(HaveLen(1))
+		Expect(stored[0].EmbeddingModel).To(Equal("standin-embedding"))
+		Expect(stored[0].Similarity).To(BeNumerically(">", 0.999), "the stand-in's vector is the one stored")
+		Expect(health(remote).Provider).To(Equal("gateway"))
+	})
+
+	It("switches the embedding model by re-embedding, and refuses a model that fails its check", func() {
+		resetProxy()
+		admin := newUser(remote, auth.RoleAdmin).Client(remote)
+		id := question(remote, "Rate control in atrial fibrillation with heart failure")
+		waitIndexed(remote, id, 1)
+		waitRegenerationIdle(remote)
+
+		// A failing model changes nothing.
+		proxy.SetEmbeddings(standin.ServerError)
+		res := admin.Post("/api/v1/admin/embedding/regenerate", map[string]any{"model": "standin-embedding-2"})
+		Expect(res).To(harness.HaveError(502, "upstream_failed"))
+		Expect(string(res.Body)).To(ContainSubstring("standin-embedding-2"))
+		Expect(admin.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("embedding_model", "standin-embedding"))
+		proxy.SetEmbeddings(standin.OK)
+
+		switchTo := func(model string) {
+			res := admin.Post("/api/v1/admin/embedding/regenerate", map[string]any{"model": model})
+			Expect(res).To(harness.HaveStatus(202))
+			Expect(admin.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("embedding_model", model))
+			Eventually(func() string { return health(remote).Regeneration.Status }, "20s", "50ms").Should(Equal("completed"))
+			got := health(remote)
+			Expect(got.Model).To(Equal(model))
+			Expect(got.Missing).To(BeZero())
+			Expect(got.Coverage).To(BeNumerically("==", 1))
+		}
+		before := len(proxy.EmbedRequests())
+		switchTo("standin-embedding-2")
+		DeferCleanup(func() { switchTo("standin-embedding") })
+		var stale int
+		Expect(remote.App.DB.Conn(ctx).Raw(`SELECT count(*) FROM search.documents
+			WHERE live AND NOT purged AND embedding IS NOT NULL AND embedding_model <> 'standin-embedding-2'`).
+			Scan(&stale).Error).To(Succeed())
+		Expect(stale).To(BeZero())
+		for _, r := range proxy.EmbedRequests()[before:] {
+			Expect(r.Model).To(Equal("standin-embedding-2"))
+		}
+		// Queries now compare the new model's vectors.
+		sem, err := app.Lookup[*search.Module](remote.App).Semantic(ctx, search.KindQuestion, "atrial fibrillation rate control", 0.3, 5)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sem).NotTo(BeEmpty())
+		Expect(sem[0].ID).To(Equal(id))
+	})
+
 	It("records a failed embedding and retry_missing_embeddings fills it in", func() {
 		resetProxy()
 		proxy.SetEmbeddings(standin.Down)
@@ -268,6 +340,17 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		Expect(found).To(BeTrue(), "the old vector still answers")
 	})
 })
+
+// waitRegenerationIdle waits until no regeneration is pending or running.
+func waitRegenerationIdle(h *harness.Harness) {
+	GinkgoHelper()
+	Eventually(func() string {
+		if r := health(h).Regeneration; r != nil {
+			return r.Status
+		}
+		return "completed"
+	}, "20s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
+}
 
 // failures reads the recorded failure count of a question.
 func failures(h *harness.Harness, id int64) int {

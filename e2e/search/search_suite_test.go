@@ -46,21 +46,26 @@ var _ = BeforeSuite(func() {
 	proxy = standin.New(384)
 	proxy.SetSlowDelay(3 * time.Second)
 	var err error
+	// Both reach the stand-in through the AI module's gateway.
 	local, err = harness.Start(harness.WithConfig(func(c *config.Config) {
-		c.Set("search.rerank_url", proxy.URL)
-		c.Set("search.rerank_timeout", 500*time.Millisecond)
+		c.Set("ai.base_url", proxy.URL)
+		c.Set("ai.rerank_timeout", 500*time.Millisecond)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 	remote, err = harness.Start(harness.WithConfig(func(c *config.Config) {
-		c.Set("search.embedding_url", proxy.URL)
-		c.Set("search.embedding_model", "standin-embedding")
-		c.Set("search.embedding_timeout", 500*time.Millisecond)
+		c.Set("ai.base_url", proxy.URL)
+		c.Set("ai.api_key", "proxy-key")
+		c.Set("ai.embedding_timeout", 2*time.Second)
+		c.Set("ai.retries", 1)
 		c.Set("search.embedding_batch", 2)
 		c.Set("search.retry_interval", 300*time.Millisecond)
-		c.Set("search.rerank_url", proxy.URL)
-		c.Set("search.rerank_timeout", 500*time.Millisecond)
+		c.Set("ai.rerank_timeout", 500*time.Millisecond)
 	}))
 	Expect(err).NotTo(HaveOccurred())
+	// remote's embedding model is set once, as an admin would on a fresh
+	// install; from then on only a regeneration changes it.
+	Expect(remote.NewUser(auth.RoleAdmin).Client(remote).Put("/api/v1/admin/settings",
+		map[string]any{"embedding_model": "standin-embedding"})).To(harness.HaveStatus(200))
 })
 
 var _ = AfterSuite(func() {

@@ -1,6 +1,8 @@
 package search_test
 
 import (
+	"context"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -43,21 +45,37 @@ var _ = Describe("Admin settings", func() {
 		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", "   "))
 	})
 
-	It("refuses to change the embedding model, and accepts it sent back unchanged", func() {
-		admin := newUser(local, auth.RoleAdmin)
-		c := admin.Client(local)
+	It("refuses to change the embedding model once set, pointing to re-embedding", func() {
+		c := newUser(remote, auth.RoleAdmin).Client(remote)
 		res := c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": "text-embedding-3-large"})
 		Expect(res).To(harness.HaveError(400, "bad_request"))
 		Expect(string(res.Body)).To(ContainSubstring("embedding_model cannot be changed"))
+		Expect(string(res.Body)).To(ContainSubstring("re-embedding is the way"))
+		Expect(string(res.Body)).To(ContainSubstring("POST /admin/embedding/regenerate"))
 		// Nothing of a refused request is written.
 		res = c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": "other", "rerank_model": "x"})
 		Expect(res).To(harness.HaveError(400, "bad_request"))
 		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", ""))
-		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("embedding_model", "local-lexical-v1"))
+		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("embedding_model", "standin-embedding"))
 
 		// A client that round-trips GET into PUT is not refused.
 		all := c.Get("/api/v1/admin/settings").Map()
 		Expect(c.Put("/api/v1/admin/settings", all)).To(HaveStatusOK())
+	})
+
+	It("reads the built-in model until set, and a round-tripped GET does not set it", func() {
+		c := newUser(local, auth.RoleAdmin).Client(local)
+		all := c.Get("/api/v1/admin/settings").Map()
+		Expect(all).To(HaveKeyWithValue("embedding_model", "local-lexical-v1"))
+		Expect(c.Put("/api/v1/admin/settings", all)).To(HaveStatusOK())
+		var stored int
+		Expect(local.App.DB.Conn(context.Background()).
+			Raw(`SELECT count(*) FROM platform.settings WHERE key = 'embedding_model'`).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(BeZero(), "still unset: a model may be chosen")
+		for _, bad := range []any{"", " padded ", 42, nil} {
+			Expect(c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": bad})).
+				To(harness.HaveError(422, "invalid_request"), "%v", bad)
+		}
 	})
 
 	It("refuses unknown keys and values of the wrong type with 422 naming the field", func() {

@@ -11,6 +11,7 @@ import (
 	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
 	aihttp "github.com/roundsedu/rounds/modules/ai/internal/http"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
+	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/module"
 )
@@ -59,6 +60,19 @@ func (m *Module) Extractor(ctx context.Context, model, readingMode string) (extr
 }
 
 var _ extraction.Models = (*Module)(nil)
+
+// Embed and Rerank implement search.Models: search's models go through
+// the gateway.
+func (m *Module) Embed(ctx context.Context, model string, texts []string) ([][]float64, error) {
+	return m.svc.Embed(ctx, model, texts)
+}
+
+// Rerank implements search.Models.
+func (m *Module) Rerank(ctx context.Context, model, query string, docs []string) ([]float64, error) {
+	return m.svc.Rerank(ctx, model, query, docs)
+}
+
+var _ search.Models = (*Module)(nil)
 
 // Routes registers the AI operations.
 func (m *Module) Routes(r *httpapi.Router) {

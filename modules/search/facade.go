@@ -38,6 +38,10 @@ const MaxLimit = app.MaxLimit
 // answering (Hybrid from the keyword ranker alone).
 var ErrUnavailable = app.ErrUnavailable
 
+// Models is what search asks the AI module's gateway: embeddings and
+// rerank scores from a named model (implemented by ai.Module).
+type Models = app.Models
+
 // Hit is one ranked item (ID, Score, Similarity, Keyword; see app.Hit).
 type Hit = app.Hit
 

@@ -1,8 +1,9 @@
 // Package search is the search bounded context: its own index of the other
 // modules' searchable items (kept in step by their events), embeddings made
-// off the request path by a local or remote embedder, a keyword ranker
+// off the request path by the built-in or a configured model, a keyword ranker
 // (Postgres full text) and a vector ranker (pgvector HNSW) fused by
-// reciprocal rank fusion with an optional cross-encoder rerank, the /search
+// reciprocal rank fusion with an optional cross-encoder rerank (remote
+// models through the AI module's gateway, Models), the /search
 // routes, the embedding and rerank admin routes, and the site settings
 // store. Other modules rank through Facade and load their own rows.
 package search
@@ -17,7 +18,6 @@ import (
 	"github.com/roundsedu/rounds/modules/search/internal/app"
 	"github.com/roundsedu/rounds/modules/search/internal/embed"
 	searchhttp "github.com/roundsedu/rounds/modules/search/internal/http"
-	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/events"
@@ -27,21 +27,16 @@ import (
 	"github.com/roundsedu/rounds/platform/scheduler"
 )
 
-// Config is the search section: the embedding and rerank endpoints and
-// ranking tuning.
+// Config is the search section: the vector size, embedding work and
+// ranking tuning. The models are admin settings (embedding_model,
+// rerank_model) reached through the AI module's gateway, whose section
+// holds the proxy, its key, the timeouts and the retries.
 type Config struct {
-	EmbeddingDims  int           `mapstructure:"embedding_dims" validate:"gte=1,lte=2000"`
-	EmbeddingURL   string        `mapstructure:"embedding_url" validate:"omitempty,url"`
-	EmbeddingKey   string        `mapstructure:"embedding_key" secret:"true"`
-	EmbeddingModel string        `mapstructure:"embedding_model" validate:"required_with=EmbeddingURL"`
-	RerankURL      string        `mapstructure:"rerank_url" validate:"omitempty,url"`
-	RerankKey      string        `mapstructure:"rerank_key" secret:"true"`
-	RerankTimeout  time.Duration `mapstructure:"rerank_timeout" validate:"gt=0"`
+	EmbeddingDims int `mapstructure:"embedding_dims" validate:"gte=1,lte=2000"`
 	// Embedding work off the request path.
-	EmbeddingTimeout time.Duration `mapstructure:"embedding_timeout" validate:"gt=0"`
-	EmbeddingBatch   int           `mapstructure:"embedding_batch" validate:"gte=1,lte=2048"`
-	RetryInterval    time.Duration `mapstructure:"retry_interval" validate:"gt=0"`
-	RetryMaxPerRun   int           `mapstructure:"retry_max_per_run" validate:"gte=1"`
+	EmbeddingBatch int           `mapstructure:"embedding_batch" validate:"gte=1,lte=2048"`
+	RetryInterval  time.Duration `mapstructure:"retry_interval" validate:"gt=0"`
+	RetryMaxPerRun int           `mapstructure:"retry_max_per_run" validate:"gte=1"`
 	// Ranking.
 	HNSWEfSearch        int     `mapstructure:"hnsw_ef_search" validate:"gte=60,lte=1000"`
 	HybridMinSimilarity float64 `mapstructure:"hybrid_min_similarity" validate:"gte=0,lte=1"`
@@ -85,14 +80,11 @@ func New(ctx context.Context, k *module.Kit) (module.Module, error) {
 		k.Log.Warn("search: embedding dimension changed; stored vectors dropped, run POST /admin/embedding/regenerate",
 			"from", cur, "to", cfg.EmbeddingDims, "dropped", dropped)
 	}
-	var e embed.Embedder = embed.NewLocal(cfg.EmbeddingDims)
-	if cfg.EmbeddingURL != "" {
-		e = embed.NewRemote(embed.RemoteConfig{BaseURL: cfg.EmbeddingURL, APIKey: cfg.EmbeddingKey,
-			Model: cfg.EmbeddingModel, Dims: cfg.EmbeddingDims, Timeout: cfg.EmbeddingTimeout})
-	}
 	m := &Module{cfg: cfg}
 	module.NeedAll(k, &m.reaches)
-	m.svc = app.New(st, e, rerank.New(cfg.RerankURL, cfg.RerankKey, cfg.RerankTimeout), k.Queue, k.Settings,
+	ports := &app.Ports{}
+	module.Need(k, "ai", &ports.Models)
+	m.svc = app.New(st, embed.NewLocal(cfg.EmbeddingDims), ports, k.Queue, k.Settings,
 		m.reachable, k.Log, app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
 			EfSearch: cfg.HNSWEfSearch, HybridMinSimilarity: cfg.HybridMinSimilarity})
 	return m, nil

@@ -37,6 +37,11 @@ type Setting struct {
 	// different value is refused with FixedReason.
 	Fixed       func() any
 	FixedReason string
+	// Once makes the key writable only while it has never been written:
+	// afterwards a different value is refused with FixedReason, and only
+	// its owner changes it (Change). Writing the value it reads as writes
+	// nothing, so a round-tripped GET does not set it.
+	Once bool
 }
 
 // Registry holds the declared keys and reads and writes their values.
@@ -148,6 +153,16 @@ func (r *Registry) Put(ctx context.Context, by int64, values map[string]any) (ma
 	for _, k := range keys {
 		v := values[k]
 		s, ok := r.keys[k]
+		if ok && s.Once {
+			same, err := r.checkOnce(ctx, s, v)
+			if err != nil {
+				r.mu.RUnlock()
+				return nil, err
+			}
+			if same {
+				continue
+			}
+		}
 		switch {
 		case !ok:
 			fields = append(fields, apperr.Field{Field: "body." + k, Message: "unknown setting", Type: "value_error"})
@@ -176,15 +191,55 @@ func (r *Registry) Put(ctx context.Context, by int64, values map[string]any) (ma
 		return nil, &apperr.Error{Code: apperr.Invalid, Message: "invalid settings: " + fields[0].Field + ": " + fields[0].Message, Fields: fields}
 	}
 	if len(write) > 0 {
-		err := r.db.Conn(ctx).Clauses(clause.OnConflict{
-			Columns:   []clause.Column{{Name: "key"}},
-			DoUpdates: clause.Assignments(map[string]any{"value": clause.Column{Table: "excluded", Name: "value"}, "updated_by": by, "updated_at": clause.Expr{SQL: "now()"}}),
-		}).Omit("updated_at").Create(&write).Error
-		if err != nil {
+		if err := r.write(ctx, by, write); err != nil {
 			return nil, err
 		}
 	}
 	return r.All(ctx)
+}
+
+func (r *Registry) write(ctx context.Context, by int64, rows []row) error {
+	return r.db.Conn(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "key"}},
+		DoUpdates: clause.Assignments(map[string]any{"value": clause.Column{Table: "excluded", Name: "value"}, "updated_by": by, "updated_at": clause.Expr{SQL: "now()"}}),
+	}).Omit("updated_at").Create(&rows).Error
+}
+
+// checkOnce reports whether v is the value a Once key reads as (nothing to
+// write), and refuses a change once the key has been written.
+func (r *Registry) checkOnce(ctx context.Context, s Setting, v any) (same bool, err error) {
+	var rows []row
+	if err := r.db.Conn(ctx).Select("value").Where("key = ?", s.Key).Limit(1).Find(&rows).Error; err != nil {
+		return false, err
+	}
+	if len(rows) == 0 {
+		return sameJSON(v, s.Default), nil
+	}
+	if sameJSON(v, value(s, rows[0].Value)) {
+		return true, nil
+	}
+	return false, apperr.BadRequestf("%s cannot be changed through settings: %s", s.Key, s.FixedReason)
+}
+
+// Change writes a Once key past its rule, for the route of its owner that
+// changes it safely; it joins the transaction ctx carries.
+func (r *Registry) Change(ctx context.Context, by int64, key string, v any) error {
+	r.mu.RLock()
+	s, ok := r.keys[key]
+	r.mu.RUnlock()
+	if !ok || !s.Once {
+		return fmt.Errorf("settings: %q is not a declared Once key", key)
+	}
+	if s.Validate != nil {
+		if err := s.Validate(v); err != nil {
+			return apperr.Invalidf(key, "%s", err.Error())
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return r.write(ctx, by, []row{{Key: key, Value: b, UpdatedBy: &by}})
 }
 
 func sameJSON(a, b any) bool {

@@ -1,13 +1,14 @@
 // Package standin is a test stand-in for the paid model proxy: an
 // in-process HTTP server speaking OpenAI's wire protocol for what the AI
-// module calls (POST /v1/chat/completions, POST /v1/audio/speech, GET
-// /v1/models), with switches for the ways a real proxy fails. Only tests
+// module calls (POST /v1/chat/completions, POST /v1/audio/speech, POST
+// /v1/audio/transcriptions, GET /v1/models), with switches for the ways a real proxy fails. Only tests
 // import it.
 package standin
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -35,6 +36,9 @@ type Call struct {
 	Messages []string // chat: every message's content, in order
 	Voice    string
 	Input    string
+	// Transcriptions: the uploaded file's name and bytes.
+	Filename string
+	Audio    []byte
 }
 
 // Server is the stand-in.
@@ -50,6 +54,9 @@ type Server struct {
 // Audio is what /audio/speech answers: an MPEG audio frame header and
 // padding, enough to be recognisably MP3.
 var Audio = append([]byte{0xFF, 0xFB, 0x90, 0x64}, make([]byte, 413)...)
+
+// Transcript is what /audio/transcriptions answers.
+const Transcript = "Crushing chest pain radiating to the left arm for two hours."
 
 // DefaultReply is what chat answers until Reply changes it: markdown and
 // three follow-ups, as the tutor asks.
@@ -105,11 +112,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Input  string `json:"input"`
 		Stream bool   `json:"stream"`
 	}
-	if r.Method == http.MethodPost {
+	var upload struct {
+		name string
+		data []byte
+	}
+	switch {
+	case r.URL.Path == "/v1/audio/transcriptions":
+		if err := r.ParseMultipartForm(32 << 20); err != nil {
+			apiError(w, http.StatusBadRequest, "expected multipart/form-data: "+err.Error())
+			return
+		}
+		body.Model = r.FormValue("model")
+		if f, h, err := r.FormFile("file"); err == nil {
+			upload.name = h.Filename
+			upload.data, _ = io.ReadAll(f)
+			_ = f.Close()
+		}
+	case r.Method == http.MethodPost:
 		_ = json.NewDecoder(r.Body).Decode(&body)
 	}
 	c := Call{Path: r.URL.Path, Model: body.Model, Key: strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "),
-		Voice: body.Voice, Input: body.Input}
+		Voice: body.Voice, Input: body.Input, Filename: upload.name, Audio: upload.data}
 	for _, m := range body.Messages {
 		c.Messages = append(c.Messages, m.Content)
 	}
@@ -143,6 +166,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			"model": body.Model, "choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": reply}}},
 			"usage": map[string]any{"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150}})
+	case "/v1/audio/transcriptions":
+		if upload.data == nil {
+			apiError(w, http.StatusBadRequest, "file is required")
+			return
+		}
+		writeJSON(w, map[string]any{"text": Transcript, "usage": map[string]any{"type": "duration", "seconds": 3}})
 	case "/v1/audio/speech":
 		w.Header().Set("Content-Type", "audio/mpeg")
 		_, _ = w.Write(Audio)

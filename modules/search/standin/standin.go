@@ -1,5 +1,6 @@
 // Package standin is a test stand-in for the paid model proxy: an
-// in-process HTTP server speaking the real wire protocols search uses
+// in-process HTTP server speaking the real wire protocols search's models
+// use through the AI module's gateway
 // (OpenAI POST /v1/embeddings, Cohere-style POST /v1/rerank), with switches
 // for the ways a real endpoint fails. Vectors come from the local embedder
 // and rerank scores from its cosine similarity, so results still make sense.
@@ -34,6 +35,7 @@ const (
 
 // Request is what one call asked.
 type Request struct {
+	Key       string // the bearer key
 	Model     string
 	Query     string   // rerank
 	Documents []string // rerank documents or embedding inputs
@@ -89,6 +91,10 @@ func (s *Server) SetSlowDelay(d time.Duration) { s.mu.Lock(); s.slowDelay = d; s
 // Prefer makes the reranker score documents containing substr above all
 // others, so a test can tell a reranked order from the fused one.
 func (s *Server) Prefer(substr string) { s.mu.Lock(); s.prefer = substr; s.mu.Unlock() }
+
+// Vector is the vector the stand-in answers for text (before the
+// caller's normalisation; the local embedder's are unit already).
+func (s *Server) Vector(text string) []float32 { return s.local.Vector(text) }
 
 // EmbedRequests and RerankRequests return what was asked so far.
 func (s *Server) EmbedRequests() []Request {
@@ -155,7 +161,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	mode, delay, slow := s.embedMode, s.delay, s.slowDelay
-	s.embedLog = append(s.embedLog, Request{Model: req.Model, Documents: inputs})
+	s.embedLog = append(s.embedLog, Request{Key: bearer(r), Model: req.Model, Documents: inputs})
 	s.mu.Unlock()
 	if s.fail(w, mode, slow) {
 		return
@@ -202,7 +208,7 @@ func (s *Server) rerank(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	mode, delay, slow, prefer := s.rankMode, s.delay, s.slowDelay, s.prefer
-	s.rerankLog = append(s.rerankLog, Request{Model: req.Model, Query: req.Query, Documents: req.Documents})
+	s.rerankLog = append(s.rerankLog, Request{Key: bearer(r), Model: req.Model, Query: req.Query, Documents: req.Documents})
 	s.mu.Unlock()
 	if s.fail(w, mode, slow) {
 		return
@@ -235,6 +241,10 @@ func (s *Server) rerank(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"id": "rerank-standin", "results": results,
 		"meta": map[string]any{"billed_units": map[string]any{"search_units": 1}}})
+}
+
+func bearer(r *http.Request) string {
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

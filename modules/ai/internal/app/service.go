@@ -40,6 +40,9 @@ type Config struct {
 	SpeechPerHour            int           `mapstructure:"speech_per_hour" validate:"gte=1"`
 	AIModePer10Minutes       int           `mapstructure:"ai_mode_per_10_minutes" validate:"gte=1"`
 	ExtractionTimeout        time.Duration `mapstructure:"extraction_timeout" validate:"gt=0"`
+	EmbeddingTimeout         time.Duration `mapstructure:"embedding_timeout" validate:"gt=0"`
+	RerankTimeout            time.Duration `mapstructure:"rerank_timeout" validate:"gt=0"`
+	STTPerHour               int           `mapstructure:"stt_per_hour" validate:"gte=1"`
 }
 
 // Tasks are the eight things a model can be configured for.
@@ -103,7 +106,7 @@ func New(d *db.DB, limiter *ratelimit.Limiter, reg *settings.Registry, gw *gatew
 	if cfg.KeyEncryptionKey == "" && cfg.PreviousKeyEncryptionKey != "" {
 		return nil, errors.New("ai: previous_key_encryption_key is set without key_encryption_key")
 	}
-	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota} {
+	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota, SettingSTTQuota} {
 		reg.Register(settings.Setting{Key: key, Default: 0, Validate: nonNegativeInt})
 	}
 	return s, nil

@@ -1,6 +1,6 @@
 // Package gateway is the one client Rounds uses to reach models: an
 // OpenAI-compatible proxy (LiteLLM or any server speaking the protocol)
-// for chat, speech and model discovery. Timeouts, retries and the mapping
+// for chat, speech, transcription, embeddings, rerank and model discovery. Timeouts, retries and the mapping
 // of upstream failures to the error envelope live here and nowhere else.
 package gateway
 
@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -28,6 +29,9 @@ type Target struct {
 	// Timeout replaces the gateway's for this target's task (0: the
 	// gateway's); extraction reads pages for longer than a tutor answers.
 	Timeout time.Duration
+	// NoRetry makes one attempt only: for calls whose failure costs little
+	// and whose caller is waiting (search's rerank keeps the fused order).
+	NoRetry bool
 }
 
 func (g *Gateway) timeout(t Target) time.Duration {
@@ -53,8 +57,14 @@ func (g *Gateway) client(t Target) openai.Client {
 	if key == "" {
 		key = "none" // proxies without auth still expect the header
 	}
+	retries := g.Retries
+	if t.NoRetry {
+		retries = 0
+	}
+	// A proxy asking to wait longer than the call may last (Retry-After)
+	// is not waited for: its own answer (429 and its message) is returned.
 	opts := []option.RequestOption{option.WithBaseURL(t.BaseURL), option.WithAPIKey(key),
-		option.WithMaxRetries(g.Retries), option.WithRequestTimeout(g.timeout(t))}
+		option.WithMaxRetries(retries), option.WithRequestTimeout(g.timeout(t)), option.WithMaxRetryDelay(g.timeout(t))}
 	if g.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(g.HTTPClient))
 	}
@@ -93,9 +103,28 @@ func (g *Gateway) Chat(ctx context.Context, t Target, msgs []Message, maxTokens 
 		CompletionTokens: res.Usage.CompletionTokens}, nil
 }
 
+// noProxy is transient for callers that retry (search's embedding jobs):
+// it says nothing about the input, and a later call may find one.
 func noProxy() error {
-	return apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)")
+	return &Failure{err: apperr.New(apperr.Unavailable, "no model proxy is configured (ai.base_url)"), transient: true}
 }
+
+// Failure is a call that failed: the envelope error (502 upstream_failed,
+// or 503 with no proxy) and whether the same call could succeed later as
+// it is (unreachable, too slow, 408, 429, 5xx), which background callers
+// use to stop early instead of trying their inputs one by one.
+type Failure struct {
+	err       *apperr.Error
+	transient bool
+}
+
+func (f *Failure) Error() string { return f.err.Message }
+
+// Unwrap lets apperr.As find the envelope error.
+func (f *Failure) Unwrap() error { return f.err }
+
+// Transient reports a failure that says nothing about the input.
+func (f *Failure) Transient() bool { return f.transient }
 
 func chatParams(t Target, msgs []Message, maxTokens int64) openai.ChatCompletionNewParams {
 	params := openai.ChatCompletionNewParams{Model: t.Model}
@@ -254,13 +283,28 @@ func upstream(model string, err error) error {
 		if msg == "" {
 			msg = http.StatusText(api.StatusCode)
 		}
-		return apperr.New(apperr.UpstreamFailed, "%s answered %d: %s", who, api.StatusCode, clip(msg, 500))
+		transient := api.StatusCode == http.StatusTooManyRequests || api.StatusCode == http.StatusRequestTimeout ||
+			api.StatusCode >= 500
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s answered %d: %s", who, api.StatusCode, clip(msg, 500)),
+			transient: transient}
 	case errors.As(err, &serr):
-		return apperr.New(apperr.UpstreamFailed, "%s stopped mid-answer: %s", who, clip(serr.Message, 500))
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s stopped mid-answer: %s", who, clip(serr.Message, 500)),
+			transient: true}
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout():
-		return apperr.New(apperr.UpstreamFailed, "%s did not answer in time", who)
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s did not answer in time", who), transient: true}
+	case isTransport(err):
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s is unreachable: %s", who, clip(err.Error(), 300)),
+			transient: true}
 	}
-	return apperr.New(apperr.UpstreamFailed, "%s is unreachable: %s", who, clip(err.Error(), 300))
+	// A body that is not the protocol's JSON, or any other failure.
+	return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s failed: %s", who, clip(err.Error(), 300))}
+}
+
+// isTransport reports a connection that failed or dropped.
+func isTransport(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
 func clip(s string, n int) string {

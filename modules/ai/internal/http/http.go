@@ -256,6 +256,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 
 	learnerRoutes(r, svc)
 	aiModeRoutes(r, svc)
+	sttRoutes(r, svc)
 }
 
 // VoiceResponse is a voice on offer for registration.

@@ -34,13 +34,22 @@ type EmbeddingCheck struct {
 // the embedder in use and checks that the related pair is closer than the
 // unrelated one. An endpoint failure is a 502 with the upstream message.
 func (s *Service) TestEmbedding(ctx context.Context, text string) (EmbeddingCheck, error) {
-	out := EmbeddingCheck{Provider: s.embedder.Provider(), Model: s.embedder.Model(), Dims: s.embedder.Dims()}
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return EmbeddingCheck{}, err
+	}
+	return probe(ctx, e, text)
+}
+
+// probe embeds the probe texts (and text, if any) with e.
+func probe(ctx context.Context, e embed.Embedder, text string) (EmbeddingCheck, error) {
+	out := EmbeddingCheck{Provider: e.Provider(), Model: e.Model(), Dims: e.Dims()}
 	texts := []string{probeQuery, probeRelevant, probeIrrelevant}
 	if strings.TrimSpace(text) != "" {
 		texts = append(texts, text)
 	}
 	start := time.Now()
-	vecs, err := s.embedder.Embed(ctx, texts)
+	vecs, err := e.Embed(ctx, texts)
 	out.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
 		return out, apperr.New(apperr.UpstreamFailed, "embedding failed: %s", err.Error())
@@ -72,7 +81,8 @@ type RerankCheck struct {
 // TestRerank asks the rerank model (the given one, else the configured one)
 // to score a relevant and an irrelevant document, irrelevant first so a
 // model that keeps the input order fails. 400 when no model or endpoint is
-// set, 502 with the upstream message when the call fails.
+// set (or no model proxy), 502 with the upstream message when the call
+// fails.
 func (s *Service) TestRerank(ctx context.Context, model *string) (RerankCheck, error) {
 	var m string
 	if model != nil {
@@ -87,12 +97,12 @@ func (s *Service) TestRerank(ctx context.Context, model *string) (RerankCheck, e
 	if strings.TrimSpace(m) == "" {
 		return out, apperr.BadRequestf("no rerank model is set: searches keep fusion order (set rerank_model in PUT /admin/settings)")
 	}
-	if !s.reranker.Configured() {
-		return out, apperr.BadRequestf("no rerank endpoint is configured (search.rerank_url)")
-	}
 	start := time.Now()
-	scores, err := s.reranker.Scores(ctx, m, probeQuery, []string{probeIrrelevant, probeRelevant})
+	scores, err := s.rerankScores(ctx, m, probeQuery, []string{probeIrrelevant, probeRelevant})
 	out.LatencyMS = time.Since(start).Milliseconds()
+	if apperr.Is(err, apperr.Unavailable) {
+		return out, apperr.BadRequestf("%s", err.Error()) // no proxy: a configuration to fix, as no model is
+	}
 	if err != nil {
 		return out, apperr.New(apperr.UpstreamFailed, "rerank failed: %s", err.Error())
 	}

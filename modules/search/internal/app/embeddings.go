@@ -27,14 +27,14 @@ const (
 // down item by item, so one refused text does not block its neighbours.
 // It returns how many items got a vector (or were found to have nothing to
 // embed) and how many failed.
-func (s *Service) embedBatch(ctx context.Context, items []store.Pending) (ok, failed int, err error) {
+func (s *Service) embedBatch(ctx context.Context, e embed.Embedder, items []store.Pending) (ok, failed int, err error) {
 	texts := make([]string, len(items))
 	for i, it := range items {
 		texts[i] = embedText(it.Title)
 	}
-	vecs, err := s.embedder.Embed(ctx, texts)
+	vecs, err := e.Embed(ctx, texts)
 	if err == nil {
-		return len(items), 0, s.store.SaveEmbeddings(ctx, items, vecs, s.embedder.Model())
+		return len(items), 0, s.store.SaveEmbeddings(ctx, items, vecs, e.Model())
 	}
 	if embed.IsTransient(err) || len(items) == 1 {
 		if rerr := s.store.RecordFailures(ctx, items, err.Error()); rerr != nil {
@@ -46,7 +46,7 @@ func (s *Service) embedBatch(ctx context.Context, items []store.Pending) (ok, fa
 		return 0, 1, nil
 	}
 	for i := range items {
-		o, f, err := s.embedBatch(ctx, items[i:i+1])
+		o, f, err := s.embedBatch(ctx, e, items[i:i+1])
 		ok, failed = ok+o, failed+f
 		if err != nil {
 			return ok, failed, err
@@ -59,6 +59,10 @@ func (s *Service) embedBatch(ctx context.Context, items []store.Pending) (ok, fa
 // missing or older than their text, at most RetryMaxPerRun per run, and
 // stops early while the endpoint is failing.
 func (s *Service) RetryMissing(ctx context.Context) error {
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return err
+	}
 	after := store.Key{}
 	var done, failed int
 	for done+failed < s.tuning.RetryMaxPerRun {
@@ -70,7 +74,7 @@ func (s *Service) RetryMissing(ctx context.Context) error {
 			break
 		}
 		after = items[len(items)-1].Key
-		o, f, err := s.embedBatch(ctx, items)
+		o, f, err := s.embedBatch(ctx, e, items)
 		done, failed = done+o, failed+f
 		if err != nil {
 			s.log.Warn("search: retry_missing_embeddings stopped: endpoint failing", "embedded", done, "error", err)
@@ -99,6 +103,10 @@ func (s *Service) EmbedPending(ctx context.Context, run *jobs.Run) (any, error) 
 	if err := s.store.ClaimEmbedJob(ctx, run.ID); err != nil {
 		return nil, err
 	}
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var res EmbedResult
 	after := store.Key{}
 	for {
@@ -110,7 +118,7 @@ func (s *Service) EmbedPending(ctx context.Context, run *jobs.Run) (any, error) 
 			return res, nil
 		}
 		after = items[len(items)-1].Key
-		o, f, err := s.embedBatch(ctx, items)
+		o, f, err := s.embedBatch(ctx, e, items)
 		res.Embedded, res.Failed = res.Embedded+o, res.Failed+f
 		if err != nil {
 			s.log.Warn("search: embed_pending stopped: endpoint failing; the retry job takes over",
@@ -148,7 +156,11 @@ func (s *Service) Regenerate(ctx context.Context, run *jobs.Run) (any, error) {
 	if err := run.Decode(&p); err != nil {
 		return nil, err
 	}
-	model := s.embedder.Model()
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	model := e.Model()
 	total, err := s.store.CountIndexed(ctx)
 	if err != nil {
 		return nil, err
@@ -171,7 +183,7 @@ func (s *Service) Regenerate(ctx context.Context, run *jobs.Run) (any, error) {
 			break
 		}
 		after = items[len(items)-1].Key
-		o, f, err := s.embedBatch(ctx, items)
+		o, f, err := s.embedBatch(ctx, e, items)
 		res.Embedded, res.Failed = res.Embedded+o, res.Failed+f
 		if err != nil {
 			return nil, fmt.Errorf("embeddings endpoint failing after %d of %d items: %w", res.Embedded, total, err)
@@ -197,10 +209,24 @@ type RegenerationStarted struct {
 
 // StartRegeneration queues regenerate_embeddings unless one is already
 // pending or running (409). The check and the enqueue share one transaction
-// under a row lock, so two admins asking together start one job.
-func (s *Service) StartRegeneration(ctx context.Context, by int64) (RegenerationStarted, error) {
+// under a row lock, so two admins asking together start one job. A model
+// other than the one in use is checked first, outside the transaction (its
+// failure is a 502 and changes nothing), and becomes embedding_model in the
+// job's transaction: queries then compare only its vectors, so items not
+// yet re-embedded are found by keyword until the job reaches them.
+func (s *Service) StartRegeneration(ctx context.Context, by int64, model string) (RegenerationStarted, error) {
 	var out RegenerationStarted
-	err := s.store.DB().Tx(ctx, func(ctx context.Context) error {
+	current, err := s.embeddingModel(ctx)
+	if err != nil {
+		return out, err
+	}
+	switchTo := model != "" && model != current
+	if switchTo {
+		if _, err := probe(ctx, s.embedderOf(model), ""); err != nil {
+			return out, err
+		}
+	}
+	err = s.store.DB().Tx(ctx, func(ctx context.Context) error {
 		prev, err := s.store.LockRegeneration(ctx)
 		if err != nil {
 			return err
@@ -223,6 +249,11 @@ func (s *Service) StartRegeneration(ctx context.Context, by int64) (Regeneration
 			return err
 		}
 		out = RegenerationStarted{JobID: id, Status: jobs.Pending}
+		if switchTo {
+			if err := s.settings.Change(ctx, by, SettingEmbeddingModel, model); err != nil {
+				return err
+			}
+		}
 		return s.store.SetRegeneration(ctx, id, now)
 	})
 	return out, err
@@ -242,7 +273,11 @@ type Health struct {
 
 // Health reports how much of the index has a vector of the current model.
 func (s *Service) Health(ctx context.Context) (Health, error) {
-	h := Health{Provider: s.embedder.Provider(), Model: s.embedder.Model(), Dims: s.embedder.Dims()}
+	e, err := s.embedder(ctx)
+	if err != nil {
+		return Health{}, err
+	}
+	h := Health{Provider: e.Provider(), Model: e.Model(), Dims: e.Dims()}
 	kinds, err := s.store.Health(ctx, h.Model)
 	if err != nil {
 		return h, err

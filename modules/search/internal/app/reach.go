@@ -33,8 +33,8 @@ func (s *Service) reachable(ctx context.Context, p auth.Principal, kind string, 
 // reachedRankings ranks one kind for p: each ranker read reachDepth deep,
 // the answer side matched only where p may read it, and only items p may
 // find kept, each list cut to the fusion pool.
-func (s *Service) reachedRankings(ctx context.Context, p auth.Principal, kind, q string, vec []float32) (kw, vc []rank.Scored, err error) {
-	public, all, vec0, err := s.rankers(ctx, kind, q, vec, reachDepth, true)
+func (s *Service) reachedRankings(ctx context.Context, p auth.Principal, kind, q string, qv query) (kw, vc []rank.Scored, err error) {
+	public, all, vec0, err := s.rankers(ctx, kind, q, qv, reachDepth, true)
 	if err != nil {
 		return nil, nil, err
 	}

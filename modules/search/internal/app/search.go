@@ -7,12 +7,14 @@ import (
 	"sync"
 
 	"github.com/roundsedu/rounds/modules/search/internal/rank"
-	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 )
 
 // MaxLimit bounds Semantic and Keyword lists.
 const MaxLimit = 1000
+
+// MaxRerank is the most candidates one rerank may see (the spec's limit).
+const MaxRerank = 50
 
 // ErrUnavailable: the query could not be embedded (the embeddings endpoint
 // failed), so a semantic ranking cannot be made now.
@@ -39,13 +41,25 @@ func clampLimit(limit int) int {
 	return min(limit, MaxLimit)
 }
 
-// queryVector embeds the query; nil (no error) when it has nothing to embed.
-func (s *Service) queryVector(ctx context.Context, q string) ([]float32, error) {
-	vecs, err := s.embedder.Embed(ctx, []string{q})
+// query is an embedded query: its vector (nil when it has nothing to
+// embed) and the model that made it, whose vectors alone it is compared
+// with.
+type query struct {
+	vec   []float32
+	model string
+}
+
+// queryVector embeds the query with the model in use.
+func (s *Service) queryVector(ctx context.Context, q string) (query, error) {
+	e, err := s.embedder(ctx)
 	if err != nil {
-		return nil, err
+		return query{}, err
 	}
-	return vecs[0], nil
+	vecs, err := e.Embed(ctx, []string{q})
+	if err != nil {
+		return query{}, err
+	}
+	return query{vec: vecs[0], model: e.Model()}, nil
 }
 
 // Semantic ranks live items of kind by cosine similarity to q, keeping those
@@ -55,15 +69,15 @@ func (s *Service) Semantic(ctx context.Context, kind, q string, minSimilarity fl
 	if q == "" {
 		return nil, nil
 	}
-	vec, err := s.queryVector(ctx, q)
+	qv, err := s.queryVector(ctx, q)
 	if err != nil {
 		s.log.Warn("search: query embedding failed", "error", err)
 		return nil, ErrUnavailable
 	}
-	if vec == nil {
+	if qv.vec == nil {
 		return nil, nil
 	}
-	scored, err := s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: vec, Model: s.embedder.Model(),
+	scored, err := s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: qv.vec, Model: qv.model,
 		Limit: clampLimit(limit), EfSearch: s.tuning.EfSearch, MinSimilarity: minSimilarity})
 	if err != nil {
 		return nil, err
@@ -131,13 +145,13 @@ func (f fused) hits(limit int) []Hit {
 // hybridVector embeds the query for the vector ranker. When the embedder
 // fails it logs and reports embedded false: the keyword ranker answers
 // alone. vec is nil then, and when the query has nothing to embed.
-func (s *Service) hybridVector(ctx context.Context, q string) (vec []float32, embedded bool) {
-	vec, err := s.queryVector(ctx, q)
+func (s *Service) hybridVector(ctx context.Context, q string) (qv query, embedded bool) {
+	qv, err := s.queryVector(ctx, q)
 	if err != nil {
 		s.log.Warn("search: query embedding failed; answering from keywords only", "error", err)
-		return nil, false
+		return query{}, false
 	}
-	return vec, true
+	return qv, true
 }
 
 // hybridWith runs both rankers over the public text with an already
@@ -145,8 +159,8 @@ func (s *Service) hybridVector(ctx context.Context, q string) (vec []float32, em
 // own reach to what it returns). The rankers are read as deep as for GET
 // /search and cut to the pool, so both rank alike for a caller who reaches
 // everything (the HNSW scan's first 60 are not exactly the nearest 60).
-func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32, doRerank bool) (fused, error) {
-	kw, _, vc, err := s.rankers(ctx, kind, q, vec, reachDepth, false)
+func (s *Service) hybridWith(ctx context.Context, kind, q string, qv query, doRerank bool) (fused, error) {
+	kw, _, vc, err := s.rankers(ctx, kind, q, qv, reachDepth, false)
 	if err != nil {
 		return fused{}, err
 	}
@@ -156,16 +170,16 @@ func (s *Service) hybridWith(ctx context.Context, kind, q string, vec []float32,
 // rankers runs the keyword ranker over the public text (and, with hidden,
 // a second time over the text with the answer side) and the vector ranker,
 // concurrently on separate connections, each depth deep.
-func (s *Service) rankers(ctx context.Context, kind, q string, vec []float32, depth int, hidden bool) (public, all, vc []rank.Scored, err error) {
+func (s *Service) rankers(ctx context.Context, kind, q string, qv query, depth int, hidden bool) (public, all, vc []rank.Scored, err error) {
 	var (
 		allErr, vcErr error
 		wg            sync.WaitGroup
 	)
-	if vec != nil {
+	if qv.vec != nil {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			vc, vcErr = s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: vec, Model: s.embedder.Model(),
+			vc, vcErr = s.store.Vector(ctx, store.VectorQuery{Kind: kind, Vector: qv.vec, Model: qv.model,
 				Limit: depth, EfSearch: s.tuning.EfSearch, MinSimilarity: s.tuning.HybridMinSimilarity})
 		}()
 	}
@@ -220,10 +234,10 @@ func (s *Service) rerank(ctx context.Context, kind, q string, cands []rank.Candi
 		s.log.Warn("search: reading the rerank model failed; keeping fusion order", "error", err)
 		return cands, false
 	}
-	if strings.TrimSpace(model) == "" || !s.reranker.Configured() {
+	if strings.TrimSpace(model) == "" {
 		return cands, false // unset: fusion order by design
 	}
-	out, err := rank.Rerank(cands, rerank.MaxCandidates, func(head []rank.Candidate) ([]float64, error) {
+	out, err := rank.Rerank(cands, MaxRerank, func(head []rank.Candidate) ([]float64, error) {
 		ids := make([]int64, len(head))
 		for i, c := range head {
 			ids[i] = c.ID
@@ -237,7 +251,7 @@ func (s *Service) rerank(ctx context.Context, kind, q string, cands []rank.Candi
 			t := texts[c.ID]
 			docs[i] = strings.TrimSpace(t.Title + "\n" + t.Body) // the cross-encoder reads options too
 		}
-		return s.reranker.Scores(ctx, model, q, docs)
+		return s.rerankScores(ctx, model, q, docs)
 	})
 	if err != nil {
 		s.log.Warn("search: rerank failed; keeping fusion order", "kind", kind, "model", model, "error", err)

@@ -4,13 +4,13 @@
 package app
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
 	"strings"
 
 	"github.com/roundsedu/rounds/modules/search/internal/embed"
-	"github.com/roundsedu/rounds/modules/search/internal/rerank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/settings"
@@ -38,11 +38,28 @@ type Tuning struct {
 	HybridMinSimilarity float64 // vector hits below this do not enter fusion
 }
 
+// Models is how search reaches embedding and rerank models: the AI
+// module's gateway (one client, one place for keys, timeouts and
+// retries). A failure worth retrying as it is (the proxy unreachable, too
+// slow, 429, 5xx) has a Transient() bool method answering true.
+type Models interface {
+	// Embed returns one vector per text, in order, from model.
+	Embed(ctx context.Context, model string, texts []string) ([][]float64, error)
+	// Rerank scores each document against query with model, in the
+	// documents' order.
+	Rerank(ctx context.Context, model, query string, docs []string) ([]float64, error)
+}
+
+// Ports are filled once every module is built.
+type Ports struct {
+	Models Models
+}
+
 // Service is the module's logic.
 type Service struct {
 	store    *store.Store
-	embedder embed.Embedder
-	reranker *rerank.Client
+	local    *embed.Local
+	ports    *Ports
 	queue    *jobs.Queue
 	log      *slog.Logger
 	tuning   Tuning
@@ -50,12 +67,36 @@ type Service struct {
 	reach    Reach
 }
 
-// New builds the service.
-func New(st *store.Store, e embed.Embedder, r *rerank.Client, q *jobs.Queue, set *settings.Registry, reach Reach,
+// New builds the service; local is the built-in embedder, used while no
+// embedding model is set.
+func New(st *store.Store, local *embed.Local, ports *Ports, q *jobs.Queue, set *settings.Registry, reach Reach,
 	log *slog.Logger, t Tuning) *Service {
-	s := &Service{store: st, embedder: e, reranker: r, queue: q, settings: set, reach: reach, log: log, tuning: t}
+	s := &Service{store: st, local: local, ports: ports, queue: q, settings: set, reach: reach, log: log, tuning: t}
 	s.registerOwnSettings()
 	return s
+}
+
+// embedder is the embedder of the embedding_model setting: the built-in
+// one while it names that (the default), else the named model through the
+// gateway.
+func (s *Service) embedder(ctx context.Context) (embed.Embedder, error) {
+	model, err := s.embeddingModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.embedderOf(model), nil
+}
+
+func (s *Service) embedderOf(model string) embed.Embedder {
+	if model == s.local.Model() {
+		return s.local
+	}
+	return embed.NewGateway(s.ports.Models, model, s.local.Dims())
+}
+
+// rerankScores asks the rerank model through the gateway.
+func (s *Service) rerankScores(ctx context.Context, model, q string, docs []string) ([]float64, error) {
+	return s.ports.Models.Rerank(ctx, model, q, docs)
 }
 
 // embedText is what is embedded for an item: its title (a question's

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/roundsedu/rounds/platform/settings"
 )
@@ -14,12 +15,24 @@ const (
 	maxModelName          = 200
 )
 
+// changeEmbeddingModel is how the embedding model changes once set.
+const changeEmbeddingModel = "every stored vector depends on it; re-embedding is the way to change it: " +
+	`POST /admin/embedding/regenerate with {"model": "<new model>"} checks the new model, switches to it ` +
+	"and re-embeds every item"
+
 func (s *Service) registerOwnSettings() {
 	s.settings.Register(settings.Setting{
-		Key:   SettingEmbeddingModel,
-		Fixed: func() any { return s.embedder.Model() },
-		FixedReason: "every stored vector depends on it; set search.embedding_url and search.embedding_model " +
-			"in the deployment configuration, restart, then POST /admin/embedding/regenerate",
+		Key:         SettingEmbeddingModel,
+		Default:     s.local.Model(),
+		Once:        true,
+		FixedReason: changeEmbeddingModel,
+		Validate: func(v any) error {
+			str, ok := v.(string)
+			if !ok || strings.TrimSpace(str) != str || str == "" || len(str) > maxModelName {
+				return fmt.Errorf("must be a model name of 1 to %d characters without surrounding spaces", maxModelName)
+			}
+			return nil
+		},
 	})
 	s.settings.Register(settings.Setting{
 		Key:     SettingRerankModel,
@@ -35,6 +48,14 @@ func (s *Service) registerOwnSettings() {
 			return nil
 		},
 	})
+}
+
+// embeddingModel is the model whose vectors are stored and compared: the
+// setting, the built-in embedder's name until an admin sets it.
+func (s *Service) embeddingModel(ctx context.Context) (string, error) {
+	var m string
+	err := s.settings.Get(ctx, SettingEmbeddingModel, &m)
+	return m, err
 }
 
 // rerankModel is the configured rerank model, as written ("" when unset).

@@ -1,7 +1,7 @@
 // Package embed turns text into vectors for the vector ranker. Two
 // implementations share one interface: Local (built in, no network, hashed
-// lexical features) and Remote (an OpenAI-compatible embeddings endpoint such
-// as a LiteLLM proxy).
+// lexical features) and Gateway (a named model through the AI module's
+// gateway to an OpenAI-compatible proxy such as LiteLLM).
 package embed
 
 import (
@@ -18,7 +18,7 @@ type Embedder interface {
 	// Model names what produces the vectors; vectors of different models are
 	// never compared.
 	Model() string
-	// Provider is "local" or "remote".
+	// Provider is "local" or "gateway".
 	Provider() string
 	Dims() int
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

@@ -25,9 +25,12 @@ func registerAdmin(r *httpapi.Router, h *handlers) {
 	}, h.testEmbedding)
 	httpapi.Register(r, auth.Admin, huma.Operation{
 		Method: http.MethodPost, Path: "/admin/embedding/regenerate", Tags: []string{"admin"},
-		Summary:       "Re-embed everything as a background job (regenerate_embeddings); search stays usable",
+		Summary: "Re-embed everything as a background job (regenerate_embeddings); search stays usable",
+		Description: "With a model other than embedding_model, the model is first checked (502 when it fails, " +
+			"nothing changed), then becomes embedding_model and every item is re-embedded with it: this is " +
+			"how the embedding model changes once set.",
 		DefaultStatus: http.StatusAccepted,
-		Errors:        []int{http.StatusConflict, http.StatusServiceUnavailable},
+		Errors:        []int{http.StatusConflict, http.StatusBadGateway, http.StatusServiceUnavailable},
 	}, h.regenerate)
 	httpapi.Register(r, auth.Admin, huma.Operation{
 		Method: http.MethodPost, Path: "/admin/rerank/test", Tags: []string{"admin"},
@@ -138,8 +141,18 @@ type EmbeddingRegenerateBody struct {
 	Status string `json:"status"`
 }
 
-func (h *handlers) regenerate(ctx context.Context, _ *struct{}) (*struct{ Body EmbeddingRegenerateBody }, error) {
-	res, err := h.svc.StartRegeneration(ctx, auth.MustFrom(ctx).UserID)
+type regenerateInput struct {
+	Body *struct {
+		Model string `json:"model,omitempty" required:"false" minLength:"1" maxLength:"200" pattern:"^\\S(.*\\S)?$" doc:"Switch to this embedding model (default: stay on embedding_model)"`
+	}
+}
+
+func (h *handlers) regenerate(ctx context.Context, in *regenerateInput) (*struct{ Body EmbeddingRegenerateBody }, error) {
+	var model string
+	if in.Body != nil {
+		model = in.Body.Model
+	}
+	res, err := h.svc.StartRegeneration(ctx, auth.MustFrom(ctx).UserID, model)
 	if err != nil {
 		return nil, err
 	}
