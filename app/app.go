@@ -33,6 +33,7 @@ import (
 	"github.com/roundsedu/rounds/platform/scheduler"
 	"github.com/roundsedu/rounds/platform/settings"
 	"github.com/roundsedu/rounds/platform/storage"
+	"github.com/roundsedu/rounds/platform/telemetry"
 	"github.com/roundsedu/rounds/web"
 )
 
@@ -79,6 +80,7 @@ type App struct {
 	httpAddr string
 	metrAddr string
 	devIdP   *devidp.Provider // only when devidp.enabled
+	tracing  func(context.Context) error
 }
 
 // NewLogger builds the process logger from config.
@@ -162,6 +164,9 @@ func (a *App) build(ctx context.Context) error {
 		return err
 	}
 	a.Modules = mods
+	if a.tracing, err = telemetry.Setup(ctx, p.Config, buildinfo.String()); err != nil {
+		return err
+	}
 	if err := p.Config.Check(); err != nil {
 		return err
 	}
@@ -329,6 +334,11 @@ func (a *App) Done() <-chan struct{} {
 
 // Close releases the pool and the bucket without waiting for anything.
 func (a *App) Close() {
+	if a.tracing != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = a.tracing(ctx) // flushes the last spans
+		cancel()
+	}
 	if a.Storage != nil {
 		_ = a.Storage.Close()
 	}
