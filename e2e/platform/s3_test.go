@@ -146,4 +146,3 @@ func uploadPDF(h *harness.Harness, u *harness.User) *harness.Response {
 	Expect(w.Close()).To(Succeed())
 	return u.Client(h).With("Content-Type", w.FormDataContentType()).Post("/api/v1/documents/upload", buf.Bytes())
 }
-
