@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/roundsedu/rounds/migrations"
 	"github.com/roundsedu/rounds/modules/identity"
@@ -126,6 +127,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Settings:  settings.New(d),
 		Signer:    auth.NewSigner(cfg.Auth.TokenSecret, cfg.Service.Name),
 	}}
+	m.Register(collectors.NewDBStatsCollector(d.StdPool(), "rounds"), a.Queue.Backlog())
 	if err := a.build(ctx); err != nil {
 		a.Close()
 		return nil, err
