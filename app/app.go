@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/roundsedu/rounds/migrations"
 	"github.com/roundsedu/rounds/modules/identity"
@@ -33,6 +34,7 @@ import (
 	"github.com/roundsedu/rounds/platform/scheduler"
 	"github.com/roundsedu/rounds/platform/settings"
 	"github.com/roundsedu/rounds/platform/storage"
+	"github.com/roundsedu/rounds/platform/telemetry"
 	"github.com/roundsedu/rounds/web"
 )
 
@@ -79,6 +81,7 @@ type App struct {
 	httpAddr string
 	metrAddr string
 	devIdP   *devidp.Provider // only when devidp.enabled
+	tracing  func(context.Context) error
 }
 
 // NewLogger builds the process logger from config.
@@ -124,6 +127,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Settings:  settings.New(d),
 		Signer:    auth.NewSigner(cfg.Auth.TokenSecret, cfg.Service.Name),
 	}}
+	m.Register(collectors.NewDBStatsCollector(d.StdPool(), "rounds"), a.Queue.Backlog())
 	if err := a.build(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -162,6 +166,9 @@ func (a *App) build(ctx context.Context) error {
 		return err
 	}
 	a.Modules = mods
+	if a.tracing, err = telemetry.Setup(ctx, p.Config, buildinfo.String()); err != nil {
+		return err
+	}
 	if err := p.Config.Check(); err != nil {
 		return err
 	}
@@ -329,6 +336,11 @@ func (a *App) Done() <-chan struct{} {
 
 // Close releases the pool and the bucket without waiting for anything.
 func (a *App) Close() {
+	if a.tracing != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = a.tracing(ctx) // flushes the last spans
+		cancel()
+	}
 	if a.Storage != nil {
 		_ = a.Storage.Close()
 	}

@@ -77,7 +77,10 @@ func id(res *Response) int64 {
 }
 
 // publishedQuiz makes n bank questions and a published quiz of them.
-func publishedQuiz(n int) (quizID int64, questions []int64) {
+func publishedQuiz(n int) (quizID int64, questions []int64) { return publishedQuizOn(h, mod, n) }
+
+// publishedQuizOn is publishedQuiz on another deployment, made by its moderator.
+func publishedQuizOn(h *Harness, mod *User, n int) (quizID int64, questions []int64) {
 	for i := range n {
 		questions = append(questions, id(mod.Client(h).Post("/api/v1/questions/create", map[string]any{
 			"question_text": fmt.Sprintf("Fault question %d: which is the second letter?", i), "question_type": "mcq",

@@ -15,12 +15,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"go.opentelemetry.io/otel/trace"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	"gorm.io/gorm/logger"
 
 	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // DB is the shared database handle.
@@ -45,6 +47,9 @@ func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, erro
 	})
 	if err != nil {
 		return nil, fmt.Errorf("db: open: %w", err)
+	}
+	if err := g.Use(tracing{}); err != nil {
+		return nil, err
 	}
 	sqlDB, err := g.DB()
 	if err != nil {
@@ -150,9 +155,12 @@ func (d *DB) Tx(ctx context.Context, fn func(ctx context.Context) error) error {
 	if InTx(ctx) {
 		return fn(ctx)
 	}
-	return d.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	ctx, span := telemetry.Start(ctx, "db.transaction", trace.SpanKindClient)
+	err := d.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		return fn(context.WithValue(ctx, txKey{}, tx))
 	})
+	telemetry.End(span, err)
+	return err
 }
 
 // SQLTx exposes the database/sql transaction behind ctx's gorm transaction,

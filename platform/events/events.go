@@ -26,10 +26,13 @@ import (
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v4/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // PoisonTopic receives events whose handler kept failing.
@@ -98,6 +101,7 @@ func (b *Bus) Publish(ctx context.Context, topic string, payload any) error {
 	if err == nil {
 		msg := message.NewMessage(watermill.NewUUID(), data)
 		msg.SetContext(ctx)
+		telemetry.Inject(ctx, msg.Metadata) // the handlers continue this trace
 		err = pub.Publish(topic, msg)
 	}
 	if err != nil {
@@ -209,10 +213,14 @@ func (b *Bus) router() (*message.Router, error) {
 // wrap runs the handler in a transaction that also records the message id
 // for its consumer group; a message already recorded is skipped.
 func (b *Bus) wrap(h handler) message.NoPublishHandlerFunc {
-	return func(msg *message.Message) error {
+	return func(msg *message.Message) (err error) {
 		meta := Meta{MessageID: msg.UUID, Topic: h.topic}
 		duplicate := false
-		err := b.db.Tx(msg.Context(), func(ctx context.Context) error {
+		ctx, span := telemetry.Start(telemetry.Extract(msg.Context(), msg.Metadata), "event "+h.topic,
+			trace.SpanKindConsumer, attribute.String("messaging.destination.name", h.topic),
+			attribute.String("messaging.consumer.group.name", h.group), attribute.String("messaging.message.id", msg.UUID))
+		defer func() { telemetry.End(span, err) }()
+		err = b.db.Tx(ctx, func(ctx context.Context) error {
 			res := b.db.Conn(ctx).Exec(
 				`INSERT INTO events.processed (consumer_group, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
 				h.group, msg.UUID)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // RequestIDHeader carries the request id in and out.
@@ -94,6 +95,9 @@ func accessLog(log *slog.Logger, m *metrics.Registry) gin.HandlerFunc {
 		}
 		if info.userID != 0 {
 			attrs = append(attrs, slog.Int64("user_id", info.userID))
+		}
+		if id := telemetry.TraceID(c.Request.Context()); id != "" {
+			attrs = append(attrs, slog.String("trace_id", id))
 		}
 		level := slog.LevelInfo
 		if status >= 500 {

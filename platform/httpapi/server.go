@@ -18,6 +18,7 @@ import (
 
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // InterfaceVersion is the version of the contract (info.version).
@@ -68,7 +69,7 @@ func New(opts Options) (*Server, error) {
 	if err := engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
 	}
-	engine.Use(begin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log))
+	engine.Use(begin(), telemetry.Gin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log))
 	engine.NoRoute(notFound)
 	engine.NoMethod(methodNotAllowed)
 

@@ -11,10 +11,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // Runner claims and runs jobs of the kinds registered on it.
@@ -152,13 +155,18 @@ func (r *Runner) execute(ctx context.Context, rw *row) {
 		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
 		return
 	}
+	ctx, span := telemetry.Start(ctx, "job "+rw.Kind, trace.SpanKindConsumer,
+		attribute.String("job.kind", rw.Kind), attribute.String("job.id", rw.ID.String()), attribute.Int("job.attempt", rw.Attempts))
+	var err error
+	defer func() { telemetry.End(span, err) }()
 	jobCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	run := &Run{ID: rw.ID, Kind: rw.Kind, Payload: rw.Payload, Attempt: rw.Attempts, runner: r, cancel: cancel}
 	stopLease := r.keepLease(jobCtx, run)
 	defer stopLease()
 
-	result, err := r.safeCall(jobCtx, r.handlers[rw.Kind], run)
+	var result any
+	result, err = r.safeCall(jobCtx, r.handlers[rw.Kind], run)
 	stopLease()
 	switch {
 	case run.lost():

@@ -58,6 +58,10 @@ func New() *Registry {
 	return r
 }
 
+// Register adds collectors that read their values at scrape time (the
+// database pool, the job queue).
+func (r *Registry) Register(cs ...prometheus.Collector) { r.reg.MustRegister(cs...) }
+
 // ObserveRequest records one HTTP request.
 func (r *Registry) ObserveRequest(method, route string, status int, d time.Duration) {
 	r.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()

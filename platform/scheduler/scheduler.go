@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // Func is one scheduled job's work.
@@ -91,7 +93,9 @@ func (s *Scheduler) Run(ctx context.Context, grace time.Duration) error {
 func (s *Scheduler) wrap(e entry) func(ctx context.Context) {
 	return func(ctx context.Context) {
 		start := time.Now()
+		ctx, span := telemetry.Start(ctx, "scheduled "+e.name, trace.SpanKindInternal)
 		err := e.fn(ctx)
+		telemetry.End(span, err)
 		outcome := "completed"
 		if err != nil {
 			outcome = "failed"

@@ -1,0 +1,156 @@
+package platform_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/telemetry"
+)
+
+var _ = Describe("Traces", Ordered, func() {
+	var (
+		exp *tracetest.InMemoryExporter
+		tp  *sdktrace.TracerProvider
+	)
+	BeforeAll(func() {
+		exp = tracetest.NewInMemoryExporter()
+		tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+		telemetry.Install(tp)
+		DeferCleanup(func() {
+			telemetry.Install(nil)
+			Expect(tp.Shutdown(context.Background())).To(Succeed())
+		})
+	})
+
+	// inTrace is the ended spans of one trace.
+	inTrace := func(id trace.TraceID) tracetest.SpanStubs {
+		var out tracetest.SpanStubs
+		for _, s := range exp.GetSpans() {
+			if s.SpanContext.TraceID() == id {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	named := func(spans tracetest.SpanStubs, name string) []tracetest.SpanStub {
+		var out []tracetest.SpanStub
+		for _, s := range spans {
+			if s.Name == name {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	attr := func(s tracetest.SpanStub, key string) string {
+		for _, kv := range s.Attributes {
+			if string(kv.Key) == key {
+				return kv.Value.Emit()
+			}
+		}
+		return ""
+	}
+
+	It("continues the caller's W3C trace: a server span named by route, with its statement as a child", func() {
+		traceID, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
+		callerSpan, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
+		resp := h.Anon().With("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").
+			Get("/api/test/missing")
+		Expect(resp).To(harness.HaveError(http.StatusNotFound, "not_found"))
+
+		spans := inTrace(traceID)
+		servers := named(spans, "GET /api/v1/test/missing")
+		Expect(servers).To(HaveLen(1))
+		server := servers[0]
+		Expect(server.SpanKind).To(Equal(trace.SpanKindServer))
+		Expect(server.Parent.SpanID()).To(Equal(callerSpan), "the caller's span is the parent")
+		Expect(server.Parent.IsRemote()).To(BeTrue())
+		Expect(attr(server, "http.route")).To(Equal("/api/v1/test/missing"))
+		Expect(attr(server, "http.response.status_code")).To(Equal("404"))
+
+		selects := named(spans, "db.select")
+		Expect(selects).To(HaveLen(1))
+		Expect(selects[0].Parent.SpanID()).To(Equal(server.SpanContext.SpanID()))
+		Expect(selects[0].SpanKind).To(Equal(trace.SpanKindClient))
+		Expect(attr(selects[0], "db.query.text")).To(ContainSubstring(`"platform"."settings" WHERE key = $1`))
+		Expect(attr(selects[0], "db.query.text")).NotTo(ContainSubstring("no-such-key"), "parameter values stay out")
+		Expect(selects[0].Status.Code.String()).To(Equal("Unset"), "no row is an answer, not a failure")
+	})
+
+	It("starts a new trace for a request that brings none", func() {
+		before := len(exp.GetSpans())
+		Expect(h.Anon().Get("/api/test/lookup/k")).To(harness.HaveStatus(http.StatusOK))
+		spans := exp.GetSpans()[before:]
+		servers := named(spans, "GET /api/v1/test/lookup/:key")
+		Expect(servers).To(HaveLen(1))
+		Expect(servers[0].Parent.IsValid()).To(BeFalse(), "a root span")
+		Expect(attr(servers[0], "url.path")).To(Equal("/api/v1/test/lookup/k"))
+	})
+
+	It("carries the trace through the outbox to each consumer group's handler and its statements", func() {
+		ctx, root := tp.Tracer("test").Start(context.Background(), "publish ping")
+		id := uuid.NewString()
+		Expect(h.App.DB.Tx(ctx, func(ctx context.Context) error {
+			return h.App.Bus.Publish(ctx, pingTopic, ping{ID: id})
+		})).To(Succeed())
+		root.End()
+		traceID := root.SpanContext().TraceID()
+
+		Eventually(func() []tracetest.SpanStub { return named(inTrace(traceID), "event "+pingTopic) }, "10s", "50ms").
+			Should(HaveLen(2))
+		spans := inTrace(traceID)
+		groups := []string{}
+		for _, ev := range named(spans, "event "+pingTopic) {
+			Expect(ev.SpanKind).To(Equal(trace.SpanKindConsumer))
+			groups = append(groups, attr(ev, "messaging.consumer.group.name"))
+			// The handler's transaction and its insert hang under the event span.
+			var tx tracetest.SpanStub
+			for _, s := range named(spans, "db.transaction") {
+				if s.Parent.SpanID() == ev.SpanContext.SpanID() {
+					tx = s
+				}
+			}
+			Expect(tx.SpanContext.IsValid()).To(BeTrue(), "a transaction under the event span")
+			var inserts int
+			for _, s := range named(spans, "db.exec") {
+				if s.Parent.SpanID() == tx.SpanContext.SpanID() && strings.Contains(attr(s, "db.query.text"), "test_deliveries") {
+					inserts++
+				}
+			}
+			Expect(inserts).To(Equal(1))
+		}
+		Expect(groups).To(ConsistOf("test.alpha", "test.beta"))
+	})
+
+	It("gives each job run a span with the job's statements under it", func() {
+		owner := int64(7)
+		id, err := h.App.Queue.Enqueue(context.Background(), "test.steps", &owner, stepsPayload{Steps: 2})
+		Expect(err).NotTo(HaveOccurred())
+		var job tracetest.SpanStub
+		Eventually(func() bool {
+			for _, s := range named(exp.GetSpans(), "job test.steps") {
+				if attr(s, "job.id") == id.String() {
+					job = s
+					return true
+				}
+			}
+			return false
+		}, "10s", "50ms").Should(BeTrue())
+		Expect(attr(job, "job.attempt")).To(Equal("1"))
+		children := 0
+		for _, s := range inTrace(job.SpanContext.TraceID()) {
+			if s.Parent.SpanID() == job.SpanContext.SpanID() && strings.HasPrefix(s.Name, "db.") {
+				children++
+			}
+		}
+		Expect(children).To(BeNumerically(">=", 2), "the steps and the outcome are recorded under the job")
+	})
+})
