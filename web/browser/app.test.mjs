@@ -108,9 +108,11 @@ async function assertText(locator, text) {
 const navLinks = (page) => page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
 
 test("each role sees the navigation its role reaches", async () => {
-  const learner = ["Dashboard", "Quizzes", "Flashcards", "Library", "Devices"];
-  const moderator = ["Dashboard", "Quizzes", "Flashcards", "Library", "Question bank", "Drafts", "Feedback", "Devices"];
-  const admin = ["Dashboard", "Quizzes", "Flashcards", "Library", "Question bank", "Drafts", "Feedback", "AI models", "Settings", "People", "Devices"];
+  const learner = ["Dashboard", "Quizzes", "Study plans", "Exams", "Flashcards", "Library", "Lab values", "Shared links", "Devices", "Contact"];
+  const modOnly = ["Question bank", "Article editor", "Drafts", "Feedback"];
+  const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
+  const moderator = [...learner.slice(0, 7), ...modOnly, ...learner.slice(7)];
+  const admin = [...learner.slice(0, 7), ...modOnly, ...adminOnly, ...learner.slice(7)];
   for (const [role, links] of Object.entries({ learner, moderator, admin })) {
     const { ctx, page, errors } = await signIn(role, { snapSignIn: role === "learner" });
     assert.deepEqual(await navLinks(page), links, role);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, must } from "./api/client";
 import { navigate } from "./router";
+import { LabTable } from "./Labs";
 import { clock, deviceID, keyAction, saveLabel, type SaveState } from "./quiz";
 
 type Loaded = {
@@ -25,6 +26,7 @@ export function Sit({ quizId }: { quizId: number }) {
   const [save, setSave] = useState<SaveState>("idle");
   const [now, setNow] = useState(Date.now());
   const [submitting, setSubmitting] = useState(false);
+  const [labs, setLabs] = useState(false);
   const latest = useRef({ answers, idx });
   const retry = useRef<number | undefined>(undefined);
 
@@ -177,8 +179,11 @@ export function Sit({ quizId }: { quizId: number }) {
         <p className={`saved ${save}`} role="status" data-testid="save-state">
           {saveLabel[save]}
         </p>
+        <button aria-expanded={labs} aria-controls="lab-panel" onClick={() => setLabs(!labs)}>
+          Lab values
+        </button>
       </header>
-      <div className="sit-body">
+      <div className={labs ? "sit-body with-labs" : "sit-body"}>
         <nav className="grid" aria-label="Questions">
           {questions.map((x, i) => (
             <button
@@ -233,6 +238,12 @@ export function Sit({ quizId }: { quizId: number }) {
           </p>
           <p className="muted keys">Keys: A–I or 1–9 answer · ← → move · F flag</p>
         </article>
+        {labs && (
+          <aside id="lab-panel" className="lab-panel" aria-label="Lab values">
+            <h2>Lab values</h2>
+            <LabTable compact />
+          </aside>
+        )}
       </div>
     </section>
   );

@@ -116,7 +116,10 @@ export function Bank() {
               <li key={x.id}>
                 <p>{x.question_text}</p>
                 <p className="muted">
-                  {x.quiz_title ?? "no quiz"} · {x.question_category_name ?? "uncategorised"}
+                  {x.quiz_title ?? "no quiz"} · {x.question_category_name ?? "uncategorised"} ·{" "}
+                  <Link href={`/questions/${x.id}/edit`} aria-label={`Edit question ${x.id}`}>
+                    Edit
+                  </Link>
                 </p>
               </li>
             ))}
