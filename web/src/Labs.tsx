@@ -37,7 +37,7 @@ export function LabTable({ compact = false }: { compact?: boolean }) {
         <p>No test matches.</p>
       ) : (
         <div className="scroll">
-          <table className="lab-table">
+          <table className="lab-table" tabIndex={0} aria-label="Reference values">
             <thead>
               <tr>
                 <th>Test</th>
@@ -51,7 +51,7 @@ export function LabTable({ compact = false }: { compact?: boolean }) {
                 <tr key={v.id}>
                   <th scope="row">
                     {v.name}
-                    {v.age_group && v.age_group !== "adult" && <span className="muted"> ({v.age_group})</span>}
+                    {v.age_group && !/^adult$/i.test(v.age_group) && <span className="muted"> ({v.age_group})</span>}
                   </th>
                   <td>
                     {v.reference_range} {v.units}

@@ -167,10 +167,10 @@ export function Plan({ id, moderator }: { id: number; moderator: boolean }) {
               </ul>
             )}
             <p className="actions">
-              <button className="primary" disabled={start.isPending} onClick={() => start.mutate({ block: b.id, mode: "timed" })} aria-label={`Sit ${b.title} timed`}>
+              <button className="primary" disabled={start.isPending} onClick={() => start.mutate({ block: b.id, mode: "timed" })} aria-label={`Sit timed: ${b.title}`}>
                 Sit timed
               </button>
-              <button disabled={start.isPending} onClick={() => start.mutate({ block: b.id, mode: "learning" })} aria-label={`Study ${b.title}`}>
+              <button disabled={start.isPending} onClick={() => start.mutate({ block: b.id, mode: "learning" })} aria-label={`Study: ${b.title}`}>
                 Study
               </button>
             </p>
@@ -203,14 +203,14 @@ export function Plan({ id, moderator }: { id: number; moderator: boolean }) {
   );
 }
 
-type Domain = { name: string; weight: string; category: string };
+type Domain = { name: string; weight: string; category: string; ids: string };
 
 export function Exams({ moderator }: { moderator: boolean }) {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ["exams"], queryFn: async () => must(await api.GET("/api/v1/exams", { params: { query: { limit: 100 } } })) });
   const cats = useQuery({ queryKey: ["categories"], enabled: moderator, queryFn: async () => must(await api.GET("/api/v1/question-categories/")) });
   const [form, setForm] = useState({ title: "", size: "20", minutes: "30", publish: true });
-  const [domains, setDomains] = useState<Domain[]>([{ name: "", weight: "1", category: "" }]);
+  const [domains, setDomains] = useState<Domain[]>([{ name: "", weight: "1", category: "", ids: "" }]);
   const create = useMutation({
     mutationFn: async () =>
       must(
@@ -220,7 +220,12 @@ export function Exams({ moderator }: { moderator: boolean }) {
             size: Number(form.size),
             time_limit_minutes: Number(form.minutes),
             publish: form.publish,
-            domains: domains.map((d) => ({ name: d.name, weight: Number(d.weight), category_id: d.category ? Number(d.category) : undefined })),
+            domains: domains.map((d) => ({
+              name: d.name,
+              weight: Number(d.weight),
+              category_id: d.category ? Number(d.category) : undefined,
+              question_ids: d.ids ? parseIds(d.ids) : undefined,
+            })),
           },
         }),
       ),
@@ -297,8 +302,8 @@ export function Exams({ moderator }: { moderator: boolean }) {
                   </label>
                   <div className="field">
                     <label htmlFor={`domain-cat-${i}`}>Draws from</label>
-                    <select id={`domain-cat-${i}`} required value={d.category} onChange={(e) => setDomain(i, { category: e.target.value })}>
-                      <option value="">Choose a topic…</option>
+                    <select id={`domain-cat-${i}`} value={d.category} onChange={(e) => setDomain(i, { category: e.target.value })}>
+                      <option value="">No topic</option>
                       {(cats.data ?? []).map((c) => (
                         <option key={c.id} value={c.id}>
                           {c.name}
@@ -306,6 +311,9 @@ export function Exams({ moderator }: { moderator: boolean }) {
                       ))}
                     </select>
                   </div>
+                  <label className="field">
+                    Question ids (optional) <input value={d.ids} onChange={(e) => setDomain(i, { ids: e.target.value })} />
+                  </label>
                   {domains.length > 1 && (
                     <button type="button" onClick={() => setDomains(domains.filter((_, j) => j !== i))} aria-label={`Remove domain ${i + 1}`}>
                       Remove
@@ -314,7 +322,7 @@ export function Exams({ moderator }: { moderator: boolean }) {
                 </div>
               ))}
               <p>
-                <button type="button" onClick={() => setDomains([...domains, { name: "", weight: "1", category: "" }])}>
+                <button type="button" onClick={() => setDomains([...domains, { name: "", weight: "1", category: "", ids: "" }])}>
                   Add domain
                 </button>
               </p>
@@ -351,7 +359,7 @@ export function ExamResult({ id }: { id: number }) {
           </dl>
           <h2>By domain</h2>
           <div className="scroll">
-            <table>
+            <table tabIndex={0} aria-label="Score by domain">
               <thead><tr><th>Domain</th><th className="num">Correct</th><th className="num">Score</th></tr></thead>
               <tbody>
                 {(r.domains ?? []).map((d) => (

@@ -175,7 +175,7 @@ export function SharedView({ token }: { token: string }) {
         </section>
       ))}
       {c.questions && (
-        <ol className="review">
+        <ol className="review shared-quiz">
           {c.questions.map((q) => (
             <li key={q.id}>
               <p>{q.question_text}</p>

@@ -122,7 +122,7 @@ export function Usage() {
       {res.data && rows.length === 0 && <p>No model call in this period.</p>}
       {rows.length > 0 && (
         <div className="scroll">
-          <table>
+          <table tabIndex={0} aria-label="Usage by person and task">
             <thead>
               <tr><th>Person</th><th>Task</th><th className="num">Calls</th><th className="num">Prompt tokens</th><th className="num">Completion tokens</th></tr>
             </thead>
