@@ -36,8 +36,8 @@ export function LabTable({ compact = false }: { compact?: boolean }) {
       {rows.length === 0 ? (
         <p>No test matches.</p>
       ) : (
-        <div className="scroll">
-          <table className="lab-table" tabIndex={0} aria-label="Reference values">
+        <div className="scroll" tabIndex={0} role="region" aria-label="Reference values">
+          <table className="lab-table">
             <thead>
               <tr>
                 <th>Test</th>

@@ -358,8 +358,8 @@ export function ExamResult({ id }: { id: number }) {
             <div><dt>Sat by</dt><dd>{r.sitters}</dd></div>
           </dl>
           <h2>By domain</h2>
-          <div className="scroll">
-            <table tabIndex={0} aria-label="Score by domain">
+          <div className="scroll" tabIndex={0} role="region" aria-label="Score by domain">
+            <table>
               <thead><tr><th>Domain</th><th className="num">Correct</th><th className="num">Score</th></tr></thead>
               <tbody>
                 {(r.domains ?? []).map((d) => (

@@ -121,8 +121,8 @@ export function Usage() {
       <Status q={res} />
       {res.data && rows.length === 0 && <p>No model call in this period.</p>}
       {rows.length > 0 && (
-        <div className="scroll">
-          <table tabIndex={0} aria-label="Usage by person and task">
+        <div className="scroll" tabIndex={0} role="region" aria-label="Usage by person and task">
+          <table>
             <thead>
               <tr><th>Person</th><th>Task</th><th className="num">Calls</th><th className="num">Prompt tokens</th><th className="num">Completion tokens</th></tr>
             </thead>
