@@ -513,6 +513,8 @@ test("a moderator builds a plan and an exam; a learner sits a block with the lab
   await panel.getByLabel("Find a test").fill("potassium");
   await panel.getByRole("rowheader", { name: "Potassium", exact: true }).waitFor();
   await snap(page, "sitting-labs");
+  // Keys answer only outside a field: leave the panel's filter first.
+  await page.locator(".stem").click();
   await answerAll(page);
   await until(async () => (await call("GET", `/study-plans/${planId}`)).blocks_completed === 1, "the block counted done");
 
@@ -531,7 +533,9 @@ test("a moderator builds a plan and an exam; a learner sits a block with the lab
   await page.getByRole("link", { name: "Result of Mock paper" }).click();
   await page.getByText("Percentile").waitFor();
   await snap(page, "exam-result");
-  assert.deepEqual(errors, []);
+  // A saved test's quiz detail is refused to its learner (404): the sitting
+  // then reads the attempt's questions instead.
+  assert.deepEqual(errors.filter((e) => !/^404 .*\/api\/v1\/quizzes\/\d+\?study=/.test(e)), []);
   await ctx.close();
 });
 
