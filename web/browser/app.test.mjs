@@ -108,9 +108,11 @@ async function assertText(locator, text) {
 const navLinks = (page) => page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
 
 test("each role sees the navigation its role reaches", async () => {
-  const learner = ["Dashboard", "Quizzes", "Flashcards", "Library", "Devices"];
-  const moderator = ["Dashboard", "Quizzes", "Flashcards", "Library", "Question bank", "Drafts", "Feedback", "Devices"];
-  const admin = ["Dashboard", "Quizzes", "Flashcards", "Library", "Question bank", "Drafts", "Feedback", "AI models", "Settings", "People", "Devices"];
+  const learner = ["Dashboard", "Quizzes", "Study plans", "Exams", "Flashcards", "Library", "Lab values", "Shared links", "Devices", "Contact"];
+  const modOnly = ["Question bank", "Article editor", "Drafts", "Feedback"];
+  const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
+  const moderator = [...learner.slice(0, 7), ...modOnly, ...learner.slice(7)];
+  const admin = [...learner.slice(0, 7), ...modOnly, ...adminOnly, ...learner.slice(7)];
   for (const [role, links] of Object.entries({ learner, moderator, admin })) {
     const { ctx, page, errors } = await signIn(role, { snapSignIn: role === "learner" });
     assert.deepEqual(await navLinks(page), links, role);
@@ -396,6 +398,282 @@ test("an admin adds a model with a masked key, tests it, edits a setting and see
   assert.equal(people.find((u) => u.id === pat.id).role, "user");
   assert.deepEqual(errors.filter((e) => !/\/role$/.test(e)), []);
   await ctx.close();
+});
+
+test("a moderator edits an article and a question, then restores the earlier revision and version", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  await page.getByRole("link", { name: "Article editor" }).click();
+  await page.getByLabel("New article title").fill("Renal tubular acidosis");
+  await page.getByRole("button", { name: "Start a draft" }).click();
+  await page.getByRole("heading", { name: "Edit: Renal tubular acidosis" }).waitFor();
+  const id = Number(new URL(page.url()).pathname.split("/").pop());
+  await page.getByLabel("Text of section 1").fill("Type 1 is distal; see [[electrolytes]].");
+  await page.getByRole("button", { name: "Add section" }).click();
+  await page.getByLabel("Heading").nth(1).fill("Treatment");
+  await page.getByLabel("Text of section 2").fill("Alkali therapy.");
+  await page.getByLabel("Note on this change").fill("first text");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await assertText(page.getByTestId("editor-result"), "Saved");
+  let stored = await call("GET", `/articles/${id}`);
+  assert.deepEqual(stored.sections.map((s) => s.heading), ["Overview", "Treatment"]);
+  await page.getByRole("button", { name: "Publish" }).click();
+  await assertText(page.getByTestId("editor-result"), "Now published.");
+  assert.equal((await call("GET", `/articles/${id}`)).status, "published");
+  await snap(page, "article-editor");
+  // The revision kept before the save holds the empty first draft.
+  await page.getByRole("button", { name: /^Restore the revision/ }).last().click();
+  await assertText(page.getByTestId("editor-result"), "Revision restored.");
+  stored = await call("GET", `/articles/${id}`);
+  assert.deepEqual(stored.sections.map((s) => s.markdown), [""]);
+
+  const bank = await call("GET", "/questions/bank?limit=1");
+  const q = bank.questions[0];
+  await page.getByRole("link", { name: "Question bank" }).click();
+  await page.getByRole("link", { name: `Edit question ${q.id}` }).click();
+  const stem = page.getByLabel("Stem");
+  await stem.fill(`${q.question_text} (reworded)`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await assertText(page.getByTestId("editor-result"), "Saved as version");
+  assert.equal((await call("GET", `/questions/detail/${q.id}`)).question_text, `${q.question_text} (reworded)`);
+  await page.getByText("differs in stem").waitFor();
+  await snap(page, "question-editor");
+  await page.getByRole("button", { name: /^Restore the version/ }).first().click();
+  await assertText(page.getByTestId("editor-result"), "Version restored.");
+  assert.equal((await call("GET", `/questions/detail/${q.id}`)).question_text, q.question_text);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+/** sitting waits for the sitting screen's first question, failing with the
+ * page's alert if one shows instead. */
+async function sitting(page) {
+  const first = page.getByRole("heading", { name: /Question 1 of/ });
+  const alert = page.getByRole("alert");
+  await first.or(alert).first().waitFor();
+  if (!(await first.isVisible())) assert.fail(`the sitting did not start: ${await alert.first().innerText()}`);
+}
+
+/** answerAll picks the first option of every question, then submits. */
+async function answerAll(page) {
+  const count = await page.locator(".grid button").count();
+  for (let i = 0; i < count; i++) {
+    await page.getByRole("heading", { name: new RegExp(`Question ${i + 1} of`) }).waitFor();
+    await page.keyboard.press("a");
+    if (i < count - 1) await page.keyboard.press("ArrowRight");
+  }
+  await assertText(page.getByTestId("save-state"), "All answers saved");
+  await page.getByRole("button", { name: /^Submit/ }).click();
+  await page.getByTestId("score").waitFor();
+}
+
+test("a moderator builds a plan and an exam; a learner sits a block with the lab panel open, then the exam, and reads the result", async () => {
+  const mod = await signIn("moderator");
+  // A learner may sit what published quizzes hold.
+  const [quiz] = await mod.call("GET", "/quizzes/");
+  const open = (await mod.call("GET", `/quizzes/${quiz.id}`)).questions.map((q) => q.id).slice(0, 2);
+  assert.equal(open.length, 2, "a published quiz with two questions");
+
+  await mod.page.getByRole("link", { name: "Study plans" }).click();
+  await mod.page.getByLabel("Title").fill("Final-year revision");
+  await mod.page.getByLabel("Exam date").fill(new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10));
+  await mod.page.getByRole("button", { name: "Create plan" }).click();
+  await mod.page.getByRole("heading", { name: "Final-year revision" }).waitFor();
+  const planId = Number(new URL(mod.page.url()).pathname.split("/").pop());
+  await mod.page.getByLabel("Block title").fill("Week 1");
+  await mod.page.getByLabel("Question ids").fill(open.join(", "));
+  await mod.page.getByRole("button", { name: "Add block" }).click();
+  await mod.page.getByRole("heading", { name: "Week 1" }).waitFor();
+  await mod.page.getByRole("button", { name: "Publish" }).click();
+  await mod.page.getByRole("button", { name: "Retire" }).waitFor();
+  assert.equal((await mod.call("GET", `/study-plans/${planId}`)).is_published, 1);
+
+  await mod.page.getByRole("link", { name: "Exams" }).click();
+  await mod.page.getByLabel("Exam title").fill("Mock paper");
+  await mod.page.getByLabel("Questions").fill("2");
+  await mod.page.getByLabel("Minutes").fill("10");
+  await mod.page.getByLabel("Domain 1", { exact: true }).fill("Core");
+  await mod.page.getByLabel("Question ids (optional)").fill(open.join(" "));
+  await mod.page.getByRole("button", { name: "Draw exam" }).click();
+  await mod.page.getByRole("heading", { name: "Mock paper" }).waitFor();
+  const [exam] = await mod.call("GET", "/exams");
+  assert.equal(exam.question_count, 2);
+  assert.deepEqual(mod.errors, []);
+  await mod.ctx.close();
+
+  const { ctx, page, errors, call } = await signIn("learner");
+  await page.getByRole("link", { name: "Study plans" }).click();
+  await page.getByRole("link", { name: "Final-year revision" }).click();
+  await page.getByRole("button", { name: "Enrol" }).click();
+  await page.getByText("enrolled", { exact: true }).waitFor();
+  await snap(page, "plan");
+  await page.getByRole("button", { name: "Sit timed: Week 1" }).click();
+  await sitting(page);
+  await page.getByRole("button", { name: "Lab values" }).click();
+  const panel = page.getByRole("complementary", { name: "Lab values" });
+  await panel.getByLabel("Find a test").fill("potassium");
+  await panel.getByRole("rowheader", { name: "Potassium", exact: true }).waitFor();
+  await snap(page, "sitting-labs");
+  // Keys answer only outside a field: leave the panel's filter first.
+  await page.locator(".stem").click();
+  await answerAll(page);
+  await until(async () => (await call("GET", `/study-plans/${planId}`)).blocks_completed === 1, "the block counted done");
+
+  await page.getByRole("link", { name: "Exams" }).click();
+  await page.getByRole("button", { name: "Sit Mock paper" }).click();
+  await sitting(page);
+  await answerAll(page);
+  await until(async () => {
+    try {
+      return (await call("GET", `/exam-results/${exam.id}`)).total === 2;
+    } catch {
+      return false;
+    }
+  }, "the exam result");
+  await page.getByRole("link", { name: "Exams" }).click();
+  await page.getByRole("link", { name: "Result of Mock paper" }).click();
+  await page.getByText("Percentile").waitFor();
+  await snap(page, "exam-result");
+  // A saved test's quiz detail is refused to its learner (404): the sitting
+  // then reads the attempt's questions instead.
+  assert.deepEqual(errors.filter((e) => !/^404 .*\/api\/v1\/quizzes\/\d+\?study=/.test(e)), []);
+  await ctx.close();
+});
+
+test("lab values, a share link opened signed out then revoked, and a contact message an admin reads", async () => {
+  const { ctx, page, errors, call } = await signIn("learner");
+  await page.getByRole("link", { name: "Lab values" }).click();
+  await page.getByRole("button", { name: /^Haematology/ }).click();
+  await page.getByRole("rowheader", { name: /Haemoglobin/ }).first().waitFor();
+  await snap(page, "labs");
+
+  await page.getByRole("link", { name: "Shared links" }).click();
+  await page.getByLabel("What").selectOption("quiz");
+  const [quiz] = await call("GET", "/quizzes/");
+  await page.getByLabel("Quiz", { exact: true }).selectOption(String(quiz.id));
+  await page.getByRole("button", { name: "Make link" }).click();
+  const url = await page.getByLabel("New link").inputValue();
+  assert.match(url, /\/s\/[^/]+$/);
+  await page.getByRole("cell", { name: `${quiz.title} (Quiz)` }).waitFor();
+  await snap(page, "shares");
+
+  const visitor = await browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme: "light" });
+  const v = await visitor.newPage();
+  await v.goto(url);
+  await v.getByRole("heading", { name: quiz.title }).waitFor();
+  await snap(v, "shared");
+  assert.deepEqual(await axeCheck(v), [], "the shared view: no serious axe violation");
+  await page.getByRole("button", { name: `Revoke the link to ${quiz.title}` }).click();
+  await page.getByText("revoked", { exact: true }).waitFor();
+  const [link] = await call("GET", "/share/links");
+  assert.equal(link.status, "revoked");
+  await v.reload();
+  await v.getByRole("alert").waitFor();
+  await visitor.close();
+
+  await page.getByRole("link", { name: "Contact" }).click();
+  await page.getByLabel("About").selectOption("content");
+  await page.getByLabel("Message").fill("Please add more renal questions.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByText("Sent.").waitFor();
+  await snap(page, "contact");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+
+  const admin = await signIn("admin");
+  await admin.page.getByRole("link", { name: "Messages" }).click();
+  await admin.page.getByText("Please add more renal questions.").waitFor();
+  await snap(admin.page, "messages");
+  await admin.page.getByRole("button", { name: /^Mark the message from/ }).first().click();
+  await until(async () => (await admin.call("GET", "/contact/submissions?unread=true")).length === 0, "the message marked read");
+  await admin.page.getByRole("link", { name: "AI usage" }).click();
+  await admin.page.getByRole("heading", { name: "AI usage" }).waitFor();
+  await admin.page.getByText(/Total|No model call/).first().waitFor();
+  await snap(admin.page, "usage");
+  assert.deepEqual(admin.errors, []);
+  await admin.ctx.close();
+});
+
+const axeSource = readFileSync(join(import.meta.dirname, "../node_modules/axe-core/axe.min.js"), "utf8");
+
+/** axeCheck runs axe-core in the page (evaluated over the debugging
+ * protocol, so the CSP need not allow it) and returns the serious and
+ * critical violations. */
+async function axeCheck(page, rules) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(
+    async (rules) => (await window.axe.run(document, { resultTypes: ["violations"], ...(rules ? { runOnly: rules } : {}) })).violations,
+    rules,
+  );
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test("every screen: no serious axe violation, and no sideways scrolling on a 390×844 phone", async () => {
+  const { ctx, page, call } = await signIn("admin");
+  const [quiz] = await call("GET", "/quizzes/");
+  const [plan] = await call("GET", "/study-plans");
+  const [exam] = await call("GET", "/exams");
+  const [article] = await call("GET", "/articles/?editable=true");
+  const [published] = await call("GET", "/articles/");
+  const { questions } = await call("GET", "/questions/bank?limit=1");
+  const [batch] = await call("GET", "/drafts/batches");
+  // Screens whose data an earlier test made are left out when run alone.
+  const screens = [
+    "/", "/quizzes", "/plans", plan && `/plans/${plan.id}`, "/exams", exam && `/exams/${exam.id}/result`, "/flashcards", "/library",
+    published && `/articles/${published.slug}`, "/labs", "/shares", "/devices", "/contact", "/bank", "/write", article && `/write/${article.id}`,
+    `/questions/${questions[0].id}/edit`, "/drafts", batch && `/drafts/${batch.id}`, "/feedback", "/models", "/usage", "/settings", "/people", "/messages",
+    `/quizzes/${quiz.id}/sit`,
+  ].filter(Boolean);
+  const found = [];
+  for (const [width, height] of [[1200, 800], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    for (const path of screens) {
+      await page.goto(`${srv.base}${path}`);
+      await page.locator("main h1").first().waitFor();
+      await page.waitForFunction(() => !document.body.innerText.includes("Loading…"));
+      if (path.endsWith("/sit")) await page.getByRole("button", { name: "Lab values" }).click();
+      for (const v of await axeCheck(page)) found.push(`${path} ${width}px: ${v}`);
+      if (width > 600) {
+        // Only contrast depends on the theme.
+        await page.emulateMedia({ colorScheme: "dark" });
+        for (const v of await axeCheck(page, ["color-contrast"])) found.push(`${path} ${width}px dark: ${v}`);
+        await page.emulateMedia({ colorScheme: "light" });
+      }
+      if (width < 600) {
+        const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        if (scroll > inner) {
+          const wide = await page.evaluate(() =>
+            [...document.querySelectorAll("body *")]
+              .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+              // Content inside a scrolling box does not widen the page.
+              .filter((e) => {
+                for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return false;
+                return true;
+              })
+              .slice(0, 3)
+              .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+          );
+          found.push(`${path} ${width}px: scrolls sideways (${scroll} > ${inner}) by ${wide.join(", ")}`);
+        }
+        const name = path === "/" ? "dashboard" : path.slice(1).replace(/\/\d+/g, "").replace(/\//g, "-");
+        if (["dashboard", "quizzes-sit", "plans", "exams-result", "labs", "write", "questions-edit", "drafts", "usage", "people"].includes(name)) await snap(page, `phone-${name}`);
+      }
+    }
+  }
+  // The phone menu opens and shows every entry.
+  await page.getByRole("button", { name: "Menu" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Messages" }).waitFor();
+  await snap(page, "phone-menu");
+  await ctx.close();
+  // The sign-in screen, signed out, on a phone.
+  const out = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const signin = await out.newPage();
+  await signin.goto(`${srv.base}/`);
+  await signin.getByRole("button", { name: "Sign in" }).waitFor();
+  for (const v of await axeCheck(signin)) found.push(`sign-in 390px: ${v}`);
+  await out.close();
+  assert.deepEqual(found, []);
 });
 
 test("first load: bytes over the wire and time to interactive (reported, not asserted)", async (t) => {

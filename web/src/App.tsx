@@ -10,6 +10,11 @@ import { Batch, Batches, FeedbackQueue } from "./Moderation";
 import { Models, People, Settings } from "./Admin";
 import { Sit } from "./Sit";
 import { Review } from "./Review";
+import { ArticleEditor, ArticleList, QuestionEditor } from "./Editors";
+import { ExamResult, Exams, Plan, Plans } from "./Plans";
+import { Labs } from "./Labs";
+import { Shares, SharedView } from "./Share";
+import { Contact, Messages, Usage } from "./Site";
 
 export type Role = "user" | "moderator" | "admin";
 
@@ -21,15 +26,23 @@ type NavItem = { href: string; label: string; role: Role };
 const nav: NavItem[] = [
   { href: "/", label: "Dashboard", role: "user" },
   { href: "/quizzes", label: "Quizzes", role: "user" },
+  { href: "/plans", label: "Study plans", role: "user" },
+  { href: "/exams", label: "Exams", role: "user" },
   { href: "/flashcards", label: "Flashcards", role: "user" },
   { href: "/library", label: "Library", role: "user" },
+  { href: "/labs", label: "Lab values", role: "user" },
   { href: "/bank", label: "Question bank", role: "moderator" },
+  { href: "/write", label: "Article editor", role: "moderator" },
   { href: "/drafts", label: "Drafts", role: "moderator" },
   { href: "/feedback", label: "Feedback", role: "moderator" },
   { href: "/models", label: "AI models", role: "admin" },
+  { href: "/usage", label: "AI usage", role: "admin" },
   { href: "/settings", label: "Settings", role: "admin" },
   { href: "/people", label: "People", role: "admin" },
+  { href: "/messages", label: "Messages", role: "admin" },
+  { href: "/shares", label: "Shared links", role: "user" },
   { href: "/devices", label: "Devices", role: "user" },
+  { href: "/contact", label: "Contact", role: "user" },
 ];
 
 export function App() {
@@ -48,6 +61,9 @@ export function App() {
     });
   }, [code]);
 
+  // A share link opens without signing in.
+  const shared = match("/s/:token", location.pathname);
+  if (shared) return <SharedView token={shared.token} />;
   if (code) return <p className="center">Signing in…</p>;
   if (!authed) return <SignIn error={callbackError} />;
   return <Shell />;
@@ -82,6 +98,9 @@ function Shell() {
   const role = (me.data?.role ?? "user") as Role;
   const items = nav.filter((n) => rank[role] >= rank[n.role]);
   const sitting = match("/quizzes/:id/sit", path);
+  // On a phone the navigation folds behind a button; a move closes it.
+  const [menu, setMenu] = useState(false);
+  useEffect(() => setMenu(false), [path]);
   return (
     <>
       <a className="skip" href="#main">
@@ -89,7 +108,10 @@ function Shell() {
       </a>
       <header className="top">
         <strong className="brand">Rounds</strong>
-        <nav aria-label="Main">
+        <button className="menu" aria-expanded={menu} aria-controls="main-nav" onClick={() => setMenu(!menu)}>
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav" className={menu ? "open" : undefined}>
           {items.map((n) => (
             <Link key={n.href} href={n.href} aria-current={section(path) === n.href ? "page" : undefined}>
               {n.label}
@@ -116,6 +138,7 @@ function Shell() {
 function section(path: string): string {
   if (path.startsWith("/articles/")) return "/library";
   if (path.startsWith("/attempts/")) return "/";
+  if (path.startsWith("/questions/")) return "/bank";
   return "/" + (path.split("/")[1] ?? "");
 }
 
@@ -130,7 +153,18 @@ function Page({ path, role }: { path: string; role: Role }) {
   if (path === "/flashcards/study") return <Study key={location.search} />;
   if (path === "/library") return <Library />;
   if ((m = match("/articles/:slug", path))) return <Article key={m.slug} slug={m.slug} />;
-  if (rank[role] >= rank.moderator) {
+  const mod = rank[role] >= rank.moderator;
+  if (path === "/plans") return <Plans moderator={mod} />;
+  if ((m = match("/plans/:id", path))) return <Plan key={m.id} id={Number(m.id)} moderator={mod} />;
+  if (path === "/exams") return <Exams moderator={mod} />;
+  if ((m = match("/exams/:id/result", path))) return <ExamResult key={m.id} id={Number(m.id)} />;
+  if (path === "/labs") return <Labs />;
+  if (path === "/shares") return <Shares />;
+  if (path === "/contact") return <Contact />;
+  if (mod) {
+    if (path === "/write") return <ArticleList />;
+    if ((m = match("/write/:id", path))) return <ArticleEditor key={m.id} id={Number(m.id)} />;
+    if ((m = match("/questions/:id/edit", path))) return <QuestionEditor key={m.id} id={Number(m.id)} />;
     if (path === "/bank") return <Bank />;
     if (path === "/drafts") return <Batches />;
     if ((m = match("/drafts/:id", path))) return <Batch key={m.id} id={Number(m.id)} />;
@@ -138,6 +172,8 @@ function Page({ path, role }: { path: string; role: Role }) {
   }
   if (role === "admin") {
     if (path === "/models") return <Models />;
+    if (path === "/usage") return <Usage />;
+    if (path === "/messages") return <Messages />;
     if (path === "/settings") return <Settings />;
     if (path === "/people") return <People />;
   }

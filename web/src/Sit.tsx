@@ -1,15 +1,34 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, must } from "./api/client";
 import { navigate } from "./router";
+import { LabTable } from "./Labs";
 import { clock, deviceID, keyAction, saveLabel, type SaveState } from "./quiz";
+
+type SitQuestion = { id: number; question_text: string; options?: string[] | null; correct_answer?: string | null; explanation?: string | null };
+type SitQuiz = { title: string; mode: "timed" | "learning"; questions: SitQuestion[] };
 
 type Loaded = {
   attempt: { id: number; deadline_at?: string | null; time_limit_seconds?: number | null };
-  quiz: Awaited<ReturnType<typeof loadQuiz>>;
+  quiz: SitQuiz;
 };
 
-async function loadQuiz(id: number, study: boolean) {
-  return must(await api.GET("/api/v1/quizzes/{quiz_id}", { params: { path: { quiz_id: id }, query: { study } } }));
+/** loadQuiz reads the questions to sit. A saved test (a study plan's block,
+ * an exam paper) is not a published quiz, so its detail is refused to its
+ * learner: the attempt's own questions as sat stand in (answers hidden while
+ * a timed attempt runs, as the quiz detail hides them). */
+async function loadQuiz(id: number, study: boolean, attemptId: number): Promise<SitQuiz> {
+  const r = await api.GET("/api/v1/quizzes/{quiz_id}", { params: { path: { quiz_id: id }, query: { study } } });
+  if (r.response.status !== 404) {
+    const z = must(r);
+    return { title: z.title, mode: z.mode, questions: z.questions ?? [] };
+  }
+  const a = must(await api.GET("/api/v1/attempts/{attempt_id}", { params: { path: { attempt_id: attemptId } } }));
+  const qs = [...(a.answers ?? [])].sort((x, y) => x.position - y.position);
+  return {
+    title: a.quiz_title,
+    mode: a.mode === "timed" ? "timed" : "learning",
+    questions: qs.map((q) => ({ id: q.question_id, question_text: q.question_text, options: q.options, correct_answer: q.correct_answer, explanation: q.explanation })),
+  };
 }
 
 const device = deviceID(sessionStorage);
@@ -25,6 +44,7 @@ export function Sit({ quizId }: { quizId: number }) {
   const [save, setSave] = useState<SaveState>("idle");
   const [now, setNow] = useState(Date.now());
   const [submitting, setSubmitting] = useState(false);
+  const [labs, setLabs] = useState(false);
   const latest = useRef({ answers, idx });
   const retry = useRef<number | undefined>(undefined);
 
@@ -33,7 +53,7 @@ export function Sit({ quizId }: { quizId: number }) {
     let gone = false;
     (async () => {
       const attempt = must(await api.POST("/api/v1/attempts/start", { params: { query: { quiz_id: quizId } } }));
-      const quiz = await loadQuiz(quizId, study);
+      const quiz = await loadQuiz(quizId, study, attempt.id);
       const prog = await api.GET("/api/v1/attempts/progress", {
         params: { query: { quiz_id: quizId }, header: { "x-quiz-session": device } },
       });
@@ -177,8 +197,11 @@ export function Sit({ quizId }: { quizId: number }) {
         <p className={`saved ${save}`} role="status" data-testid="save-state">
           {saveLabel[save]}
         </p>
+        <button aria-expanded={labs} aria-controls="lab-panel" onClick={() => setLabs(!labs)}>
+          Lab values
+        </button>
       </header>
-      <div className="sit-body">
+      <div className={labs ? "sit-body with-labs" : "sit-body"}>
         <nav className="grid" aria-label="Questions">
           {questions.map((x, i) => (
             <button
@@ -233,6 +256,12 @@ export function Sit({ quizId }: { quizId: number }) {
           </p>
           <p className="muted keys">Keys: A–I or 1–9 answer · ← → move · F flag</p>
         </article>
+        {labs && (
+          <aside id="lab-panel" className="lab-panel" aria-label="Lab values">
+            <h2>Lab values</h2>
+            <LabTable compact />
+          </aside>
+        )}
       </div>
     </section>
   );

@@ -27,7 +27,7 @@ export function Dashboard() {
               None yet. <Link href="/quizzes">Pick a quiz</Link>.
             </p>
           ) : (
-            <table>
+            <div className="scroll"><table>
               <thead><tr><th>Quiz</th><th>Mode</th><th>Score</th><th>Finished</th></tr></thead>
               <tbody>
                 {(d.recent_attempts ?? []).map((a) => (
@@ -41,7 +41,7 @@ export function Dashboard() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </table></div>
           )}
         </>
       )}
@@ -116,7 +116,10 @@ export function Bank() {
               <li key={x.id}>
                 <p>{x.question_text}</p>
                 <p className="muted">
-                  {x.quiz_title ?? "no quiz"} · {x.question_category_name ?? "uncategorised"}
+                  {x.quiz_title ?? "no quiz"} · {x.question_category_name ?? "uncategorised"} ·{" "}
+                  <Link href={`/questions/${x.id}/edit`} aria-label={`Edit question ${x.id}`}>
+                    Edit
+                  </Link>
                 </p>
               </li>
             ))}
@@ -143,7 +146,7 @@ export function Devices() {
       <p>Each device you signed in on. Ending one stops it from renewing its sign-in.</p>
       <Status q={res} />
       {res.data && (
-        <table>
+        <div className="scroll"><table>
           <thead><tr><th>Device</th><th>Signed in</th><th>Last used</th><th><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {res.data.map((s) => (
@@ -153,7 +156,7 @@ export function Devices() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></div>
       )}
       <p className="actions">
         <button onClick={() => signOut(true)}>Sign out everywhere</button>

@@ -76,6 +76,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/classification-snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Classification snapshots, newest first (one before each classification run and each rollback) */
+        get: operations["get-admin-classification-snapshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/classification-snapshots/{snapshot_id}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a snapshot's question tags exactly, snapshotting the current ones first */
+        post: operations["post-admin-classification-snapshots-by-snapshot-id-rollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/embedding/health": {
         parameters: {
             query?: never;
@@ -341,6 +375,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ai-mode/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the library and the bank
+         * @description Your own search over articles and questions (what you may find, reranked when a rerank model is set) makes a shortlist of up to five of each; the tutor model answers from it alone and cites it as [n]. Nothing found: a plain answer and no model call. 503 without a tutor model, 502 when the model fails; 30 questions per 10 minutes and the ai_mode_daily_quota setting (admins and unthrottled people exempt).
+         */
+        post: operations["post-ai-mode-ask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/articles/": {
         parameters: {
             query?: never;
@@ -559,6 +613,64 @@ export interface paths {
         put?: never;
         /** Queue a refinement of an article or one section (its editors); poll the job */
         post: operations["post-articles-by-id-ai-refine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/articles/{id}/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An article's figures in the order of its markdown */
+        get: operations["get-articles-by-id-figures"];
+        put?: never;
+        /**
+         * Draw a diagram figure from a spec (or take an SVG) and place it on a section
+         * @description spec: {columns, boxes: [{id, label, row?, col?}], arrows: [{from, to, label?}], groups: [{label, boxes}]} is drawn as SVG; svg takes a drawing made elsewhere. Either way the SVG is parsed against an allowlist (no script, foreignObject, iframe, image, use, animation, event handlers, DOCTYPE or entities; every url() and href a same-document fragment; viewBox required) and is at most 60,000 bytes (400 above).
+         */
+        post: operations["post-articles-by-id-figures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/articles/{id}/figures/existing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Place an existing asset on a section */
+        post: operations["post-articles-by-id-figures-existing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/articles/{id}/figures/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a still or a silent clip as a figure of a section
+         * @description multipart/form-data: file (PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to 25 MiB; judged by its bytes), section_id, caption (required; becomes the alt text), title, credit (required for attribution licences), source_url, license, modality, category_id, library_id, replace.
+         */
+        post: operations["post-articles-by-id-figures-image"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1616,6 +1728,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drafts/import/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a question file (Moodle XML or GIFT) as a batch of drafts to review
+         * @description The body is the file itself. Questions the bank can hold become pending drafts of one new batch; nothing enters the bank until a draft is accepted. Each question left out is listed with its reason. A file that cannot be read is a 400, a DOCTYPE or a file with no importable question a 422, a file over the size or question limit a 413; then nothing is stored.
+         */
+        post: operations["post-drafts-import-by-format"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/drafts/reject": {
         parameters: {
             query?: never;
@@ -1693,7 +1825,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Exams: published ones (moderators: all), newest first */
+        get: operations["get-exams"];
         put?: never;
         /** Draw a timed exam paper to a blueprint (refused naming each short domain) */
         post: operations["post-exams"];
@@ -1718,6 +1851,23 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exams/{exam_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Open an exam to learners (published=true) or close it; results already recorded stay readable */
+        patch: operations["patch-exams-by-exam-id-publish"];
         trace?: never;
     };
     "/api/v1/exams/{exam_id}/start": {
@@ -1841,6 +1991,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flashcard-decks/import/apkg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an Anki package (.apkg) as a new flashcard deck
+         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. Media and scheduling are not imported. A package that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.
+         */
+        post: operations["post-flashcard-decks-import-apkg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flashcard-decks/{deck_id}/export/apkg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a deck you may study as an Anki package (.apkg) of new cards
+         * @description Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in cards are left out (X-Cards-Left-Out counts them). Scheduling and media are not exported.
+         */
+        get: operations["get-flashcard-decks-by-deck-id-export-apkg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flashcards": {
         parameters: {
             query?: never;
@@ -1953,11 +2143,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's deck grants and the live decks each reaches now (moderators; give and revoke at /access/{user_id}/grants) */
+        /** A person's deck grants and the live decks each reaches now (moderators) */
         get: operations["get-flashcards-grants"];
         put?: never;
-        post?: never;
+        /**
+         * Give a learner a deck grant: one deck, or a category branch of decks (moderators; edit, never delete)
+         * @description The same grant as POST /access/{user_id}/grants with kind deck: never to yourself, only to learners; the deck or category must exist. The answer lists the live decks it reaches now.
+         */
+        post: operations["post-flashcards-grants"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flashcards/grants/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a person's deck grant (moderators) */
+        delete: operations["delete-flashcards-grants-by-grant-id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2049,6 +2260,41 @@ export interface paths {
         head?: never;
         /** Change a deck's title, description, category or accent rule (moderator, owner or grant holder) */
         patch: operations["patch-flashcards-by-deck-id"];
+        trace?: never;
+    };
+    "/api/v1/flashcards/{deck_id}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The library articles a deck's cards came from, its source first (anyone who may study it) */
+        get: operations["get-flashcards-by-deck-id-articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flashcards/{deck_id}/articles/{article_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Link a deck to an article (moderators); its first link, or one sent with source=true, is its source */
+        put: operations["put-flashcards-by-deck-id-articles-by-article-id"];
+        post?: never;
+        /** Unlink a deck from an article (moderators); unlinking the source passes the flag to the oldest link left */
+        delete: operations["delete-flashcards-by-deck-id-articles-by-article-id"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/flashcards/{deck_id}/exam": {
@@ -2221,6 +2467,111 @@ export interface paths {
         get: operations["get-health"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List and search media assets, newest first (not reranked) */
+        get: operations["get-media"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/libraries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The image libraries, by name */
+        get: operations["get-media-libraries"];
+        put?: never;
+        /** Make an image library */
+        post: operations["post-media-libraries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{asset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One asset */
+        get: operations["get-media-by-asset-id"];
+        put?: never;
+        post?: never;
+        /** Bin an asset: its figures leave every article; restorable for 30 days */
+        delete: operations["delete-media-by-asset-id"];
+        options?: never;
+        head?: never;
+        /** Replace an asset's metadata (the figure rules apply) */
+        patch: operations["patch-media-by-asset-id"];
+        trace?: never;
+    };
+    "/api/v1/media/{asset_id}/overlay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace an image's overlay shapes (refused when the licence forbids derivatives) */
+        put: operations["put-media-by-asset-id-overlay"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{asset_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a binned asset: its figure line returns at the end of every section it was in */
+        post: operations["post-media-by-asset-id-restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{asset_id}/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take an asset off an article you may edit (the asset stays) */
+        post: operations["post-media-by-asset-id-unlink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2711,6 +3062,23 @@ export interface paths {
         patch: operations["patch-quizzes-by-quiz-id"];
         trace?: never;
     };
+    "/api/v1/quizzes/{quiz_id}/export/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT) */
+        get: operations["get-quizzes-by-quiz-id-export-by-format"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/quizzes/{quiz_id}/permanent": {
         parameters: {
             query?: never;
@@ -2883,7 +3251,7 @@ export interface paths {
         put?: never;
         /**
          * Make a read-only link to a published thing; the token is shown only in this answer
-         * @description kind: quiz (deck and article as their modules land). with_answers shows correct answers and explanations to visitors; for a timed quiz only a moderator may choose it.
+         * @description kind: quiz, deck or article. with_answers shows correct answers and explanations to visitors; for a timed quiz only a moderator may choose it.
          */
         post: operations["post-share-links"];
         delete?: never;
@@ -3010,7 +3378,8 @@ export interface paths {
         delete: operations["delete-study-plans-by-plan-id"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Edit a study plan's title, description or exam date (blocks never change) */
+        patch: operations["patch-study-plans-by-plan-id"];
         trace?: never;
     };
     "/api/v1/study-plans/{plan_id}/blocks": {
@@ -3183,6 +3552,26 @@ export interface paths {
          * @description The tutor sees the question and, only when you may see them (an editor, or attempt_id names your own attempt that shows answers), its answer and explanation. suggestions are up to three follow-ups. 503 without a tutor model, 502 when the model fails; 30 messages per 10 minutes and the daily quota (admins and unthrottled people exempt).
          */
         post: operations["post-teach-chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teach/chat/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the tutor, with the answer streamed as it is written (server-sent events)
+         * @description The same rules, limits and errors as POST /teach/chat, all checked before the stream starts (a refusal is the usual JSON error). Then text/event-stream: `delta` events `{text}` as the model writes (follow-up lines included), and one `done` event `{reply, suggestions}` with the answer parsed as /teach/chat gives it; a model failing mid-answer ends the stream with an `error` event carrying the error envelope.
+         */
+        post: operations["post-teach-chat-stream"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3391,6 +3780,12 @@ export interface components {
             summary: string;
             title: string;
         };
+        ArticleRef: {
+            /** Format: int64 */
+            id: number;
+            slug: string;
+            title: string;
+        };
         ArticleReference: {
             citation: string;
             /** @description http or https */
@@ -3502,6 +3897,75 @@ export interface components {
             status?: "draft" | "review" | "published";
             summary?: string;
             title: string;
+        };
+        AskResponse: {
+            /** @description markdown citing sources as [n] */
+            answer: string;
+            /** @description false: the shortlist came from keywords alone (the embedder was unavailable) */
+            semantic: boolean;
+            /** @description the shortlist, articles first, each kind best first */
+            sources: components["schemas"]["AskSource"][] | null;
+        };
+        AskSource: {
+            /** @description the answer cites it */
+            cited: boolean;
+            /**
+             * Format: int64
+             * @description the article's or the question's id
+             */
+            id: number;
+            /** @enum {string} */
+            kind: "article" | "question";
+            /** @description where the item is read: /articles/{id} or /questions/{id} */
+            link: string;
+            /**
+             * Format: int64
+             * @description the number the answer cites it by, as [n]
+             */
+            n: number;
+            /**
+             * Format: int64
+             * @description articles: the section found; null for questions
+             */
+            section_id: number | null;
+            /** @description the public text the model was given (never a question's answer) */
+            snippet: string;
+            title: string;
+        };
+        AssetResponse: {
+            alt_text: string;
+            /** Format: int64 */
+            byte_size: number;
+            caption: string;
+            /** Format: int64 */
+            category_id: number | null;
+            content_type: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            deleted_at: string | null;
+            /** Format: int64 */
+            height: number;
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            kind: "image" | "video";
+            /** Format: int64 */
+            library_id: number | null;
+            license: string;
+            modality: string | null;
+            overlay: components["schemas"]["Shape"][] | null;
+            path: string;
+            /** @description the credit */
+            source: string;
+            source_url: string;
+            /** @description the diagram spec an SVG was drawn from */
+            spec: unknown;
+            storage: string;
+            title: string;
+            url: string;
+            /** Format: int64 */
+            width: number;
         };
         AttemptDetail: {
             answers: components["schemas"]["AnswerResponse"][] | null;
@@ -3625,9 +4089,16 @@ export interface components {
             status: "open" | "closed";
         };
         BlueprintDomainItem: {
+            /**
+             * Format: int64
+             * @description draw from this question category's branch too
+             */
+            category_id?: number;
             name: string;
-            /** @description the questions the domain draws from */
-            question_ids: number[] | null;
+            /** @description questions the domain draws from */
+            question_ids?: number[] | null;
+            /** @description draw from questions carrying every one of these tags too (with category_id: both) */
+            tag_ids?: number[] | null;
             /** Format: double */
             weight: number;
         };
@@ -3674,6 +4145,23 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant";
         };
+        ChatReply: {
+            /** @description markdown */
+            reply: string;
+            suggestions: string[] | null;
+        };
+        ChatRequest: {
+            /** Format: int64 */
+            attempt_id?: number;
+            messages: components["schemas"]["ChatMessage"][] | null;
+            /**
+             * Format: int64
+             * @description a tutor model's id (GET /teach/models); absent: the default
+             */
+            model_id?: number;
+            /** Format: int64 */
+            question_id: number;
+        };
         ChoiceResponse: {
             /**
              * Format: int64
@@ -3683,6 +4171,41 @@ export interface components {
             is_default: boolean;
             model_id: string;
             name: string;
+        };
+        ClassificationSnapshotBody: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            created_by: number | null;
+            /** Format: int64 */
+            id: number;
+            /** @description the classification job it preceded */
+            job_id: string | null;
+            /**
+             * @description what was snapshotted: the question-tag classification
+             * @enum {string}
+             */
+            kind: "tags";
+            /**
+             * Format: int64
+             * @description question-tag pairs held
+             */
+            pairs: number;
+            /**
+             * Format: int64
+             * @description questions with at least one tag
+             */
+            questions: number;
+            /**
+             * @description what was about to change it
+             * @enum {string}
+             */
+            reason: "classification" | "rollback";
+            /**
+             * Format: int64
+             * @description the snapshot the rollback it preceded restored
+             */
+            restores: number | null;
         };
         ClassifyResultBody: {
             /**
@@ -3849,6 +4372,14 @@ export interface components {
             reminders_due: number;
             streak: components["schemas"]["StreakResponse"];
         };
+        DeckArticleResponse: {
+            /** Format: int64 */
+            article_id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description exactly one link of a deck is its source */
+            is_source: boolean;
+        };
         DeckDetail: {
             can_edit: boolean;
             /** Format: int64 */
@@ -3905,6 +4436,23 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
+        DeckImportResponse: {
+            /**
+             * Format: int64
+             * @description cards made (a reversed note makes two, a cloze note one per deletion number)
+             */
+            cards: number;
+            /** Format: int64 */
+            deck_id: number;
+            /**
+             * Format: int64
+             * @description notes imported
+             */
+            notes: number;
+            /** @description notes left out, by position in the collection */
+            refused: components["schemas"]["RefusalResponse"][] | null;
+            title: string;
+        };
         DeckResponse: {
             /** Format: int64 */
             card_count: number;
@@ -3935,6 +4483,33 @@ export interface components {
              * @description rows removed: 2 for a reversed pair
              */
             deleted: number;
+        };
+        Diagram: {
+            arrows?: components["schemas"]["DiagramArrow"][] | null;
+            boxes: components["schemas"]["DiagramBox"][] | null;
+            /**
+             * Format: int64
+             * @description grid columns, 1 to 8 (default 3)
+             */
+            columns?: number;
+            groups?: components["schemas"]["DiagramGroup"][] | null;
+        };
+        DiagramArrow: {
+            from: string;
+            label?: string;
+            to: string;
+        };
+        DiagramBox: {
+            /** Format: int64 */
+            col?: number;
+            id: string;
+            label: string;
+            /** Format: int64 */
+            row?: number;
+        };
+        DiagramGroup: {
+            boxes: string[] | null;
+            label: string;
         };
         DocumentDetail: {
             error_message: string | null;
@@ -4161,11 +4736,18 @@ export interface components {
         ExamDomainItem: {
             /** @description articles a learner weak here should read */
             article_ids?: number[] | null;
+            /**
+             * Format: int64
+             * @description draw from this question category's branch too
+             */
+            category_id?: number;
             /** @description decks a learner weak here should study */
             deck_ids?: number[] | null;
             name: string;
-            /** @description the questions the domain draws from */
-            question_ids: number[] | null;
+            /** @description questions the domain draws from */
+            question_ids?: number[] | null;
+            /** @description draw from questions carrying every one of these tags too (with category_id: both) */
+            tag_ids?: number[] | null;
             /** Format: double */
             weight: number;
         };
@@ -4262,6 +4844,12 @@ export interface components {
              */
             role: "stem" | "answer" | "explanation";
         };
+        FigureResponse: {
+            /** Format: int64 */
+            article_id: number;
+            asset: components["schemas"]["AssetResponse"];
+            section_id: string;
+        };
         FileOutputBody: {
             /** Format: int64 */
             question_category_id: number | null;
@@ -4272,6 +4860,8 @@ export interface components {
             /** @description from today until the exam (or forecast_days with none); overdue cards count today */
             days: components["schemas"]["FlashcardForecastDay"][] | null;
             exam_date: string | null;
+            /** @description empty with no exam; deck: your date for this deck; plan: your next study-plan exam, used where you set none */
+            exam_from: string;
             /**
              * Format: int64
              * @description cards of the deck you have not started
@@ -4465,6 +5055,20 @@ export interface components {
             status: string;
             version: string;
         };
+        ImportResponse: {
+            /**
+             * Format: int64
+             * @description review the drafts under /drafts/batches/{batch_id}
+             */
+            batch_id: number;
+            /**
+             * Format: int64
+             * @description drafts created, pending review
+             */
+            imported: number;
+            refused: components["schemas"]["RefusalResponse"][] | null;
+            source: string;
+        };
         ItemResponse: {
             /** Format: double */
             blank_rate: number | null;
@@ -4607,6 +5211,13 @@ export interface components {
             /** @description required; SI units; at most 80 characters */
             units?: string;
         };
+        LibraryBody: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
         LinkResponse: {
             /** Format: date-time */
             created_at: string;
@@ -4634,6 +5245,18 @@ export interface components {
         };
         MeRenameInputBody: {
             name: string;
+        };
+        MetaBody: {
+            caption: string;
+            /** Format: int64 */
+            category_id?: number;
+            credit?: string;
+            /** Format: int64 */
+            library_id?: number;
+            license?: string;
+            modality?: string;
+            source_url?: string;
+            title?: string;
         };
         ModelResponse: {
             /** @description masked (last four characters at most); null when the proxy's own key is used */
@@ -4754,6 +5377,12 @@ export interface components {
             section_id?: string | null;
             term?: string;
         };
+        "Patch-study-plans-by-plan-idRequest": {
+            description?: string;
+            /** @description YYYY-MM-DD; an empty string clears it */
+            exam_date?: string;
+            title?: string;
+        };
         PatchBatchInBody: {
             /**
              * Format: int64
@@ -4864,6 +5493,36 @@ export interface components {
         "Post-admin-tts-voicesResponse": {
             voices: components["schemas"]["VoiceResponse"][] | null;
         };
+        "Post-ai-mode-askRequest": {
+            /**
+             * Format: int64
+             * @description a tutor model's id (GET /teach/models); absent: the default
+             */
+            model_id?: number;
+            question: string;
+        };
+        "Post-articles-by-id-figures-existingRequest": {
+            /** Format: int64 */
+            asset_id: number;
+            replace?: boolean;
+            section_id: string;
+        };
+        "Post-articles-by-id-figuresRequest": {
+            caption: string;
+            /** Format: int64 */
+            category_id?: number;
+            credit?: string;
+            /** Format: int64 */
+            library_id?: number;
+            license?: string;
+            modality?: string;
+            replace?: boolean;
+            section_id: string;
+            source_url?: string;
+            spec?: components["schemas"]["Diagram"];
+            svg?: string;
+            title?: string;
+        };
         "Post-exams-by-exam-id-startResponse": {
             /** Format: int64 */
             exam_id: number;
@@ -4916,6 +5575,17 @@ export interface components {
              */
             picture_id?: number;
         };
+        "Post-flashcards-grantsRequest": {
+            /** @enum {string} */
+            scope: "deck" | "category";
+            /**
+             * Format: int64
+             * @description the deck, or the category at the top of the branch
+             */
+            target_id: number;
+            /** Format: int64 */
+            user_id: number;
+        };
         "Post-flashcards-manualRequest": {
             /**
              * Format: int64
@@ -4935,6 +5605,13 @@ export interface components {
             definition: string;
             section_id?: string | null;
             term: string;
+        };
+        "Post-media-by-asset-id-unlinkRequest": {
+            /** Format: int64 */
+            article_id: number;
+        };
+        "Post-media-librariesRequest": {
+            name: string;
         };
         "Post-share-linksRequest": {
             /**
@@ -4995,23 +5672,6 @@ export interface components {
              */
             kind: "set" | "mixed";
             title: string;
-        };
-        "Post-teach-chatRequest": {
-            /** Format: int64 */
-            attempt_id?: number;
-            messages: components["schemas"]["ChatMessage"][] | null;
-            /**
-             * Format: int64
-             * @description a tutor model's id (GET /teach/models); absent: the default
-             */
-            model_id?: number;
-            /** Format: int64 */
-            question_id: number;
-        };
-        "Post-teach-chatResponse": {
-            /** @description markdown */
-            reply: string;
-            suggestions: string[] | null;
         };
         "Post-tts-speakRequest": {
             text: string;
@@ -5117,6 +5777,9 @@ export interface components {
             /** Format: int64 */
             question_id: number;
         };
+        "Put-media-by-asset-id-overlayRequest": {
+            shapes: components["schemas"]["Shape"][] | null;
+        };
         PutNoteInBody: {
             body: string;
         };
@@ -5143,6 +5806,8 @@ export interface components {
             question_text: string;
             /** @enum {string} */
             question_type: "mcq" | "fill_in";
+            /** @description published articles claiming the question's topic (its detail and quiz review) */
+            read_more?: components["schemas"]["ArticleRef"][] | null;
             tags?: components["schemas"]["TagBody"][] | null;
             /** Format: date-time */
             updated_at: string;
@@ -5290,6 +5955,16 @@ export interface components {
             question_text: string;
             question_type: string;
         };
+        RefusalResponse: {
+            /**
+             * Format: int64
+             * @description 1-based position among the file's questions
+             */
+            item: number;
+            /** @description its title in the file */
+            name: string;
+            reason: string;
+        };
         RejectResponse: {
             /** @description The batches touched, as they are now */
             batches: components["schemas"]["BatchResponse"][] | null;
@@ -5361,6 +6036,24 @@ export interface components {
             ok: boolean;
             /** Format: double */
             relevant_score: number;
+        };
+        RollbackOutputBody: {
+            /** @description the classification as it was just before, snapshotted first */
+            backup: components["schemas"]["ClassificationSnapshotBody"];
+            /**
+             * Format: int64
+             * @description questions whose tags changed (each reindexed)
+             */
+            questions_changed: number;
+            /**
+             * Format: int64
+             * @description the snapshot restored
+             */
+            restored: number;
+            /** Format: int64 */
+            tags_added: number;
+            /** Format: int64 */
+            tags_removed: number;
         };
         SSOConfig: {
             /** @description whether an identity provider is configured */
@@ -5469,6 +6162,19 @@ export interface components {
         };
         SettingsSavedOutputBody: {
             saved: boolean;
+        };
+        Shape: {
+            /** Format: double */
+            h?: number;
+            kind: string;
+            label?: string;
+            points?: (number[] | null)[] | null;
+            /** Format: double */
+            w?: number;
+            /** Format: double */
+            x?: number;
+            /** Format: double */
+            y?: number;
         };
         SnapshotBody: {
             attending_tip: string;
@@ -6132,6 +6838,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-admin-classification-snapshots": {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Total-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassificationSnapshotBody"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-admin-classification-snapshots-by-snapshot-id-rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                snapshot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollbackOutputBody"];
                 };
             };
             /** @description Unauthorized */
@@ -7448,6 +8274,84 @@ export interface operations {
             };
         };
     };
+    "post-ai-mode-ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-ai-mode-askRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AskResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "get-articles": {
         parameters: {
             query?: {
@@ -8457,6 +9361,295 @@ export interface operations {
             };
             /** @description Service Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-articles-by-id-figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-articles-by-id-figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-articles-by-id-figuresRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-articles-by-id-figures-existing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-articles-by-id-figures-existingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-articles-by-id-figures-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12443,6 +13636,91 @@ export interface operations {
             };
         };
     };
+    "post-drafts-import-by-format": {
+        parameters: {
+            query?: {
+                /** @description Files-into-topic category of the batch; can be set later */
+                category_id?: number;
+                /** @description the file's name, shown as the batch's source */
+                filename?: string;
+            };
+            header?: never;
+            path: {
+                format: "moodle-xml" | "gift";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "post-drafts-reject": {
         parameters: {
             query?: never;
@@ -12894,6 +14172,59 @@ export interface operations {
             };
         };
     };
+    "get-exams": {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Total-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExamResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "post-exams": {
         parameters: {
             query?: never;
@@ -12976,6 +14307,75 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "patch-exams-by-exam-id-publish": {
+        parameters: {
+            query?: {
+                published?: boolean;
+            };
+            header?: never;
+            path: {
+                exam_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExamResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13526,6 +14926,141 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-flashcard-decks-import-apkg": {
+        parameters: {
+            query: {
+                /** @description the deck's category (required for every deck) */
+                category_id: number;
+                /** @description the deck's title; absent: the package's deck name */
+                title?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckImportResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-flashcard-decks-by-deck-id-export-apkg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    "X-Cards-Left-Out"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14215,6 +15750,160 @@ export interface operations {
             };
         };
     };
+    "post-flashcards-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-flashcards-grantsRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckGrantResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "delete-flashcards-grants-by-grant-id": {
+        parameters: {
+            query: {
+                user_id: number;
+            };
+            header?: never;
+            path: {
+                grant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "post-flashcards-manual": {
         parameters: {
             query?: never;
@@ -14634,6 +16323,203 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeckDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-flashcards-by-deck-id-articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckArticleResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "put-flashcards-by-deck-id-articles-by-article-id": {
+        parameters: {
+            query?: {
+                /** @description flag this link as the deck's source (the flag leaves the link that held it) */
+                source?: boolean;
+            };
+            header?: never;
+            path: {
+                deck_id: number;
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckArticleResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "delete-flashcards-by-deck-id-articles-by-article-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: number;
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeckArticleResponse"][] | null;
                 };
             };
             /** @description Unauthorized */
@@ -15656,6 +17542,631 @@ export interface operations {
             };
             /** @description Service Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-media": {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+                /** @description matches title, caption and credit */
+                q?: string;
+                kind?: "image" | "video" | "";
+                modality?: string;
+                library_id?: number;
+                category_id?: number;
+                /** @description list the bin instead */
+                binned?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Total-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-media-libraries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryBody"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-media-libraries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-media-librariesRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-media-by-asset-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "delete-media-by-asset-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "patch-media-by-asset-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetaBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "put-media-by-asset-id-overlay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Put-media-by-asset-id-overlayRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-media-by-asset-id-restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-media-by-asset-id-unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-media-by-asset-id-unlinkRequest"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17751,6 +20262,67 @@ export interface operations {
             };
         };
     };
+    "get-quizzes-by-quiz-id-export-by-format": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quiz_id: number;
+                format: "moodle-xml" | "gift";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "delete-quizzes-by-quiz-id-permanent": {
         parameters: {
             query?: never;
@@ -19006,6 +21578,77 @@ export interface operations {
             };
         };
     };
+    "patch-study-plans-by-plan-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Patch-study-plans-by-plan-idRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudyPlanDetail"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "post-study-plans-by-plan-id-blocks": {
         parameters: {
             query?: never;
@@ -19756,7 +22399,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Post-teach-chatRequest"];
+                "application/json": components["schemas"]["ChatRequest"];
             };
         };
         responses: {
@@ -19766,7 +22409,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Post-teach-chatResponse"];
+                    "application/json": components["schemas"]["ChatReply"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-teach-chat-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description server-sent events: delta, done or error */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Unauthorized */
