@@ -146,8 +146,6 @@ func (s *Service) closeBatches(ctx context.Context, ids []int64, out *Decision) 
 	if err != nil {
 		return err
 	}
-	for i := range sums {
-		out.Batches = append(out.Batches, toBatch(&sums[i]))
-	}
+	out.Batches = append(out.Batches, sums...)
 	return nil
 }

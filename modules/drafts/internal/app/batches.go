@@ -23,15 +23,7 @@ func (s *Service) Batches(ctx context.Context, status string, limit, offset int)
 	if status == BatchesAll {
 		status = ""
 	}
-	rows, err := s.store.Batches(ctx, status, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Batch, len(rows))
-	for i := range rows {
-		out[i] = toBatch(&rows[i])
-	}
-	return out, nil
+	return s.store.Batches(ctx, status, limit, offset)
 }
 
 // Batch is one batch with its counts.
@@ -43,8 +35,7 @@ func (s *Service) Batch(ctx context.Context, id int64) (*Batch, error) {
 	if len(rows) == 0 {
 		return nil, batchNotFound(id)
 	}
-	b := toBatch(&rows[0])
-	return &b, nil
+	return &rows[0], nil
 }
 
 // SetBatchCategory files the batch's future acceptances into a category

@@ -38,26 +38,9 @@ type Section struct {
 	CreatedAt  time.Time
 }
 
-// Batch is one extraction run's drafts, counted.
-type Batch struct {
-	ID          int64
-	JobID       string
-	DocumentID  *int64
-	SectionID   *int64
-	Source      string
-	StartPage   int
-	EndPage     int
-	Extractor   string
-	ReadingMode string
-	CategoryID  *int64
-	Status      string
-	CreatedBy   int64
-	CreatedAt   time.Time
-	ClosedAt    *time.Time
-	Pending     int
-	Rejected    int
-	Accepted    int
-}
+// Batch is one extraction run's drafts, counted: the stored row is the
+// shape every layer needs.
+type Batch = store.BatchSummary
 
 // Draft is one extracted question under review.
 type Draft struct {
@@ -95,17 +78,6 @@ func toSteps(steps []store.Step) []Step {
 	out := make([]Step, len(steps))
 	for i, st := range steps {
 		out[i] = Step(st)
-	}
-	return out
-}
-
-func toBatch(b *store.BatchSummary) Batch {
-	out := Batch{ID: b.ID, DocumentID: b.DocumentID, SectionID: b.SectionID, Source: b.Source,
-		StartPage: b.StartPage, EndPage: b.EndPage, Extractor: b.Extractor, ReadingMode: b.ReadingMode,
-		CategoryID: b.CategoryID, Status: b.Status, CreatedBy: b.CreatedBy, CreatedAt: b.CreatedAt,
-		ClosedAt: b.ClosedAt, Pending: b.Pending, Rejected: b.Rejected, Accepted: b.Accepted}
-	if b.JobID != nil {
-		out.JobID = b.JobID.String()
 	}
 	return out
 }

@@ -182,12 +182,16 @@ func toJobResponse(j *app.Job) JobResponse {
 }
 
 func toBatchResponse(b *app.Batch) BatchResponse {
-	return BatchResponse{ID: b.ID, JobID: b.JobID, DocumentID: b.DocumentID, SectionID: b.SectionID,
+	out := BatchResponse{ID: b.ID, DocumentID: b.DocumentID, SectionID: b.SectionID,
 		Source: b.Source, StartPage: b.StartPage, EndPage: b.EndPage, Extractor: b.Extractor,
 		ReadingMode: b.ReadingMode, CategoryID: b.CategoryID, Status: b.Status,
 		Counts: DraftCounts{Pending: b.Pending, Rejected: b.Rejected, Accepted: b.Accepted,
 			Total: b.Pending + b.Rejected + b.Accepted},
 		CreatedBy: b.CreatedBy, CreatedAt: b.CreatedAt, ClosedAt: b.ClosedAt}
+	if b.JobID != nil { // imports run no job
+		out.JobID = b.JobID.String()
+	}
+	return out
 }
 
 func toBatchResponses(bs []app.Batch) []BatchResponse {
