@@ -120,7 +120,7 @@ var _ = Describe("Generation jobs", Ordered, func() {
 		proxy.Set(standin.ServerError)
 		job = articleJob("/articles/ai-draft", q{"title": title})
 		Expect(job["status"]).To(Equal("failed"))
-		Expect(job["error"]).To(And(ContainSubstring("upstream_failed"), ContainSubstring("the upstream model is overloaded")))
+		Expect(job["error"]).To(And(ContainSubstring("answered 500"), ContainSubstring("the upstream model is overloaded")))
 
 		proxy.Set(standin.Stall)
 		job = articleJob("/articles/ai-draft", q{"title": title})
