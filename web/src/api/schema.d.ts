@@ -136,7 +136,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-embed everything as a background job (regenerate_embeddings); search stays usable */
+        /**
+         * Re-embed everything as a background job (regenerate_embeddings); search stays usable
+         * @description With a model other than embedding_model, the model is first checked (502 when it fails, nothing changed), then becomes embedding_model and every item is re-embedded with it: this is how the embedding model changes once set.
+         */
         post: operations["post-admin-embedding-regenerate"];
         delete?: never;
         options?: never;
@@ -1068,6 +1071,30 @@ export interface paths {
         get: operations["get-auth-me"];
         /** Change your name (the only field you can change) */
         put: operations["put-auth-me"];
+        post?: never;
+        /**
+         * Delete your account and everything you own
+         * @description Body {"confirm": "delete my account"} (422 otherwise). Your sessions end at once; every module removes what you owned when it hears identity.user_deleted.v1, as for an administrator's deletion. The last administrator cannot (409).
+         */
+        delete: operations["delete-auth-me"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything you own (a zip of JSON files)
+         * @description One folder per module: identity (account and settings, sessions, grants), attempts (attempts with their answers as sat, saved progress, reminders, folders, collections, notes), bank (favourites, saved tests), flashcards (card states, review log, settings, exam dates), plans, feedback, library, share and ai as you have data there. Streamed as it is read; 5 per hour. An archive cut short has no zip directory.
+         */
+        get: operations["get-auth-me-export"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2002,7 +2029,7 @@ export interface paths {
         put?: never;
         /**
          * Import an Anki package (.apkg) as a new flashcard deck
-         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. Media and scheduling are not imported. A package that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.
+         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. The cards' scheduling and review log in the package become the importer's schedule of the new cards; media are not imported. A package that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.
          */
         post: operations["post-flashcard-decks-import-apkg"];
         delete?: never;
@@ -2019,10 +2046,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export a deck you may study as an Anki package (.apkg) of new cards
-         * @description Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in cards are left out (X-Cards-Left-Out counts them). Scheduling and media are not exported.
+         * Export a deck you may study as an Anki package (.apkg) with your schedule
+         * @description Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new. Media are not exported.
          */
         get: operations["get-flashcard-decks-by-deck-id-export-apkg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flashcard-decks/{deck_id}/export/revlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export your reviews of a deck as the review log CSV FSRS optimisers read
+         * @description Columns card_id, review_time (ms since the Unix epoch), review_rating (1 again to 4 easy), review_state (the card's state before the review: 0 new, 1 learning, 2 review, 3 relearning) and review_duration (ms, 0 when not measured), the revlog.csv of open-spaced-repetition's fsrs-optimizer; one row per review, by card then time. Only your own reviews, of a deck you may study.
+         */
+        get: operations["get-flashcard-decks-by-deck-id-export-revlog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2128,7 +2175,7 @@ export interface paths {
         /** A deck's cards in the order written (anyone who may study it) */
         get: operations["get-flashcards-decks-by-deck-id-cards"];
         put?: never;
-        /** Add a card (can_edit_deck): basic, reversed (two rows), cloze (a row per deletion number), image, type_in */
+        /** Add a card (can_edit_deck): basic, reversed (two rows), cloze (a row per deletion number), image (a row per overlay shape), type_in */
         post: operations["post-flashcards-decks-by-deck-id-cards"];
         delete?: never;
         options?: never;
@@ -2752,6 +2799,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/questions/classify-difficulty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue classify_question_difficulty: the tool model rates questions easy, medium or hard (moderators)
+         * @description Name question_ids (at most 500) or a category_id (its branch, the first 500 live questions by id). Questions already rated are skipped unless overwrite. 503 with nothing queued when no tool model is configured; poll GET /questions/classify-difficulty/{job_id}.
+         */
+        post: operations["post-questions-classify-difficulty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/questions/classify-difficulty/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your difficulty classifications with its progress */
+        get: operations["get-questions-classify-difficulty-by-job-id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/questions/create": {
         parameters: {
             query?: never;
@@ -3294,6 +3378,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stt/transcribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a recording into text with the speech-to-text model
+         * @description multipart/form-data with the recording in the field `file` (MP3, WAV, Ogg, FLAC, WebM or M4A, judged by its bytes; at most 10 MiB). 60 per hour and the daily quota stt_daily_quota (admins and unthrottled people exempt). 503 with no stt model, 502 when the model fails.
+         */
+        post: operations["post-stt-transcribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/study-plans": {
         parameters: {
             query?: never;
@@ -3719,6 +3823,11 @@ export interface components {
             outcome: "binned" | "removed";
         };
         ArticleDraftRequest: {
+            /**
+             * Format: int64
+             * @description files the draft there; the bank source reads its questions
+             */
+            category_id?: number;
             instructions?: string;
             /** @description from GET /articles/ai-sources */
             sources?: string[] | null;
@@ -4477,6 +4586,10 @@ export interface components {
              */
             user_id: number;
         };
+        DeleteMeInputBody: {
+            /** @description the words "delete my account" */
+            confirm: string;
+        };
         DeletedOutBody: {
             /**
              * Format: int64
@@ -4510,6 +4623,25 @@ export interface components {
         DiagramGroup: {
             boxes: string[] | null;
             label: string;
+        };
+        DifficultyJob: {
+            /** Format: date-time */
+            created_at: string;
+            error?: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            id: string;
+            /** @description {questions, skipped, rated, levels, unrated, stored: {question id: level}} */
+            result?: unknown;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            steps: components["schemas"]["DifficultyJobStep"][] | null;
+        };
+        DifficultyJobStep: {
+            /** Format: date-time */
+            at: string;
+            detail?: string;
+            name: string;
         };
         DocumentDetail: {
             error_message: string | null;
@@ -4895,6 +5027,8 @@ export interface components {
             front: string;
             /** Format: int64 */
             id: number;
+            /** @description image occlusion: the overlay shape the question side hides */
+            mask: components["schemas"]["Mask"];
             /**
              * Format: int64
              * @description the two rows of a reversed card share it
@@ -4938,6 +5072,8 @@ export interface components {
              * @description null for a new card
              */
             due: string | null;
+            /** @description image occlusion: the overlay shape to hide on the question side */
+            mask: components["schemas"]["Mask"];
             /** Format: int64 */
             picture_id: number | null;
             /** @description the side shown first (for cloze the passage with this card's deletions hidden) */
@@ -5237,6 +5373,19 @@ export interface components {
             /** Format: int64 */
             views: number;
             with_answers: boolean;
+        };
+        Mask: {
+            /** Format: double */
+            h?: number;
+            kind: string;
+            label?: string;
+            points?: (number[] | null)[] | null;
+            /** Format: double */
+            w?: number;
+            /** Format: double */
+            x?: number;
+            /** Format: double */
+            y?: number;
         };
         MatchingQuestionOut: {
             /** Format: int64 */
@@ -5570,6 +5719,11 @@ export interface components {
             /** @description the question; for cloze the passage with {{c1::answer::hint}} markers */
             front: string;
             /**
+             * @description image cards: each (default with an overlay) makes a card per overlay shape hiding it, answered by its label; none one card of the whole picture
+             * @enum {string}
+             */
+            occlusion?: "each" | "none";
+            /**
              * Format: int64
              * @description a media asset: the question side of an image card, else the answer side
              */
@@ -5612,6 +5766,16 @@ export interface components {
         };
         "Post-media-librariesRequest": {
             name: string;
+        };
+        "Post-questions-classify-difficultyRequest": {
+            /** Format: int64 */
+            category_id?: number;
+            overwrite?: boolean;
+            question_ids?: number[] | null;
+        };
+        "Post-questions-classify-difficultyResponse": {
+            job_id: string;
+            status: string;
         };
         "Post-share-linksRequest": {
             /**
@@ -5964,6 +6128,10 @@ export interface components {
             /** @description its title in the file */
             name: string;
             reason: string;
+        };
+        RegenerateInputBody: {
+            /** @description Switch to this embedding model (default: stay on embedding_model) */
+            model?: string;
         };
         RejectResponse: {
             /** @description The batches touched, as they are now */
@@ -6434,6 +6602,11 @@ export interface components {
         };
         TokenRefreshInputBody: {
             refresh_token: string;
+        };
+        TranscriptionResponse: {
+            /** @description the stt model that wrote it */
+            model: string;
+            text: string;
         };
         TrashOutputBody: {
             questions: components["schemas"]["QuestionBody"][] | null;
@@ -7052,7 +7225,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RegenerateInputBody"];
+            };
+        };
         responses: {
             /** @description Accepted */
             202: {
@@ -7090,8 +7267,26 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"];
                 };
             };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11075,6 +11270,111 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "delete-auth-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteMeInputBody"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-auth-me-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a zip archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15088,6 +15388,57 @@ export interface operations {
             };
         };
     };
+    "get-flashcard-decks-by-deck-id-export-revlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "get-flashcards": {
         parameters: {
             query?: {
@@ -18969,6 +19320,142 @@ export interface operations {
             };
         };
     };
+    "post-questions-classify-difficulty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post-questions-classify-difficultyRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post-questions-classify-difficultyResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-questions-classify-difficulty-by-job-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DifficultyJob"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "post-questions-create": {
         parameters: {
             query?: never;
@@ -21128,6 +21615,95 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-stt-transcribe": {
+        parameters: {
+            query?: never;
+            header?: {
+                "Content-Type"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptionResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
