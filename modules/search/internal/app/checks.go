@@ -52,7 +52,11 @@ func probe(ctx context.Context, e embed.Embedder, text string) (EmbeddingCheck, 
 	vecs, err := e.Embed(ctx, texts)
 	out.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
-		return out, apperr.New(apperr.UpstreamFailed, "embedding failed: %s", err.Error())
+		code := apperr.UpstreamFailed
+		if apperr.Is(err, apperr.Unavailable) { // no proxy configured: not the upstream's failure
+			code = apperr.Unavailable
+		}
+		return out, apperr.New(code, "embedding failed: %s", err.Error())
 	}
 	out.RelevantSimilarity = embed.Cosine(vecs[0], vecs[1])
 	out.IrrelevantSimilarity = embed.Cosine(vecs[0], vecs[2])

@@ -53,7 +53,7 @@ func (g *Gateway) Embed(ctx context.Context, texts []string) ([][]float32, error
 	vecs, err := g.models.Embed(ctx, g.model, send)
 	if err != nil {
 		var t interface{ Transient() bool }
-		return nil, &Error{Transient: errors.As(err, &t) && t.Transient(), Msg: err.Error()}
+		return nil, &Error{Transient: errors.As(err, &t) && t.Transient(), Msg: "embedding", Err: err}
 	}
 	if len(vecs) != len(send) {
 		return nil, &Error{Msg: "model " + g.model + " returned a vector count that does not match the texts"}
