@@ -14,7 +14,6 @@ import (
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	attempthttp "github.com/roundsedu/rounds/modules/attempts/internal/http"
-	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/module"
@@ -70,14 +69,6 @@ func (m *Module) Name() string { return "attempts" }
 // Routes registers the attempts, progress, dashboard, reminder, folder,
 // collection and note operations.
 func (m *Module) Routes(r *httpapi.Router) { attempthttp.Register(r, m.svc) }
-
-// Subscribe removes a deleted account's attempts and owned things.
-func (m *Module) Subscribe(b *events.Bus) {
-	events.Subscribe(b, "attempts.forget_user", identity.TopicUserDeleted,
-		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
-			return m.svc.ForgetUser(ctx, e.UserID)
-		})
-}
 
 // Schedule registers attempts_maintenance on the scheduler leader: the
 // sweep that auto-submits timed attempts whose time ran out and removes

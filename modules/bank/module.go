@@ -10,7 +10,6 @@ import (
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	bankhttp "github.com/roundsedu/rounds/modules/bank/internal/http"
-	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
@@ -66,15 +65,6 @@ func (m *Module) Jobs(r *jobs.Runner) { m.svc.RegisterJobs(r) }
 // SetSearch replaces the wired search facade; nil makes semantic and hybrid
 // listing fall back to keyword (tests of that fallback).
 func (m *Module) SetSearch(f search.Facade) { m.ports.Search = f }
-
-// Subscribe removes a deleted account's favourites and saved tests (the
-// bank's only owned things; other questions and quizzes stay).
-func (m *Module) Subscribe(b *events.Bus) {
-	events.Subscribe(b, "bank.forget_user", identity.TopicUserDeleted,
-		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
-			return m.ForgetPersonalData(ctx, e.UserID)
-		})
-}
 
 // Start loads the demo bank when bank.seed_demo is on and the bank is empty.
 func (m *Module) Start(ctx context.Context) error {

@@ -3,8 +3,6 @@ package feedback
 import (
 	"context"
 
-	"github.com/roundsedu/rounds/modules/identity"
-	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/module"
 )
 
@@ -18,12 +16,4 @@ func (m *Module) ExportPersonalData(ctx context.Context, userID int64, x *module
 // ForgetPersonalData implements module.PersonalData.
 func (m *Module) ForgetPersonalData(ctx context.Context, userID int64) error {
 	return m.svc.ForgetUser(ctx, userID)
-}
-
-// Subscribe removes a deleted account's reports.
-func (m *Module) Subscribe(b *events.Bus) {
-	events.Subscribe(b, "feedback.forget_user", identity.TopicUserDeleted,
-		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
-			return m.ForgetPersonalData(ctx, e.UserID)
-		})
 }

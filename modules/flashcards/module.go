@@ -11,8 +11,6 @@ import (
 
 	"github.com/roundsedu/rounds/modules/flashcards/internal/app"
 	flashcardshttp "github.com/roundsedu/rounds/modules/flashcards/internal/http"
-	"github.com/roundsedu/rounds/modules/identity"
-	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/module"
 )
@@ -48,12 +46,3 @@ func (m *Module) Name() string { return "flashcards" }
 
 // Routes registers the deck, card and study operations.
 func (m *Module) Routes(r *httpapi.Router) { flashcardshttp.Register(r, m.svc) }
-
-// Subscribe removes a deleted account's schedules, reviews and settings
-// (decks they made stay, like all editorial content).
-func (m *Module) Subscribe(b *events.Bus) {
-	events.Subscribe(b, "flashcards.forget_user", identity.TopicUserDeleted,
-		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
-			return m.svc.ForgetUser(ctx, e.UserID)
-		})
-}

@@ -15,6 +15,7 @@ import (
 	"github.com/roundsedu/rounds/modules/identity/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/module"
 )
@@ -52,6 +53,7 @@ type Module struct {
 	verifiers []*auth.Verifier
 	oidc      OIDC
 	publicURL string
+	personal  *[]module.PersonalData // filled once every module is built
 }
 
 var _ Facade = (*Module)(nil)
@@ -71,6 +73,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	m := &Module{store: st, verifiers: k.Verifiers, oidc: oidc, publicURL: publicURL}
 	personal := new([]module.PersonalData)
 	module.NeedAll(k, personal)
+	m.personal = personal
 	client := sso.New(sso.Settings{Issuer: oidc.Issuer, ClientID: oidc.ClientID,
 		ClientSecret: oidc.ClientSecret, RedirectURL: CallbackURL(publicURL, oidc), Scopes: oidc.Scopes,
 		RoleClaim: oidc.RoleClaim})
@@ -207,3 +210,15 @@ func (m *Module) Admins(ctx context.Context) ([]UserInfo, error) {
 // operator's promotion is then undone at the person's next sign-in unless
 // their groups agree).
 func (m *Module) RoleMappingOn() bool { return m.svc.Config.Roles.MappingOn() }
+
+// Subscribe runs every module's ForgetPersonalData when an account is
+// deleted (by an administrator or by its owner), each in its own consumer
+// group `<module>.forget_user`: a module that keeps a person's rows joins
+// the deletion, as it joins the export, by implementing
+// module.PersonalData and nothing more.
+func (m *Module) Subscribe(b *events.Bus) {
+	for _, p := range *m.personal {
+		events.Subscribe(b, p.Name()+".forget_user", TopicUserDeleted,
+			func(ctx context.Context, e UserDeleted, _ events.Meta) error { return p.ForgetPersonalData(ctx, e.UserID) })
+	}
+}

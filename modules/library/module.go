@@ -60,7 +60,6 @@ func (m *Module) Routes(r *httpapi.Router) { libraryhttp.Register(r, m.svc) }
 // Subscribe keeps the library's copy of where questions are filed, and
 // their "read more" links, in step with the bank.
 func (m *Module) Subscribe(b *events.Bus) {
-	m.subscribeForget(b)
 	events.Subscribe(b, "library.question_filings", bank.TopicQuestionChanged,
 		func(ctx context.Context, e bank.QuestionChanged, _ events.Meta) error {
 			return m.svc.OnQuestionChanged(ctx, e.ID, e.CategoryID, e.Live, e.Version)

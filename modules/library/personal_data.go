@@ -3,8 +3,6 @@ package library
 import (
 	"context"
 
-	"github.com/roundsedu/rounds/modules/identity"
-	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/module"
 )
 
@@ -18,13 +16,4 @@ func (m *Module) ExportPersonalData(ctx context.Context, userID int64, x *module
 // ForgetPersonalData implements module.PersonalData.
 func (m *Module) ForgetPersonalData(ctx context.Context, userID int64) error {
 	return m.svc.ForgetUser(ctx, userID)
-}
-
-// subscribeForget removes a deleted account's reading history (Subscribe
-// calls it).
-func (m *Module) subscribeForget(b *events.Bus) {
-	events.Subscribe(b, "library.forget_user", identity.TopicUserDeleted,
-		func(ctx context.Context, e identity.UserDeleted, _ events.Meta) error {
-			return m.ForgetPersonalData(ctx, e.UserID)
-		})
 }

@@ -64,7 +64,6 @@ func (m *Module) Routes(r *httpapi.Router) {
 // of its saved test completes (submitted, handed in or auto-closed); a
 // redelivery changes nothing.
 func (m *Module) Subscribe(b *events.Bus) {
-	m.subscribeForget(b)
 	events.Subscribe(b, "plans.complete_block", attempts.TopicAttemptCompleted,
 		func(ctx context.Context, e attempts.AttemptCompleted, _ events.Meta) error {
 			return m.CompleteBlocks(ctx, e)
