@@ -11,6 +11,9 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/config"
 )
 
 // pgBin is where scripts/pg-install.sh puts PostgreSQL (go tool task
@@ -54,9 +57,15 @@ func startCluster() *cluster {
 
 func (c *cluster) data() string { return filepath.Join(c.dir, "data") }
 
-// URL is the rounds database on the cluster.
-func (c *cluster) URL() string {
-	return fmt.Sprintf("postgres://rounds@127.0.0.1:%d/rounds?sslmode=disable", c.port)
+// serve starts a deployment on database db of the cluster (migrated on
+// start: a no-op on a restored one); the test stops it.
+func (c *cluster) serve(db string) *Harness {
+	h, err := Start(WithConfig(func(cfg *config.Config) {
+		cfg.Database.URL = fmt.Sprintf("postgres://rounds@127.0.0.1:%d/%s?sslmode=disable", c.port, db)
+		cfg.Database.MigrateOnStart = true
+	}))
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	return h
 }
 
 // restart is pg_ctl restart in fast mode: every session is ended, the

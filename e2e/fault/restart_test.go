@@ -10,7 +10,6 @@ import (
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/config"
 )
 
 var _ = Describe("A Postgres server restart under autosave load", Serial, func() {
@@ -19,11 +18,7 @@ var _ = Describe("A Postgres server restart under autosave load", Serial, func()
 		// break every other package's tests.
 		pg := startCluster()
 		DeferCleanup(pg.stop)
-		rh, err := Start(WithConfig(func(c *config.Config) {
-			c.Database.URL = pg.URL()
-			c.Database.MigrateOnStart = true
-		}))
-		Expect(err).NotTo(HaveOccurred())
+		rh := pg.serve("rounds")
 		DeferCleanup(rh.Stop)
 
 		const learners = 12

@@ -12,7 +12,6 @@ import (
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/config"
 )
 
 // rowCounts is one line naming every table of the database with its row
@@ -27,11 +26,7 @@ var _ = Describe("The restore drill of docs/operations.md", Serial, func() {
 	It("brings back every row from a pg_dump, and the restored database serves as it did", func() {
 		pg := startCluster()
 		DeferCleanup(pg.stop)
-		src, err := Start(WithConfig(func(c *config.Config) {
-			c.Database.URL = pg.URL()
-			c.Database.MigrateOnStart = true
-		}))
-		Expect(err).NotTo(HaveOccurred())
+		src := pg.serve("rounds")
 		quizID, questions := publishedQuizOn(src, src.NewUser(auth.RoleModerator), 3)
 		learner := src.NewUser(auth.RoleUser)
 		attempt := id(learner.Client(src).Post("/api/v1/attempts/start?quiz_id="+itoa(quizID), nil))
@@ -63,11 +58,7 @@ var _ = Describe("The restore drill of docs/operations.md", Serial, func() {
 		restored := time.Since(t0)
 		Expect(psql("rounds_restored", rowCounts)).To(Equal(before))
 
-		back, err := Start(WithConfig(func(c *config.Config) {
-			c.Database.URL = strings.Replace(pg.URL(), "/rounds?", "/rounds_restored?", 1)
-			c.Database.MigrateOnStart = true // a no-op: the version tables came back with the data
-		}))
-		Expect(err).NotTo(HaveOccurred())
+		back := pg.serve("rounds_restored") // migrating it is a no-op: the version tables came back with the data
 		DeferCleanup(back.Stop)
 		res := back.NewUser(auth.RoleUser).Client(back).Get("/api/v1/quizzes/" + itoa(quizID))
 		Expect(res).To(HaveStatus(200))

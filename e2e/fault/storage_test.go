@@ -1,8 +1,6 @@
 package fault_test
 
 import (
-	"bytes"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,14 +15,8 @@ import (
 )
 
 func uploadPaper(u *User) *Response {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	fw, err := w.CreateFormFile("file", "paper.pdf")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fw.Write(pdffixtures.QuestionPaper())
-	Expect(err).NotTo(HaveOccurred())
-	Expect(w.Close()).To(Succeed())
-	return u.Client(h).With("Content-Type", w.FormDataContentType()).Post("/api/v1/documents/upload", buf.Bytes())
+	body, contentType := Form("file", "paper.pdf", pdffixtures.QuestionPaper(), nil)
+	return u.Client(h).With("Content-Type", contentType).Post("/api/v1/documents/upload", body)
 }
 
 var _ = Describe("Storage unavailable", Serial, func() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -192,7 +193,7 @@ var _ = Describe("People administration", func() {
 			grants, err := app.Lookup[*identity.Module](h.App).Grants(ctxBG, id)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(grants).To(BeEmpty())
-			Eventually(func() bool { return deleted.has(id) }).Should(BeTrue())
+			Eventually(func() bool { return deleted.has(id) }).WithTimeout(10 * time.Second).Should(BeTrue())
 			Expect(admin.Client(h).Delete(userPath(id))).To(HaveError(404, "not_found"))
 		})
 

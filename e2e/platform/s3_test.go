@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 
@@ -137,12 +136,6 @@ type failing struct{}
 func (failing) Read([]byte) (int, error) { return 0, errSourceBroke }
 
 func uploadPDF(h *harness.Harness, u *harness.User) *harness.Response {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	fw, err := w.CreateFormFile("file", "paper.pdf")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fw.Write(pdffixtures.QuestionPaper())
-	Expect(err).NotTo(HaveOccurred())
-	Expect(w.Close()).To(Succeed())
-	return u.Client(h).With("Content-Type", w.FormDataContentType()).Post("/api/v1/documents/upload", buf.Bytes())
+	body, contentType := harness.Form("file", "paper.pdf", pdffixtures.QuestionPaper(), nil)
+	return u.Client(h).With("Content-Type", contentType).Post("/api/v1/documents/upload", body)
 }

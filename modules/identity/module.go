@@ -219,6 +219,8 @@ func (m *Module) RoleMappingOn() bool { return m.svc.Config.Roles.MappingOn() }
 func (m *Module) Subscribe(b *events.Bus) {
 	for _, p := range *m.personal {
 		events.Subscribe(b, p.Name()+".forget_user", TopicUserDeleted,
-			func(ctx context.Context, e UserDeleted, _ events.Meta) error { return p.ForgetPersonalData(ctx, e.UserID) })
+			func(ctx context.Context, e UserDeleted, _ events.Meta) error {
+				return p.ForgetPersonalData(ctx, e.UserID)
+			})
 	}
 }

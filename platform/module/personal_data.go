@@ -22,17 +22,19 @@ import (
 type PersonalData interface {
 	Module
 	// ExportPersonalData writes what userID owns here, and nothing of
-	// anyone else's, as JSON files of x.
+	// anyone else's, as JSON files of x. It runs inside the read-only
+	// snapshot the caller holds in ctx (one for the whole export).
 	ExportPersonalData(ctx context.Context, userID int64, x *Export) error
-	// ForgetPersonalData removes what userID owns here. The module runs it
-	// when identity's user_deleted event arrives; a second run changes
-	// nothing (events may be delivered twice).
+	// ForgetPersonalData removes what userID owns here. Identity runs it
+	// in each module's consumer group (<module>.forget_user) when its
+	// user_deleted event arrives, inside the handler's transaction; a
+	// second run changes nothing (events may be delivered twice).
 	ForgetPersonalData(ctx context.Context, userID int64) error
 }
 
-// Snapshot runs a module's export in one read-only transaction that sees
-// the database as it was when it began, so the module's files agree with
-// each other however long the writing takes.
+// Snapshot runs an export in one read-only transaction that sees the
+// database as it was when it began, so its files agree with each other
+// however long the writing takes.
 func Snapshot(ctx context.Context, d *db.DB, fn func(ctx context.Context) error) error {
 	return d.Tx(ctx, func(ctx context.Context) error {
 		if err := d.Conn(ctx).Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").Error; err != nil {

@@ -166,16 +166,7 @@ export function ArticleEditor({ id }: { id: number }) {
         <label className="field">
           Note on this change <input value={d.note} onChange={(e) => edit({ note: e.target.value })} />
         </label>
-        <p className="actions">
-          <button type="submit" className="primary" disabled={save.isPending || draft === null}>
-            Save
-          </button>
-          {draft && (
-            <button type="button" onClick={() => setDraft(null)}>
-              Discard changes
-            </button>
-          )}
-        </p>
+        <SaveActions disabled={save.isPending || draft === null} dirty={draft !== null} onDiscard={() => setDraft(null)} />
       </form>
       <h2>Revisions</h2>
       <Status q={revs} />
@@ -288,16 +279,7 @@ export function QuestionEditor({ id }: { id: number }) {
         <label className="field">
           Explanation <textarea rows={4} value={f.explanation} onChange={(e) => edit({ explanation: e.target.value })} />
         </label>
-        <p className="actions">
-          <button type="submit" className="primary" disabled={!q.can_edit || save.isPending || draft === null}>
-            Save
-          </button>
-          {draft && (
-            <button type="button" onClick={() => setDraft(null)}>
-              Discard changes
-            </button>
-          )}
-        </p>
+        <SaveActions disabled={!q.can_edit || save.isPending || draft === null} dirty={draft !== null} onDiscard={() => setDraft(null)} />
       </form>
       <h2>Version history</h2>
       <Status q={versions} />
@@ -333,5 +315,21 @@ export function QuestionEditor({ id }: { id: number }) {
         })}
       </ol>
     </section>
+  );
+}
+
+/** The editors' form buttons: save, and discard while there are unsaved changes. */
+function SaveActions({ disabled, dirty, onDiscard }: { disabled: boolean; dirty: boolean; onDiscard: () => void }) {
+  return (
+    <p className="actions">
+      <button type="submit" className="primary" disabled={disabled}>
+        Save
+      </button>
+      {dirty && (
+        <button type="button" onClick={onDiscard}>
+          Discard changes
+        </button>
+      )}
+    </p>
   );
 }

@@ -48,16 +48,21 @@ func (s *Service) WriteExport(ctx context.Context, userID int64, w io.Writer) {
 
 func (s *Service) writeExport(ctx context.Context, userID int64, w io.Writer) error {
 	a := module.NewArchive(w, s.now())
+	// One snapshot for every module: the files agree with each other as of
+	// one instant, however long the writing takes.
 	err := module.Snapshot(ctx, s.DB, func(ctx context.Context) error {
-		return s.Store.ExportPersonalData(ctx, userID, a.Module("identity"))
+		if err := s.Store.ExportPersonalData(ctx, userID, a.Module("identity")); err != nil {
+			return fmt.Errorf("identity: %w", err)
+		}
+		for _, p := range s.personal() {
+			if err := p.ExportPersonalData(ctx, userID, a.Module(p.Name())); err != nil {
+				return fmt.Errorf("%s: %w", p.Name(), err)
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("identity: %w", err)
-	}
-	for _, p := range s.personal() {
-		if err := p.ExportPersonalData(ctx, userID, a.Module(p.Name())); err != nil {
-			return fmt.Errorf("%s: %w", p.Name(), err)
-		}
+		return err
 	}
 	return a.Close()
 }

@@ -6,15 +6,13 @@ import (
 	"github.com/roundsedu/rounds/platform/module"
 )
 
-// ExportPersonalData writes what userID owns in library, read in one snapshot.
+// ExportPersonalData writes what userID owns in library, in the caller's snapshot.
 func (s *Service) ExportPersonalData(ctx context.Context, userID int64, x *module.Export) error {
-	return module.Snapshot(ctx, s.db, func(ctx context.Context) error {
-		return s.store.ExportPersonalData(ctx, userID, x)
-	})
+	return s.store.ExportPersonalData(ctx, userID, x)
 }
 
-// ForgetUser removes a deleted account's rows here in one transaction (a
-// second run finds nothing).
+// ForgetUser removes a deleted account's rows here, in the caller's
+// transaction (a second run finds nothing).
 func (s *Service) ForgetUser(ctx context.Context, userID int64) error {
-	return s.db.Tx(ctx, func(ctx context.Context) error { return s.store.ForgetUser(ctx, userID) })
+	return s.store.ForgetUser(ctx, userID)
 }
