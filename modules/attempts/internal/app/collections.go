@@ -47,8 +47,7 @@ func (s *Service) CreateCollection(ctx context.Context, p auth.Principal, in New
 }
 
 func toCollection(c *store.Collection, questions int) *Collection {
-	return &Collection{ID: c.ID, FolderID: c.FolderID, Name: c.Name, Description: c.Description,
-		Questions: questions, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	return &Collection{CollectionWithCount: store.CollectionWithCount{Collection: *c, Questions: questions}}
 }
 
 // Collections lists the caller's collections, most recently changed first:

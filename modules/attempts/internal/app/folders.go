@@ -24,17 +24,12 @@ func (s *Service) CreateFolder(ctx context.Context, p auth.Principal, name strin
 	if err != nil {
 		return nil, err
 	}
-	return &Folder{ID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}, nil
+	return &Folder{Folder: *f}, nil
 }
 
 // Folders lists the caller's folders by name.
 func (s *Service) Folders(ctx context.Context, p auth.Principal, limit, offset int) ([]Folder, error) {
-	rows, err := s.store.Folders(ctx, p.UserID, limit, offset)
-	out := make([]Folder, len(rows))
-	for i, r := range rows {
-		out[i] = Folder{ID: r.ID, Name: r.Name, Collections: r.Collections, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-	}
-	return out, err
+	return s.store.Folders(ctx, p.UserID, limit, offset)
 }
 
 // RenameFolder renames one of the caller's folders.
@@ -57,7 +52,7 @@ func (s *Service) RenameFolder(ctx context.Context, p auth.Principal, id int64, 
 	if err != nil {
 		return nil, err
 	}
-	return &Folder{ID: f.ID, Name: f.Name, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}, nil
+	return &Folder{Folder: *f}, nil
 }
 
 // DeleteFolder removes one of the caller's folders; its collections stay,

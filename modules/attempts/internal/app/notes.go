@@ -25,11 +25,7 @@ func (s *Service) PutNote(ctx context.Context, p auth.Principal, questionID int6
 	if err := s.db.Tx(ctx, func(ctx context.Context) error { return s.store.PutNote(ctx, n) }); err != nil {
 		return nil, err
 	}
-	return toNote(n), nil
-}
-
-func toNote(n *store.Note) *Note {
-	return &Note{ID: n.ID, QuestionID: n.QuestionID, Body: n.Body, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
+	return n, nil
 }
 
 // Note returns the caller's note on a question.
@@ -41,18 +37,13 @@ func (s *Service) Note(ctx context.Context, p auth.Principal, questionID int64) 
 	if err != nil {
 		return nil, err
 	}
-	return toNote(n), nil
+	return n, nil
 }
 
 // Notes lists the caller's notes, most recently changed first (on the given
 // questions when any are named).
 func (s *Service) Notes(ctx context.Context, p auth.Principal, questionIDs []int64, limit, offset int) ([]Note, error) {
-	rows, err := s.store.Notes(ctx, p.UserID, questionIDs, limit, offset)
-	out := make([]Note, len(rows))
-	for i := range rows {
-		out[i] = *toNote(&rows[i])
-	}
-	return out, err
+	return s.store.Notes(ctx, p.UserID, questionIDs, limit, offset)
 }
 
 // DeleteNote removes the caller's note on a question.

@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"strings"
-	"time"
 
 	"github.com/roundsedu/rounds/platform/apperr"
 )
@@ -11,35 +11,19 @@ import (
 // maxCollectionQuestions bounds one collection.
 const maxCollectionQuestions = 1000
 
-// Folder is a learner's folder of collections.
-type Folder struct {
-	ID          int64
-	Name        string
-	Collections int
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-}
+// Folder is a learner's folder of collections with how many it holds: the
+// stored row, since the service shows exactly it.
+type Folder = store.FolderWithCount
 
-// Collection is a learner's named list of questions.
+// Collection is a learner's named list of questions: the stored row with
+// its count, and the question ids when one collection is read.
 type Collection struct {
-	ID          int64
-	FolderID    *int64
-	Name        string
-	Description string
-	Questions   int
+	store.CollectionWithCount
 	QuestionIDs []int64 // filled by the single-collection read only
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
 }
 
-// Note is a learner's private note on a question.
-type Note struct {
-	ID         int64
-	QuestionID int64
-	Body       string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-}
+// Note is a learner's note on a question: the stored row.
+type Note = store.Note
 
 func cleanName(field, name string) (string, error) {
 	name = strings.TrimSpace(name)

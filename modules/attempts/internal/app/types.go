@@ -21,29 +21,9 @@ const (
 // live on it).
 type Attempt = store.Attempt
 
-// SatQuestion is a question as it was when the attempt sat it.
-type SatQuestion struct {
-	QuestionID           int64
-	Version              int
-	Type                 string
-	Text                 string
-	Options              []string
-	CorrectAnswer        string
-	Explanation          string
-	OptionExplanations   []string
-	KeyPoints            []string
-	AttendingTip         string
-	ExplanationImagePath string
-	ImagePath            string
-}
-
-// AnswerDetail is one question of an attempt with the learner's answer.
-type AnswerDetail struct {
-	Position   int
-	Question   SatQuestion
-	UserAnswer *string
-	IsCorrect  *bool
-}
+// AnswerDetail is one question of an attempt as it was sat, with the
+// learner's answer: the stored row, since the service shows exactly it.
+type AnswerDetail = store.SatAnswer
 
 // Detail is an attempt with its questions as sat. AnswersOpen says whether
 // the answer side (correct answer, explanation, is_correct) may be shown.
@@ -53,16 +33,7 @@ type Detail struct {
 }
 
 func toDetail(a *store.Attempt, rows []store.SatAnswer) *Detail {
-	d := &Detail{Attempt: *a, Answers: make([]AnswerDetail, len(rows))}
-	for i, r := range rows {
-		q := r.SatQuestion
-		d.Answers[i] = AnswerDetail{Position: r.Position, UserAnswer: r.UserAnswer, IsCorrect: r.IsCorrect,
-			Question: SatQuestion{QuestionID: q.QuestionID, Version: q.Version, Type: q.QuestionType,
-				Text: q.QuestionText, Options: q.Options, CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation,
-				OptionExplanations: q.OptionExplanations, KeyPoints: q.KeyPoints, AttendingTip: q.AttendingTip,
-				ExplanationImagePath: q.ExplanationImagePath, ImagePath: q.ImagePath}}
-	}
-	return d
+	return &Detail{Attempt: *a, Answers: rows}
 }
 
 // errAttemptNotFound is the answer for a missing attempt or someone else's:

@@ -72,9 +72,9 @@ func toAttemptDetail(d *app.Detail) AttemptDetail {
 	out := AttemptDetail{AttemptResponse: toAttemptResponse(&d.Attempt), AnswersShown: d.AnswersOpen(),
 		Answers: make([]AnswerResponse, len(d.Answers))}
 	for i, a := range d.Answers {
-		q := a.Question
+		q := a.SatQuestion
 		r := AnswerResponse{Position: a.Position, QuestionID: q.QuestionID, Version: q.Version,
-			QuestionText: q.Text, QuestionType: q.Type, Options: nonNil(q.Options), ImagePath: nullIfEmpty(q.ImagePath),
+			QuestionText: q.QuestionText, QuestionType: q.QuestionType, Options: nonNil(q.Options), ImagePath: nullIfEmpty(q.ImagePath),
 			UserAnswer: a.UserAnswer}
 		if out.AnswersShown {
 			r.CorrectAnswer, r.Explanation, r.AttendingTip = &q.CorrectAnswer, &q.Explanation, &q.AttendingTip

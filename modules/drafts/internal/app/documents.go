@@ -47,10 +47,7 @@ func (s *Service) Document(ctx context.Context, p auth.Principal, id int64) (*Do
 		return nil, err
 	}
 	d := toDocument(row)
-	d.Sections = make([]Section, len(secs))
-	for i := range secs {
-		d.Sections[i] = toSection(&secs[i])
-	}
+	d.Sections = secs
 	return d, nil
 }
 
@@ -63,7 +60,7 @@ func (s *Service) DocumentSteps(ctx context.Context, id int64) ([]Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toSteps(row.Steps()), nil
+	return row.Steps(), nil
 }
 
 // DocumentStatus is the document without its sections.

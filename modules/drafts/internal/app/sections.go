@@ -49,8 +49,7 @@ func (s *Service) CreateSection(ctx context.Context, p auth.Principal, docID int
 	if err != nil {
 		return nil, err
 	}
-	out := toSection(&sec)
-	return &out, nil
+	return &sec, nil
 }
 
 // checkRange validates a 1-based inclusive page range against the length.

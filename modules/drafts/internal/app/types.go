@@ -21,46 +21,22 @@ type Document struct {
 	Sections         []Section // filled by the detail view only
 }
 
-// Step is one line of progress.
-type Step struct {
-	Name   string
-	Detail string
-	At     time.Time
-}
+// Step is one line of progress, as stored.
+type Step = store.Step
 
-// Section is a named page range.
-type Section struct {
-	ID         int64
-	DocumentID int64
-	Name       string
-	StartPage  int
-	EndPage    int
-	CreatedAt  time.Time
-}
+// Section is a named page range: the stored row, whose fields the service
+// shows as they are.
+type Section = store.Section
 
 // Batch is one extraction run's drafts, counted: the stored row is the
 // shape every layer needs.
 type Batch = store.BatchSummary
 
-// Draft is one extracted question under review.
+// Draft is one extracted question under review: the stored row with its
+// readiness reasons (empty when it could be accepted).
 type Draft struct {
-	ID            int64
-	BatchID       int64
-	Position      int
-	Type          string
-	Text          string
-	Options       []string
-	CorrectAnswer string
-	Explanation   string
-	SourcePage    *int
-	CategoryID    *int64
-	Status        string
-	QuestionID    *int64
-	Problems      []string // readiness reasons; empty when it could be accepted
-	ReviewedBy    *int64
-	ReviewedAt    *time.Time
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	store.Draft
+	Problems []string
 }
 
 func toDocument(d *store.Document) *Document {
@@ -69,27 +45,10 @@ func toDocument(d *store.Document) *Document {
 		UploadedAt: d.UploadedAt}
 }
 
-func toSection(s *store.Section) Section {
-	return Section{ID: s.ID, DocumentID: s.DocumentID, Name: s.Name, StartPage: s.StartPage,
-		EndPage: s.EndPage, CreatedAt: s.CreatedAt}
-}
-
-func toSteps(steps []store.Step) []Step {
-	out := make([]Step, len(steps))
-	for i, st := range steps {
-		out[i] = Step(st)
-	}
-	return out
-}
-
 func toDraft(d *store.Draft) Draft {
-	out := Draft{ID: d.ID, BatchID: d.BatchID, Position: d.Position, Type: d.QuestionType,
-		Text: d.QuestionText, Options: []string(d.Options), CorrectAnswer: d.CorrectAnswer,
-		Explanation: d.Explanation, SourcePage: d.SourcePage, CategoryID: d.CategoryID, Status: d.Status,
-		QuestionID: d.QuestionID, ReviewedBy: d.ReviewedBy, ReviewedAt: d.ReviewedAt,
-		CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+	out := Draft{Draft: *d}
 	if out.Options == nil {
-		out.Options = []string{}
+		out.Options = store.StringList{}
 	}
 	if d.Status != store.DraftAccepted {
 		out.Problems = review.Problems(readiness(d))

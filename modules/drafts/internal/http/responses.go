@@ -203,8 +203,8 @@ func toBatchResponses(bs []app.Batch) []BatchResponse {
 }
 
 func toDraftResponse(d *app.Draft) DraftResponse {
-	return DraftResponse{ID: d.ID, BatchID: d.BatchID, Position: d.Position, QuestionType: d.Type,
-		QuestionText: d.Text, Options: d.Options, CorrectAnswer: d.CorrectAnswer, Explanation: d.Explanation,
+	return DraftResponse{ID: d.ID, BatchID: d.BatchID, Position: d.Position, QuestionType: d.QuestionType,
+		QuestionText: d.QuestionText, Options: d.Options, CorrectAnswer: d.CorrectAnswer, Explanation: d.Explanation,
 		SourcePage: d.SourcePage, CategoryID: d.CategoryID, Status: d.Status, QuestionID: d.QuestionID,
 		Ready: d.Status == "pending" && len(d.Problems) == 0, Problems: d.Problems,
 		ReviewedBy: d.ReviewedBy, ReviewedAt: d.ReviewedAt, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}

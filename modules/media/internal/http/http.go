@@ -6,8 +6,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"mime"
-	"mime/multipart"
 	nethttp "net/http"
 	"strconv"
 	"strings"
@@ -77,28 +75,21 @@ type figureOut struct{ Body FigureResponse }
 
 type handlers struct{ svc *app.Service }
 
-func op(method, path, tag, summary string, status int, errs ...int) huma.Operation {
-	return huma.Operation{Method: method, Path: path, Tags: []string{tag}, Summary: summary,
-		DefaultStatus: status, Errors: errs}
-}
-
 // Register adds the media operations.
 func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 	h := &handlers{svc: svc}
-	up := op(nethttp.MethodPost, "/articles/{id}/figures/image", "articles",
+	up := httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures/image", "articles",
 		"Upload a still or a silent clip as a figure of a section", nethttp.StatusCreated, 400, 404, 409, 422)
 	up.Description = "multipart/form-data: file (PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to " +
 		"25 MiB; judged by its bytes), section_id, caption (required; becomes the alt text), title, credit " +
 		"(required for attribution licences), source_url, license, modality, category_id, library_id, replace."
-	up.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{"multipart/form-data": {}}}
-	up.Middlewares = huma.Middlewares{keepRawBody}
-	httpapi.Register(r, auth.User, up, func(ctx context.Context, in *struct {
+	httpapi.RegisterUpload(r, auth.User, up, figureForm, func(ctx context.Context, in *struct {
 		ID int64 `path:"id"`
 	}) (*figureOut, error) {
 		return h.upload(ctx, in.ID, maxBody)
 	})
 
-	httpapi.Register(r, auth.User, op(nethttp.MethodPost, "/articles/{id}/figures/existing", "articles",
+	httpapi.Register(r, auth.User, httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures/existing", "articles",
 		"Place an existing asset on a section", nethttp.StatusCreated, 404, 409, 422),
 		func(ctx context.Context, in *struct {
 			ID   int64 `path:"id"`
@@ -116,7 +107,7 @@ func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 			return &figureOut{FigureResponse{ArticleID: in.ID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
 		})
 
-	httpapi.Register(r, auth.User, op(nethttp.MethodGet, "/articles/{id}/figures", "articles",
+	httpapi.Register(r, auth.User, httpapi.Op(nethttp.MethodGet, "/articles/{id}/figures", "articles",
 		"An article's figures in the order of its markdown", 0, 404),
 		func(ctx context.Context, in *struct {
 			ID int64 `path:"id"`
@@ -132,7 +123,7 @@ func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 			return &struct{ Body []FigureResponse }{out}, nil
 		})
 
-	draw := op(nethttp.MethodPost, "/articles/{id}/figures", "articles",
+	draw := httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures", "articles",
 		"Draw a diagram figure from a spec (or take an SVG) and place it on a section", nethttp.StatusCreated,
 		400, 404, 409, 422)
 	draw.Description = "spec: {columns, boxes: [{id, label, row?, col?}], arrows: [{from, to, label?}], " +
@@ -162,19 +153,23 @@ func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 	mediaRoutes(r, svc)
 }
 
-type rawBodyKey struct{}
-
-type rawBody struct {
-	body        io.Reader
-	contentType string
-}
-
-// keepRawBody puts the unread body on the context: the upload parses the
-// form itself, bounded, instead of huma buffering it.
-func keepRawBody(hctx huma.Context, next func(huma.Context)) {
-	ctx := context.WithValue(hctx.Context(), rawBodyKey{},
-		rawBody{body: hctx.BodyReader(), contentType: hctx.Header("Content-Type")})
-	next(huma.WithContext(hctx, ctx))
+// figureForm is the figure upload's form in the contract.
+var figureForm = httpapi.Form{
+	Description: "multipart/form-data; the file is judged by its bytes, not its name or type",
+	Fields: map[string]*huma.Schema{
+		"file":        {Type: "string", Format: "binary", Description: "PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to 25 MiB"},
+		"section_id":  {Type: "string", Description: "the section the figure goes on"},
+		"caption":     {Type: "string", Description: "becomes the alt text"},
+		"title":       {Type: "string"},
+		"credit":      {Type: "string", Description: "required for attribution licences"},
+		"source_url":  {Type: "string"},
+		"license":     {Type: "string"},
+		"modality":    {Type: "string"},
+		"category_id": {Type: "integer"},
+		"library_id":  {Type: "integer"},
+		"replace":     {Type: "boolean", Description: "replace the section's figure instead of adding one"},
+	},
+	Required: []string{"file", "section_id", "caption"},
 }
 
 // multipartSlack is what a form may carry beyond the file.
@@ -184,12 +179,11 @@ const multipartSlack = 1 << 20
 const maxField = 4000
 
 func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figureOut, error) {
-	raw, _ := ctx.Value(rawBodyKey{}).(rawBody)
-	mediaType, params, err := mime.ParseMediaType(raw.contentType)
-	if err != nil || mediaType != "multipart/form-data" || params["boundary"] == "" {
-		return nil, apperr.Invalidf("body", "send the figure as multipart/form-data with the file in the field \"file\"")
+	mr, err := httpapi.FormReader(ctx, maxBody, multipartSlack, app.TooLarge("upload", maxBody),
+		`send the figure as multipart/form-data with the file in the field "file"`)
+	if err != nil {
+		return nil, err
 	}
-	mr := multipart.NewReader(&cappedReader{r: raw.body, left: maxBody + multipartSlack, limit: maxBody}, params["boundary"])
 	fields := map[string]string{}
 	var file *app.Upload
 	defer func() {
@@ -203,7 +197,7 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 			break
 		}
 		if err != nil {
-			return nil, readFailure(err)
+			return nil, httpapi.FormError(err)
 		}
 		name := part.FormName()
 		if name == "file" && part.FileName() != "" {
@@ -211,13 +205,13 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 				return nil, apperr.Invalidf("file", "send one file")
 			}
 			if file, err = h.svc.Spool(part); err != nil {
-				return nil, readFailure(err)
+				return nil, httpapi.FormError(err)
 			}
 			continue
 		}
 		v, err := io.ReadAll(io.LimitReader(part, maxField+1))
 		if err != nil {
-			return nil, readFailure(err)
+			return nil, httpapi.FormError(err)
 		}
 		if len(v) > maxField {
 			return nil, apperr.Invalidf(name, "a form field holds at most %d bytes", maxField)
@@ -265,31 +259,4 @@ func metaOf(f map[string]string) (app.Meta, error) {
 		}
 	}
 	return m, nil
-}
-
-func readFailure(err error) error {
-	if ae, ok := apperr.As(err); ok {
-		return ae
-	}
-	return apperr.BadRequestf("the multipart body cannot be read: %v", err)
-}
-
-// cappedReader fails the request once the body passes the largest file
-// plus the form's slack, with the same refusal as a large file.
-type cappedReader struct {
-	r     io.Reader
-	left  int64
-	limit int64
-}
-
-func (c *cappedReader) Read(p []byte) (int, error) {
-	if c.left <= 0 {
-		return 0, app.TooLarge("upload", c.limit)
-	}
-	if int64(len(p)) > c.left {
-		p = p[:c.left]
-	}
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	return n, err
 }

@@ -40,7 +40,7 @@ func (b MetaBody) meta() app.Meta {
 
 func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 	const tag = "media"
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodGet, "/media/", tag,
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodGet, "/media/", tag,
 		"List and search media assets, newest first (not reranked)", 0),
 		func(ctx context.Context, in *struct {
 			httpapi.Page
@@ -68,7 +68,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 		Name      string    `json:"name"`
 		CreatedAt time.Time `json:"created_at"`
 	}
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodGet, "/media/libraries", tag, "The image libraries, by name", 0),
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodGet, "/media/libraries", tag, "The image libraries, by name", 0),
 		func(ctx context.Context, _ *struct{}) (*struct{ Body []libraryBody }, error) {
 			ls, err := svc.Libraries(ctx)
 			if err != nil {
@@ -80,7 +80,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			}
 			return &struct{ Body []libraryBody }{out}, nil
 		})
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodPost, "/media/libraries", tag, "Make an image library",
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodPost, "/media/libraries", tag, "Make an image library",
 		nethttp.StatusCreated, 409, 422),
 		func(ctx context.Context, in *struct {
 			Body struct {
@@ -97,7 +97,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 	type idIn struct {
 		ID int64 `path:"asset_id"`
 	}
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodGet, "/media/{asset_id}", tag, "One asset", 0, 404),
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodGet, "/media/{asset_id}", tag, "One asset", 0, 404),
 		func(ctx context.Context, in *idIn) (*assetOut, error) {
 			a, err := svc.Lookup(ctx, in.ID, true)
 			if err != nil {
@@ -106,7 +106,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			return &assetOut{toResponse(a)}, nil
 		})
 
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodPatch, "/media/{asset_id}", tag,
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodPatch, "/media/{asset_id}", tag,
 		"Replace an asset's metadata (the figure rules apply)", 0, 404, 409, 422),
 		func(ctx context.Context, in *struct {
 			ID   int64 `path:"asset_id"`
@@ -119,7 +119,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			return &assetOut{toResponse(a)}, nil
 		})
 
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodPut, "/media/{asset_id}/overlay", tag,
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodPut, "/media/{asset_id}/overlay", tag,
 		"Replace an image's overlay shapes (refused when the licence forbids derivatives)", 0, 403, 404, 422),
 		func(ctx context.Context, in *struct {
 			ID   int64 `path:"asset_id"`
@@ -134,7 +134,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			return &assetOut{toResponse(a)}, nil
 		})
 
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodDelete, "/media/{asset_id}", tag,
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodDelete, "/media/{asset_id}", tag,
 		"Bin an asset: its figures leave every article; restorable for 30 days", 0, 404, 409),
 		func(ctx context.Context, in *idIn) (*assetOut, error) {
 			a, err := svc.Bin(ctx, auth.MustFrom(ctx), in.ID)
@@ -144,7 +144,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			return &assetOut{toResponse(a)}, nil
 		})
 
-	httpapi.Register(r, auth.Mod, op(nethttp.MethodPost, "/media/{asset_id}/restore", tag,
+	httpapi.Register(r, auth.Mod, httpapi.Op(nethttp.MethodPost, "/media/{asset_id}/restore", tag,
 		"Restore a binned asset: its figure line returns at the end of every section it was in", 0, 400, 404),
 		func(ctx context.Context, in *idIn) (*assetOut, error) {
 			a, err := svc.Restore(ctx, auth.MustFrom(ctx), in.ID)
@@ -154,7 +154,7 @@ func mediaRoutes(r *httpapi.Router, svc *app.Service) {
 			return &assetOut{toResponse(a)}, nil
 		})
 
-	httpapi.Register(r, auth.User, op(nethttp.MethodPost, "/media/{asset_id}/unlink", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(nethttp.MethodPost, "/media/{asset_id}/unlink", tag,
 		"Take an asset off an article you may edit (the asset stays)", nethttp.StatusNoContent, 403, 404),
 		func(ctx context.Context, in *struct {
 			ID   int64 `path:"asset_id"`
