@@ -7,7 +7,9 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 )
 
-// Document is an uploaded PDF as the service shows it.
+// Document is an uploaded PDF as the service shows it: its own type because
+// the stored row also holds the storage key and the processing bookkeeping
+// (run, start, steps), which nothing outside the store reads.
 type Document struct {
 	ID               int64
 	UserID           int64

@@ -63,7 +63,8 @@ func New(d Deps) *Service {
 	return &Service{Deps: d, now: func() time.Time { return time.Now().UTC() }}
 }
 
-// User is an account as the service returns it.
+// User is an account as the service returns it: its own type because the
+// stored row keeps the role as text and a settings blob read elsewhere.
 type User struct {
 	ID                int64
 	Email             string
