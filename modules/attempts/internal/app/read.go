@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -33,13 +32,8 @@ func (s *Service) Attempts(ctx context.Context, p auth.Principal, quizID *int64,
 }
 
 // OpenAttempt is an incomplete attempt with what its saved progress says
-// (nil fields when nothing is saved).
-type OpenAttempt struct {
-	Attempt
-	Answered   *int
-	CurrentIdx *int
-	SavedAt    *time.Time
-}
+// (nil fields when nothing is saved): the row the store reads.
+type OpenAttempt = store.OpenAttempt
 
 // InProgress lists the caller's incomplete attempts, most recent first. A
 // timed attempt whose time ran out is auto-submitted first, so it is not
@@ -48,17 +42,7 @@ func (s *Service) InProgress(ctx context.Context, p auth.Principal, limit, offse
 	if _, err := s.settle(ctx, p.UserID, nil); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.OpenAttempts(ctx, p.UserID, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]OpenAttempt, len(rows))
-	for i := range rows {
-		r := &rows[i]
-		out[i] = OpenAttempt{Attempt: r.Attempt, Answered: r.Answered, CurrentIdx: r.CurrentIdx,
-			SavedAt: r.SavedAt}
-	}
-	return out, nil
+	return s.store.OpenAttempts(ctx, p.UserID, limit, offset)
 }
 
 // OpenAttemptOf returns the caller's attempt when it is an incomplete

@@ -141,14 +141,9 @@ func (s *Service) Logout(ctx context.Context, userID int64, refreshToken string,
 	return s.Store.DeleteSessionOfToken(ctx, userID, digest(refreshToken))
 }
 
-// Session is one family as its owner sees it.
-type Session struct {
-	Family     string
-	Device     string
-	CreatedAt  time.Time
-	LastUsedAt time.Time
-	ExpiresAt  time.Time
-}
+// Session is one family as its owner sees it: the stored row (its ID is the
+// family).
+type Session = store.Session
 
 // Sessions pages through the caller's live families.
 func (s *Service) Sessions(ctx context.Context, userID int64, limit, offset int) ([]Session, int64, error) {
@@ -160,11 +155,7 @@ func (s *Service) Sessions(ctx context.Context, userID int64, limit, offset int)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]Session, len(rows))
-	for i, r := range rows {
-		out[i] = Session{Family: r.ID, Device: r.Device, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, ExpiresAt: r.ExpiresAt}
-	}
-	return out, total, nil
+	return rows, total, nil
 }
 
 // EndSession ends one of the caller's families; 404 for any other.

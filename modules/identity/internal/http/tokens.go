@@ -84,7 +84,7 @@ func (h *Handlers) registerTokens(r *httpapi.Router) {
 		}
 		out := &sessionsOutput{Total: total(n), Body: make([]SessionResponse, len(rows))}
 		for i, s := range rows {
-			out.Body[i] = SessionResponse{Family: s.Family, Device: s.Device, CreatedAt: s.CreatedAt,
+			out.Body[i] = SessionResponse{Family: s.ID, Device: s.Device, CreatedAt: s.CreatedAt,
 				LastUsedAt: s.LastUsedAt, ExpiresAt: s.ExpiresAt}
 		}
 		return out, nil
