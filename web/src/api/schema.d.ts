@@ -9783,9 +9783,30 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description multipart/form-data; the file is judged by its bytes, not its name or type */
         requestBody: {
             content: {
-                "multipart/form-data": unknown;
+                "multipart/form-data": {
+                    /** @description becomes the alt text */
+                    caption: string;
+                    category_id?: number;
+                    /** @description required for attribution licences */
+                    credit?: string;
+                    /**
+                     * Format: binary
+                     * @description PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to 25 MiB
+                     */
+                    file: string;
+                    library_id?: number;
+                    license?: string;
+                    modality?: string;
+                    /** @description replace the section's figure instead of adding one */
+                    replace?: boolean;
+                    /** @description the section the figure goes on */
+                    section_id: string;
+                    source_url?: string;
+                    title?: string;
+                };
             };
         };
         responses: {
