@@ -17,6 +17,7 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/module"
 	"github.com/roundsedu/rounds/platform/ratelimit"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Config is the feedback section.
@@ -67,8 +68,8 @@ type NewReport struct {
 // per person per target: a second is refused (409) until the first is
 // resolved. Learners are limited to reports_per_hour.
 func (s *Service) File(ctx context.Context, p auth.Principal, in NewReport) (*Report, error) {
-	text := strings.TrimSpace(in.Text)
-	if text == "" {
+	body := strings.TrimSpace(in.Text)
+	if body == "" {
 		return nil, apperr.Invalidf("text", "say what is wrong: text must not be blank")
 	}
 	t, err := s.targets.Find("kind", in.Kind)
@@ -85,7 +86,7 @@ func (s *Service) File(ctx context.Context, p auth.Principal, in NewReport) (*Re
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Kind: in.Kind, TargetID: in.TargetID, Title: clip(title, 200), ReporterID: p.UserID, Type: in.Type, Text: text}
+	r := &Report{Kind: in.Kind, TargetID: in.TargetID, Title: text.Clip(title, 200), ReporterID: p.UserID, Type: in.Type, Text: body}
 	err = s.db.Tx(ctx, func(ctx context.Context) error { return s.store.Insert(ctx, r) })
 	if errors.Is(err, store.ErrOpenAlready) {
 		return nil, apperr.Conflictf("you already reported this %s and your report is still open", in.Kind)
@@ -133,13 +134,6 @@ func (s *Service) OpenCounts(ctx context.Context, kind string, ids []int64) (map
 		return nil, err
 	}
 	return s.store.OpenCounts(ctx, kind, ids)
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Identity is what a sign-in tells us about the person.
@@ -59,19 +60,11 @@ func verifiedFalse(v any) bool {
 func displayName(claims map[string]any, email string) string {
 	for _, k := range []string{"name", "preferred_username"} {
 		if s, _ := claims[k].(string); strings.TrimSpace(s) != "" {
-			return clip(strings.TrimSpace(s), maxNameLen)
+			return text.Clip(strings.TrimSpace(s), maxNameLen)
 		}
 	}
 	local, _, _ := strings.Cut(email, "@")
-	return clip(local, maxNameLen)
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
-	}
-	return s
+	return text.Clip(local, maxNameLen)
 }
 
 // groupsOf reads the role claim: its literal name first (namespaced claims

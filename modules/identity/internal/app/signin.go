@@ -10,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // LoginTTL is how long a sign-in may take between login and callback.
@@ -83,7 +84,7 @@ func (s *Service) FinishLogin(ctx context.Context, cb Callback) (string, error) 
 		if cb.ErrorDescription != "" {
 			msg += ": " + cb.ErrorDescription
 		}
-		return "", apperr.BadRequestf("the identity provider did not sign you in (%s)", clip(msg, 300))
+		return "", apperr.BadRequestf("the identity provider did not sign you in (%s)", text.Clip(msg, 300))
 	}
 	if cb.Code == "" {
 		return "", apperr.BadRequestf("the callback carries no code: start again")

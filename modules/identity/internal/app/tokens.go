@@ -8,6 +8,7 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/ratelimit"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Tokens is what a sign-in or a refresh hands out.
@@ -61,7 +62,7 @@ func (s *Service) Exchange(ctx context.Context, code string, refresh bool, devic
 func (s *Service) startFamily(ctx context.Context, userID int64, device string) (string, error) {
 	now := s.now()
 	token := secret(32)
-	sess := &store.Session{ID: secret(16), UserID: userID, Device: clip(device, maxDeviceLen),
+	sess := &store.Session{ID: secret(16), UserID: userID, Device: text.Clip(device, maxDeviceLen),
 		LastUsedAt: now, ExpiresAt: now.Add(s.Config.RefreshTTL)}
 	first := &store.RefreshToken{TokenHash: digest(token), SessionID: sess.ID, ExpiresAt: sess.ExpiresAt}
 	return token, s.Store.CreateSession(ctx, sess, first)

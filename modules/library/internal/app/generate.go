@@ -14,6 +14,7 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Questions is the port to the bank's questions a generation grounds on.
@@ -250,7 +251,7 @@ func (s *Service) runCards(ctx context.Context, run *jobs.Run, p auth.Principal,
 	var keptAt []int // kept[i] is cards[keptAt[i]]
 	for i, c := range cards {
 		if len([]rune(c.Front)) > maxCardRunes || len([]rune(c.Back)) > maxCardRunes {
-			out.Refused = append(out.Refused, RefusedCard{Index: i, Front: clip(c.Front, 120),
+			out.Refused = append(out.Refused, RefusedCard{Index: i, Front: text.Clip(c.Front, 120),
 				Reason: fmt.Sprintf("a side is longer than %d characters", maxCardRunes)})
 			continue
 		}
@@ -264,7 +265,7 @@ func (s *Service) runCards(ctx context.Context, run *jobs.Run, p auth.Principal,
 	}
 	for i, reason := range res.Refused {
 		c := cards[keptAt[i]]
-		out.Refused = append(out.Refused, RefusedCard{Index: keptAt[i], Front: clip(c.Front, 120), Reason: reason})
+		out.Refused = append(out.Refused, RefusedCard{Index: keptAt[i], Front: text.Clip(c.Front, 120), Reason: reason})
 	}
 	slices.SortFunc(out.Refused, func(x, y RefusedCard) int { return x.Index - y.Index })
 	out.DeckID, out.DeckCreated, out.Cards = res.DeckID, res.Created, res.Rows

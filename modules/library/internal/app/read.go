@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Limits of the spec.
@@ -70,7 +71,7 @@ func (s *Service) Preview(ctx context.Context, p auth.Principal, slug string) (*
 	}
 	out := &Preview{ID: a.ID, Slug: a.Slug, Title: a.Title, Summary: a.Summary, CategoryID: a.CategoryID}
 	if len(secs) > 0 {
-		out.Lead = clip(plainText(secs[0].HTML), previewLeadLength)
+		out.Lead = text.Clip(plainText(secs[0].HTML), previewLeadLength)
 	}
 	return out, nil
 }

@@ -5,7 +5,6 @@ import (
 	"html"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -122,13 +121,4 @@ var tagPattern = regexp.MustCompile(`<[^>]*>`)
 // plainText is rendered HTML as readable text on one line.
 func plainText(renderedHTML string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(tagPattern.ReplaceAllString(renderedHTML, " "))), " ")
-}
-
-// clip shortens s to at most n runes, ending with an ellipsis when cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }

@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // KindResult is one kind's section of a global search.
@@ -62,7 +62,7 @@ func (s *Service) Global(ctx context.Context, p auth.Principal, kinds []string, 
 		for i, h := range hits {
 			t := texts[h.ID]
 			kr.Hits[i] = GlobalHit{ID: h.ID, Score: h.Score, Similarity: h.Similarity, Keyword: h.Keyword,
-				Title: clip(t.Title, 300), Snippet: clip(strings.ReplaceAll(t.Body, "\n", " · "), snippetRunes)}
+				Title: text.Clip(t.Title, 300), Snippet: text.Clip(strings.ReplaceAll(t.Body, "\n", " · "), snippetRunes)}
 		}
 		out.Kinds = append(out.Kinds, kr)
 	}
@@ -105,18 +105,8 @@ func (s *Service) Suggest(ctx context.Context, p auth.Principal, kinds []string,
 			break
 		}
 		if ok[f.Kind][f.ID] {
-			out = append(out, Suggestion{Kind: f.Kind, ID: f.ID, Text: clip(f.Title, 160)})
+			out = append(out, Suggestion{Kind: f.Kind, ID: f.ID, Text: text.Clip(f.Title, 160)})
 		}
 	}
 	return out, nil
-}
-
-// clip shortens s to at most n runes, ending with an ellipsis when cut.
-func clip(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
