@@ -33,7 +33,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "drafts", &ports.Drafts)
 	module.Need(k, "bank", &ports.Bank)
 	module.Need(k, "flashcards", &ports.Flashcards)
-	return &Module{svc: app.New(k.DB, ports, cfg)}, nil
+	return &Module{svc: app.New(k.DB, k.Storage, ports, cfg, k.Log)}, nil
 }
 
 // Name implements module.Module.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -80,12 +81,19 @@ var Formats = map[string]Format{
 // Service holds the module's use cases.
 type Service struct {
 	db    *db.DB
+	files Files
 	ports *Ports
 	cfg   Config
+	log   *slog.Logger
 }
 
 // New builds the service.
-func New(d *db.DB, ports *Ports, cfg Config) *Service { return &Service{db: d, ports: ports, cfg: cfg} }
+func New(d *db.DB, files Files, ports *Ports, cfg Config, log *slog.Logger) *Service {
+	return &Service{db: d, files: files, ports: ports, cfg: cfg, log: log}
+}
+
+// Log is the module's logger (a streamed export cut short is only logged).
+func (s *Service) Log() *slog.Logger { return s.log }
 
 // Config is the module's configuration.
 func (s *Service) Config() Config { return s.cfg }

@@ -5,6 +5,7 @@ package http
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	nethttp "net/http"
 	"strconv"
 
@@ -55,7 +56,7 @@ type DeckImportResponse struct {
 
 type exportInput struct {
 	QuizID int64  `path:"quiz_id"`
-	Format string `path:"format" enum:"moodle-xml,gift"`
+	Format string `path:"format" enum:"moodle-xml,gift,qti"`
 }
 
 type fileOutput struct {
@@ -158,17 +159,53 @@ func Register(r *httpapi.Router, svc *app.Service) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/quizzes/{quiz_id}/export/{format}", Tags: []string{"quizzes"},
-		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT)",
-	}, func(ctx context.Context, in *exportInput) (*fileOutput, error) {
+		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML, GIFT or QTI 2.1)",
+		Description: "moodle-xml and gift answer the question file. qti answers a QTI 2.1 content package (zip): " +
+			"imsmanifest.xml (IMS CP 1.1), assessment-test.xml referring to one assessmentItem per question " +
+			"(items/item_<question id>.xml: choiceInteraction with match_correct, or textEntryInteraction with " +
+			"map_response over the accepted answers; the explanation as modalFeedback, per-option feedback in a " +
+			"tutor rubricBlock) and the question images under images/, referred to by relative path. The package " +
+			"is streamed as it is written; one cut short has no zip directory.",
+		Errors: []int{404},
+		Responses: map[string]*huma.Response{"200": {Description: "the file", Content: map[string]*huma.MediaType{
+			"application/xml": {Schema: &huma.Schema{Type: "string"}},
+			"text/plain":      {Schema: &huma.Schema{Type: "string"}},
+			"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}},
+		}}},
+	}, func(ctx context.Context, in *exportInput) (*huma.StreamResponse, error) {
+		p := auth.MustFrom(ctx)
+		if in.Format == "qti" {
+			pkg, err := svc.ExportQTI(ctx, p, in.QuizID)
+			if err != nil {
+				return nil, err
+			}
+			return stream(svc.Log(), "application/zip", pkg.Filename, func(hc huma.Context) error {
+				return pkg.Write(hc.Context(), hc.BodyWriter())
+			}), nil
+		}
 		f, ok := app.Formats[in.Format]
 		if !ok {
 			return nil, apperr.Invalidf("path.format", "unknown format %q", in.Format)
 		}
-		buf, name, err := svc.Export(ctx, auth.MustFrom(ctx), f, in.QuizID)
+		buf, name, err := svc.Export(ctx, p, f, in.QuizID)
 		if err != nil {
 			return nil, err
 		}
-		return &fileOutput{ContentType: f.MediaType, ContentDisposition: `attachment; filename="` + name + `"`,
-			Body: buf.Bytes()}, nil
+		return stream(svc.Log(), f.MediaType, name, func(hc huma.Context) error {
+			_, err := hc.BodyWriter().Write(buf.Bytes())
+			return err
+		}), nil
 	})
+}
+
+// stream answers a file download written once the status is sent; a write
+// that fails then can only be logged (the client sees a cut-short file).
+func stream(log *slog.Logger, contentType, filename string, write func(huma.Context) error) *huma.StreamResponse {
+	return &huma.StreamResponse{Body: func(hc huma.Context) {
+		hc.SetHeader("Content-Type", contentType)
+		hc.SetHeader("Content-Disposition", `attachment; filename="`+filename+`"`)
+		if err := write(hc); err != nil {
+			log.ErrorContext(hc.Context(), "interchange: export cut short", "file", filename, "error", err)
+		}
+	}}
 }
