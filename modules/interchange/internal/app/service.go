@@ -38,6 +38,7 @@ type Ports struct {
 	Drafts     Drafts
 	Bank       Bank
 	Flashcards Flashcards
+	Media      Media
 }
 
 // Config is the interchange section.
@@ -53,6 +54,10 @@ type Config struct {
 	MaxNotes           int           `mapstructure:"max_notes" validate:"gt=0"`
 	MaxReviews         int           `mapstructure:"max_reviews" validate:"gt=0"`
 	PackageReadTimeout time.Duration `mapstructure:"package_read_timeout" validate:"gt=0"`
+	MaxMediaMapBytes   int64         `mapstructure:"max_media_map_bytes" validate:"gt=0"`
+	MaxMediaFiles      int           `mapstructure:"max_media_files" validate:"gt=0"`
+	MaxMediaFileBytes  int64         `mapstructure:"max_media_file_bytes" validate:"gt=0"`
+	MaxMediaBytes      int64         `mapstructure:"max_media_bytes" validate:"gt=0"`
 }
 
 func (c Config) limits() format.Limits {

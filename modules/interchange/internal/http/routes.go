@@ -104,9 +104,13 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Description: "The body is the package itself (exported with \"Support older Anki versions\"). Notes of " +
 			"basic, reversed and cloze note types become cards through the same rules as cards written by hand; " +
 			"each note left out is listed with its reason. The cards' scheduling and review log in the package " +
-			"become the importer's schedule of the new cards; media are not imported. A package " +
-			"that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; " +
-			"a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.",
+			"become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file " +
+			"whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic " +
+			"note showing it on its front an image card, any other note its card with the picture; a note with " +
+			"several pictures or a missing or non-image one is left out. A package that cannot be read, or whose " +
+			"media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that " +
+			"cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, " +
+			"collection or picture), entry, note, media map or media limits a 413; then nothing is stored.",
 	}, func(ctx context.Context, in *ankiInput) (*struct{ Body DeckImportResponse }, error) {
 		res, err := svc.ImportAnki(ctx, auth.MustFrom(ctx), in.RawBody, in.CategoryID, in.Title)
 		if err != nil {
@@ -123,10 +127,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
 		Summary: "Export a deck you may study as an Anki package (.apkg) with your schedule",
-		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in " +
-			"cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's " +
-			"due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the " +
-			"revlog holds your reviews; cards you never studied are new. Media are not exported.",
+		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types, image cards " +
+			"Basic notes showing the picture on the front; a card's picture is a media file of the package " +
+			"(the media map and numbered files) shown in a field with <img src>. Occlusion (masked image) and " +
+			"type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it " +
+			"(Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and " +
+			"the revlog holds your reviews; cards you never studied are new.",
 	}, func(ctx context.Context, in *struct {
 		DeckID int64 `path:"deck_id"`
 	}) (*ankiFileOutput, error) {
