@@ -273,13 +273,13 @@ func qtiItem(it QTIItem) xItem {
 }
 
 // fillInAnswers are a fill-in question's accepted answers, without blanks
-// or repeats.
+// or repeats (in any case: the mapping ignores case, as the bank's marking).
 func fillInAnswers(correct string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, a := range strings.Split(correct, AnswerSeparator) {
-		if a = strings.TrimSpace(a); a != "" && !seen[a] {
-			seen[a] = true
+		if a = strings.TrimSpace(a); a != "" && !seen[strings.ToLower(a)] {
+			seen[strings.ToLower(a)] = true
 			out = append(out, a)
 		}
 	}

@@ -19,7 +19,7 @@ func TestWriteQTIParsesBack(t *testing.T) {
 			Options: []string{"Amlodipine", "Metoprolol"}, OptionFeedback: []string{"A calcium channel blocker.", ""},
 			CorrectAnswer: "Metoprolol", Explanation: "Metoprolol is β1-selective."}},
 		{ID: "item_2", Question: format.Question{Type: format.TypeFillIn, Name: "Question 2", Text: "Name the drug",
-			CorrectAnswer: "aspirin| ASA |aspirin"}},
+			CorrectAnswer: "aspirin| ASA |Aspirin"}},
 	}
 	files := []format.QTIFile{{Path: "images/1-heart.png", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(png)), nil
