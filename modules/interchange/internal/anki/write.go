@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/roundsedu/rounds/modules/interchange/internal/format"
 )
 
 // The stock note types a written package uses.
@@ -164,10 +166,7 @@ func Zip(w io.Writer, collection string, media map[string]string, files map[stri
 
 // MediaFile is a file written into a package, opened when its turn comes
 // so that no two are held at once.
-type MediaFile struct {
-	Name string
-	Open func() (io.ReadCloser, error)
-}
+type MediaFile = format.File
 
 // zipPackage writes the collection, the media map and the entries (named
 // as given: the map's numbers for media files).
@@ -193,25 +192,11 @@ func zipPackage(w io.Writer, collection string, media map[string]string, entries
 		}
 	}
 	for _, f := range append(files, entries...) {
-		if err := copyEntry(zw, f); err != nil {
+		if err := f.CopyInto(zw); err != nil {
 			return fmt.Errorf("anki: writing %s: %w", f.Name, err)
 		}
 	}
 	return zw.Close()
-}
-
-func copyEntry(zw *zip.Writer, f MediaFile) error {
-	rc, err := f.Open()
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	dst, err := zw.Create(f.Name)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(dst, rc)
-	return err
 }
 
 var clozeNumber = regexp.MustCompile(`\{\{c(\d+)::`)

@@ -37,9 +37,9 @@ type qtiImage struct{ path, key string }
 // Write streams the package; the quiz was read before, so a failure here
 // is the connection's or the storage's, and the archive is cut short.
 func (e *QTIExport) Write(ctx context.Context, w io.Writer) error {
-	files := make([]format.QTIFile, len(e.images))
+	files := make([]format.File, len(e.images))
 	for i, img := range e.images {
-		files[i] = format.QTIFile{Path: img.path, Open: func() (io.ReadCloser, error) { return e.files.Open(ctx, img.key) }}
+		files[i] = format.File{Name: img.path, Open: func() (io.ReadCloser, error) { return e.files.Open(ctx, img.key) }}
 	}
 	return format.WriteQTI(w, e.testID, e.title, e.items, files)
 }

@@ -39,17 +39,34 @@ type QTIItem struct {
 // Href is the item's file in the package.
 func (it QTIItem) Href() string { return "items/" + it.ID + ".xml" }
 
-// QTIFile is a file copied into the package as it is written (an image),
+// File is a file copied into an archive as it is written (an image),
 // opened only when its turn comes so no two are held at once.
-type QTIFile struct {
-	Path string
+type File struct {
+	Name string
 	Open func() (io.ReadCloser, error)
+}
+
+// CopyInto writes the file into the archive, deflated even when it is an
+// image: a streamed entry is followed by a data descriptor, which some
+// readers (Java's ZipInputStream) accept on deflated entries only.
+func (f File) CopyInto(zw *zip.Writer) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	dst, err := zw.Create(f.Name)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, rc)
+	return err
 }
 
 // WriteQTI streams a QTI 2.1 content package to w: one assessmentItem per
 // question, an assessmentTest referring to them in order, the files (the
 // items' images) and the IMS CP manifest listing every one of them.
-func WriteQTI(w io.Writer, testID, title string, items []QTIItem, files []QTIFile) error {
+func WriteQTI(w io.Writer, testID, title string, items []QTIItem, files []File) error {
 	zw := zip.NewWriter(w)
 	put := func(name string, v any) error {
 		f, err := zw.Create(name)
@@ -75,29 +92,14 @@ func WriteQTI(w io.Writer, testID, title string, items []QTIItem, files []QTIFil
 		return fmt.Errorf("qti: test: %w", err)
 	}
 	for _, f := range files {
-		if err := copyFile(zw, f); err != nil {
-			return fmt.Errorf("qti: file %s: %w", f.Path, err)
+		if err := f.CopyInto(zw); err != nil {
+			return fmt.Errorf("qti: file %s: %w", f.Name, err)
 		}
 	}
 	if err := put(QTIManifest, qtiManifest(testID, items)); err != nil {
 		return fmt.Errorf("qti: manifest: %w", err)
 	}
 	return zw.Close()
-}
-
-func copyFile(zw *zip.Writer, f QTIFile) error {
-	rc, err := f.Open()
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	// Images are compressed already: stored, not deflated again.
-	dst, err := zw.CreateHeader(&zip.FileHeader{Name: f.Path, Method: zip.Store})
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(dst, rc)
-	return err
 }
 
 // The assessmentItem, as encoding/xml writes it.

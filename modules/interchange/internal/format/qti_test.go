@@ -21,7 +21,7 @@ func TestWriteQTIParsesBack(t *testing.T) {
 		{ID: "item_2", Question: format.Question{Type: format.TypeFillIn, Name: "Question 2", Text: "Name the drug",
 			CorrectAnswer: "aspirin| ASA |Aspirin"}},
 	}
-	files := []format.QTIFile{{Path: "images/1-heart.png", Open: func() (io.ReadCloser, error) {
+	files := []format.File{{Name: "images/1-heart.png", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(png)), nil
 	}}}
 	var buf bytes.Buffer
