@@ -26,6 +26,8 @@ const (
 	maxQuestions     = 40
 	maxPackageBytes  = 1 << 20
 	maxUnpackedBytes = 512 << 10
+	maxMediaMapBytes = 4 << 10
+	maxMediaFile     = 256 << 10
 )
 
 var (
@@ -40,6 +42,8 @@ var _ = BeforeSuite(func() {
 		c.Set("interchange.max_questions", maxQuestions)
 		c.Set("interchange.max_package_bytes", maxPackageBytes)
 		c.Set("interchange.max_unpacked_bytes", maxUnpackedBytes)
+		c.Set("interchange.max_media_map_bytes", maxMediaMapBytes)
+		c.Set("interchange.max_media_file_bytes", maxMediaFile)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 	mod = h.NewUser(auth.RoleModerator)

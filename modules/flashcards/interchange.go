@@ -14,6 +14,7 @@ const (
 	CardBasic    = app.Basic
 	CardReversed = app.Reversed
 	CardCloze    = app.Cloze
+	CardImage    = app.Image
 )
 
 // CardState is a learner's FSRS state of a card (State 0 new, 1 learning,
@@ -36,12 +37,16 @@ type CardSchedule struct {
 }
 
 // ImportedCard is one note read from another program's package: front and
-// back (for cloze the passage and its extra text), and the schedules of
-// its cards (on export the caller's, on import the importer's to be).
+// back (for cloze the passage and its extra text), its picture (a media
+// asset; Occluded on export when the card hides a shape of it), and the
+// schedules of its cards (on export the caller's, on import the
+// importer's to be).
 type ImportedCard struct {
 	Type      string
 	Front     string
 	Back      string
+	PictureID *int64
+	Occluded  bool
 	Schedules []CardSchedule
 }
 
@@ -88,7 +93,7 @@ func (m *Module) ImportDeck(ctx context.Context, p auth.Principal, d ImportedDec
 	var states []CardState
 	var logs []CardReview
 	for i, c := range d.Cards {
-		rows, err := m.svc.AddCard(ctx, p, deck.ID, app.NewCard{Type: c.Type, Front: c.Front, Back: c.Back})
+		rows, err := m.svc.AddCard(ctx, p, deck.ID, app.NewCard{Type: c.Type, Front: c.Front, Back: c.Back, PictureID: c.PictureID})
 		if ae, ok := apperr.As(err); ok && ae.Code == apperr.Invalid {
 			out.Refused[i] = ae.Message // refused before any statement: the transaction goes on
 			continue
@@ -164,7 +169,8 @@ func (m *Module) ExportDeck(ctx context.Context, p auth.Principal, deckID int64)
 		for i := range cards {
 			c := &cards[i]
 			if pos++; !sameNote(last, c) {
-				out.Cards = append(out.Cards, ImportedCard{Type: c.CardType, Front: c.Front, Back: c.Back})
+				out.Cards = append(out.Cards, ImportedCard{Type: c.CardType, Front: c.Front, Back: c.Back,
+					PictureID: c.PictureID, Occluded: c.Mask != nil})
 				pos = 0
 			}
 			last = c

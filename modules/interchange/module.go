@@ -23,7 +23,8 @@ var defaults []byte
 type Module struct{ svc *app.Service }
 
 // New builds the module; it files question imports through drafts, reads
-// quizzes from the bank and makes imported decks through flashcards.
+// quizzes from the bank, makes imported decks through flashcards and keeps
+// their pictures through media.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "interchange", defaults)
 	if err != nil {
@@ -33,7 +34,8 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "drafts", &ports.Drafts)
 	module.Need(k, "bank", &ports.Bank)
 	module.Need(k, "flashcards", &ports.Flashcards)
-	return &Module{svc: app.New(k.DB, ports, cfg)}, nil
+	module.Need(k, "media", &ports.Media)
+	return &Module{svc: app.New(k.DB, k.Storage, ports, cfg, k.Log)}, nil
 }
 
 // Name implements module.Module.

@@ -2029,7 +2029,7 @@ export interface paths {
         put?: never;
         /**
          * Import an Anki package (.apkg) as a new flashcard deck
-         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. The cards' scheduling and review log in the package become the importer's schedule of the new cards; media are not imported. A package that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.
+         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. The cards' scheduling and review log in the package become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic note showing it on its front an image card, any other note its card with the picture; a note with several pictures or a missing or non-image one is left out. A package that cannot be read, or whose media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, collection or picture), entry, note, media map or media limits a 413; then nothing is stored.
          */
         post: operations["post-flashcard-decks-import-apkg"];
         delete?: never;
@@ -2047,7 +2047,7 @@ export interface paths {
         };
         /**
          * Export a deck you may study as an Anki package (.apkg) with your schedule
-         * @description Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new. Media are not exported.
+         * @description Basic, reversed and cloze cards become notes of Anki's stock note types, image cards Basic notes showing the picture on the front; a card's picture is a media file of the package (the media map and numbered files) shown in a field with <img src>. Occlusion (masked image) and type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new.
          */
         get: operations["get-flashcard-decks-by-deck-id-export-apkg"];
         put?: never;
@@ -3153,7 +3153,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT) */
+        /**
+         * Export a quiz's questions, answers and feedback included, as a file (Moodle XML, GIFT or QTI 2.1)
+         * @description moodle-xml and gift answer the question file. qti answers a QTI 2.1 content package (zip): imsmanifest.xml (IMS CP 1.1), assessment-test.xml referring to one assessmentItem per question (items/item_<question id>.xml: choiceInteraction with match_correct, or textEntryInteraction with map_response over the accepted answers; the explanation as modalFeedback, per-option feedback in a tutor rubricBlock) and the question images under images/, referred to by relative path. The package is streamed as it is written; one cut short has no zip directory.
+         */
         get: operations["get-quizzes-by-quiz-id-export-by-format"];
         put?: never;
         post?: never;
@@ -20776,21 +20779,21 @@ export interface operations {
             header?: never;
             path: {
                 quiz_id: number;
-                format: "moodle-xml" | "gift";
+                format: "moodle-xml" | "gift" | "qti";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the file */
             200: {
                 headers: {
-                    "Content-Disposition"?: string;
-                    "Content-Type"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/xml": string;
+                    "application/zip": string;
+                    "text/plain": string;
                 };
             };
             /** @description Unauthorized */
@@ -20804,6 +20807,15 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

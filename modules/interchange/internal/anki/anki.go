@@ -38,6 +38,11 @@ type Limits struct {
 	MaxReviews       int // revlog rows
 	MaxFieldBytes    int
 	QueryTimeout     time.Duration
+
+	MaxMediaMapBytes  int64 // the media map's JSON
+	MaxMediaFiles     int   // names in the media map
+	MaxMediaFileBytes int64 // one media file, unpacked
+	MaxMediaBytes     int64 // the notes' media files together, unpacked
 }
 
 // Note is one note as flashcards can hold it, with the schedules of its
@@ -48,15 +53,20 @@ type Note struct {
 	Front     string
 	Back      string
 	Schedules []Schedule
+	// Image is the media file name of the note's one picture ("" none);
+	// ImageOnFront that the first field shows it.
+	Image        string
+	ImageOnFront bool
 }
 
 // Result is what the reader found: the deck's name, the notes it can
 // import and each note refused with the reason (Item is the note's 1-based
-// position in the collection).
+// position in the collection), and the pictures of the notes, by name.
 type Result struct {
 	DeckName string
 	Notes    []Note
 	Refused  []format.Refusal
+	Media    map[string][]byte
 }
 
 // ErrHostile is a package that tries to reach outside itself (a path in an
@@ -92,10 +102,9 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Result, error) {
 		}
 		entries[f.Name] = f
 	}
-	if f := entries["media"]; f != nil {
-		if err := checkMedia(f); err != nil {
-			return nil, err
-		}
+	md, err := readMediaMap(entries["media"], entries, lim)
+	if err != nil {
+		return nil, err
 	}
 	coll := entries["collection.anki21"]
 	if coll == nil {
@@ -114,42 +123,13 @@ func Read(ctx context.Context, data []byte, lim Limits) (*Result, error) {
 	defer os.Remove(path)
 	ctx, cancel := context.WithTimeout(ctx, lim.QueryTimeout)
 	defer cancel()
-	return readCollection(ctx, path, lim)
+	return readCollection(ctx, path, md, lim)
 }
 
 // plainName admits "collection.anki2", "media", "0", "17": no separators,
 // no dot-dot, nothing hidden.
 func plainName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, `/\:`+"\x00") && !strings.HasPrefix(name, ".")
-}
-
-// checkMedia reads the media map ({"0": "heart.png"}) and refuses any name
-// that is a path: an importer that wrote the files would write outside its
-// folder.
-func checkMedia(f *zip.File) error {
-	const maxMap = 8 << 20
-	rc, err := f.Open()
-	if err != nil {
-		return ErrMalformed{fmt.Sprintf("the media map cannot be read: %v", err)}
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, maxMap+1))
-	if err != nil {
-		return ErrMalformed{fmt.Sprintf("the media map cannot be read: %v", err)}
-	}
-	if len(data) > maxMap {
-		return ErrTooLarge{"the media map is larger than 8 MiB"}
-	}
-	var media map[string]string
-	if err := json.Unmarshal(data, &media); err != nil {
-		return ErrMalformed{"the media map is not a JSON object of file names"}
-	}
-	for k, name := range media {
-		if !plainName(k) || !plainName(name) || strings.Contains(name, "..") {
-			return ErrHostile{fmt.Sprintf("the media map names %q: media must be plain file names, not paths", name)}
-		}
-	}
-	return nil
 }
 
 // unpack copies the collection to a temporary file, refusing it once it
@@ -196,7 +176,7 @@ type deck struct {
 	Name string `json:"name"`
 }
 
-func readCollection(ctx context.Context, path string, lim Limits) (*Result, error) {
+func readCollection(ctx context.Context, path string, md *mediaSet, lim Limits) (*Result, error) {
 	if err := sqliteHeader(path); err != nil {
 		return nil, err
 	}
@@ -224,7 +204,7 @@ func readCollection(ctx context.Context, path string, lim Limits) (*Result, erro
 	if json.Unmarshal([]byte(col.Models), &models) != nil || json.Unmarshal([]byte(col.Decks), &decks) != nil {
 		return nil, ErrMalformed{"the collection's note types or decks cannot be read"}
 	}
-	out := &Result{}
+	out := &Result{Media: map[string][]byte{}}
 	var dids []int64
 	if err := db.Raw(`SELECT did FROM cards GROUP BY did ORDER BY count(*) DESC LIMIT 1`).Scan(&dids).Error; err == nil && len(dids) == 1 {
 		out.DeckName = decks[strconv.FormatInt(dids[0], 10)].Name
@@ -261,12 +241,21 @@ func readCollection(ctx context.Context, path string, lim Limits) (*Result, erro
 		for _, c := range cards[id] {
 			ords[c.Ord] = true
 		}
-		n, why := toNote(m, ok, strings.Split(flds, "\x1f"), ords, lim)
+		fields := strings.Split(flds, "\x1f")
+		n, why := toNote(m, ok, fields, ords, lim)
+		if why == "" {
+			if n.Image, n.ImageOnFront, why, err = md.noteImage(fields); err != nil {
+				return nil, err
+			}
+		}
 		if why != "" {
 			out.Refused = append(out.Refused, format.Refusal{Item: item, Name: m.Name, Reason: why})
 			continue
 		}
 		n.Item = item
+		if n.Image != "" {
+			out.Media[n.Image] = md.read[n.Image]
+		}
 		for i := range cards[id] {
 			c := &cards[id][i]
 			if sc := decodeCard(c, revs[c.ID], time.Unix(col.Crt, 0).UTC()); sc != nil {
@@ -338,7 +327,8 @@ func readRevlog(db *gorm.DB, lim Limits) (map[int64][]revlogRow, error) {
 
 // toNote maps a note by its type: cloze types to a cloze card (text and
 // extra), two-field types with one card to basic, with both directions to
-// reversed. HTML becomes plain text; pictures and sounds are not kept.
+// reversed. HTML becomes plain text (the note's picture is read apart;
+// sounds are not kept).
 func toNote(m model, known bool, fields []string, ords map[int]bool, lim Limits) (Note, string) {
 	if !known {
 		return Note{}, "its note type is missing from the collection"

@@ -13,7 +13,8 @@ import (
 	. "github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
 
-var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxReviews: 100, MaxFieldBytes: 1000, QueryTimeout: 10 * time.Second}
+var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxReviews: 100, MaxFieldBytes: 1000,
+	QueryTimeout: 10 * time.Second, MaxMediaMapBytes: 4096, MaxMediaFiles: 10, MaxMediaFileBytes: 64 << 10, MaxMediaBytes: 100 << 10}
 
 func build(t *testing.T, p ankifixtures.Package) []byte {
 	t.Helper()
@@ -110,7 +111,7 @@ func TestWriteReadsBack(t *testing.T) {
 		{Item: 2, Type: Reversed, Front: "Tachycardia", Back: "HR > 100"},
 		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"}}
 	var buf bytes.Buffer
-	if err := Write(context.Background(), &buf, "Cardiology", notes); err != nil {
+	if err := Write(context.Background(), &buf, "Cardiology", notes, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Read(context.Background(), buf.Bytes(), lim)

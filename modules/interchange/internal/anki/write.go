@@ -2,9 +2,11 @@ package anki
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"maps"
 	"os"
@@ -16,6 +18,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/roundsedu/rounds/modules/interchange/internal/format"
 )
 
 // The stock note types a written package uses.
@@ -151,26 +155,45 @@ func (c *Collection) Close() error {
 // Zip writes the package: the collection as collection.anki2, the media
 // map, and any other entries.
 func Zip(w io.Writer, collection string, media map[string]string, files map[string][]byte) error {
-	coll, err := os.ReadFile(collection)
-	if err != nil {
-		return err
+	var entries []MediaFile
+	for _, k := range slices.Sorted(maps.Keys(files)) {
+		entries = append(entries, MediaFile{Name: k, Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(files[k])), nil
+		}})
 	}
+	return zipPackage(w, collection, media, entries)
+}
+
+// MediaFile is a file written into a package, opened when its turn comes
+// so that no two are held at once.
+type MediaFile = format.File
+
+// zipPackage writes the collection, the media map and the entries (named
+// as given: the map's numbers for media files).
+func zipPackage(w io.Writer, collection string, media map[string]string, entries []MediaFile) error {
 	if media == nil {
 		media = map[string]string{}
 	}
 	mediaJSON, _ := json.Marshal(media)
-	entries := map[string][]byte{"collection.anki2": coll, "media": mediaJSON}
-	for k, v := range files {
-		entries[k] = v
-	}
 	zw := zip.NewWriter(w)
-	for _, k := range slices.Sorted(maps.Keys(entries)) {
-		f, err := zw.Create(k)
-		if err != nil {
-			return err
+	coll, err := os.Open(collection)
+	if err != nil {
+		return err
+	}
+	defer coll.Close()
+	var files []MediaFile
+	for _, f := range []MediaFile{
+		{Name: "collection.anki2", Open: func() (io.ReadCloser, error) { return io.NopCloser(coll), nil }},
+		{Name: "media", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(mediaJSON)), nil }},
+	} {
+		// An entry of the same name replaces it (the fixtures' malformed maps).
+		if !slices.ContainsFunc(entries, func(e MediaFile) bool { return e.Name == f.Name }) {
+			files = append(files, f)
 		}
-		if _, err := f.Write(entries[k]); err != nil {
-			return err
+	}
+	for _, f := range append(files, entries...) {
+		if err := f.CopyInto(zw); err != nil {
+			return fmt.Errorf("anki: writing %s: %w", f.Name, err)
 		}
 	}
 	return zw.Close()
@@ -197,9 +220,12 @@ func ords(n Note) []int {
 	return []int{0}
 }
 
-// Write writes the notes as an Anki package (no media), each card new or
-// with its note's schedule for it, that Read, and Anki, read back.
-func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) error {
+// Write writes the notes as an Anki package, each card new or with its
+// note's schedule for it, that Read, and Anki, read back. A note's Image
+// is shown in its first field when ImageOnFront, else at the end of its
+// second; images are the files the notes' Images name, numbered in the
+// media map in order.
+func Write(ctx context.Context, w io.Writer, deckName string, notes []Note, images []MediaFile) error {
 	dir, err := os.MkdirTemp("", "rounds-apkg-out-*")
 	if err != nil {
 		return err
@@ -212,7 +238,7 @@ func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) erro
 	}
 	mids := map[string]int64{Basic: ModelBasic, Reversed: ModelReversed, Cloze: ModelCloze}
 	for i, n := range notes {
-		if err = col.AddNote(int64(i+1), mids[n.Type], []string{n.Front, n.Back}, ords(n), n.Schedules); err != nil {
+		if err = col.AddNote(int64(i+1), mids[n.Type], noteFields(n), ords(n), n.Schedules); err != nil {
 			break
 		}
 	}
@@ -222,5 +248,33 @@ func Write(ctx context.Context, w io.Writer, deckName string, notes []Note) erro
 	if err != nil {
 		return err
 	}
-	return Zip(w, path, nil, nil)
+	media := make(map[string]string, len(images))
+	entries := make([]MediaFile, len(images))
+	for i, img := range images {
+		k := strconv.Itoa(i)
+		media[k] = img.Name
+		entries[i] = MediaFile{Name: k, Open: img.Open}
+	}
+	return zipPackage(w, path, media, entries)
+}
+
+// noteFields are a note's two fields with its picture in place.
+func noteFields(n Note) []string {
+	front, back := n.Front, n.Back
+	if n.Image != "" {
+		img := `<img src="` + html.EscapeString(n.Image) + `">`
+		if n.ImageOnFront {
+			front = joinHTML(img, front)
+		} else {
+			back = joinHTML(back, img)
+		}
+	}
+	return []string{front, back}
+}
+
+func joinHTML(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "<br>" + b
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -37,6 +38,7 @@ type Ports struct {
 	Drafts     Drafts
 	Bank       Bank
 	Flashcards Flashcards
+	Media      Media
 }
 
 // Config is the interchange section.
@@ -52,6 +54,10 @@ type Config struct {
 	MaxNotes           int           `mapstructure:"max_notes" validate:"gt=0"`
 	MaxReviews         int           `mapstructure:"max_reviews" validate:"gt=0"`
 	PackageReadTimeout time.Duration `mapstructure:"package_read_timeout" validate:"gt=0"`
+	MaxMediaMapBytes   int64         `mapstructure:"max_media_map_bytes" validate:"gt=0"`
+	MaxMediaFiles      int           `mapstructure:"max_media_files" validate:"gt=0"`
+	MaxMediaFileBytes  int64         `mapstructure:"max_media_file_bytes" validate:"gt=0"`
+	MaxMediaBytes      int64         `mapstructure:"max_media_bytes" validate:"gt=0"`
 }
 
 func (c Config) limits() format.Limits {
@@ -80,12 +86,19 @@ var Formats = map[string]Format{
 // Service holds the module's use cases.
 type Service struct {
 	db    *db.DB
+	files Files
 	ports *Ports
 	cfg   Config
+	log   *slog.Logger
 }
 
 // New builds the service.
-func New(d *db.DB, ports *Ports, cfg Config) *Service { return &Service{db: d, ports: ports, cfg: cfg} }
+func New(d *db.DB, files Files, ports *Ports, cfg Config, log *slog.Logger) *Service {
+	return &Service{db: d, files: files, ports: ports, cfg: cfg, log: log}
+}
+
+// Log is the module's logger (a streamed export cut short is only logged).
+func (s *Service) Log() *slog.Logger { return s.log }
 
 // Config is the module's configuration.
 func (s *Service) Config() Config { return s.cfg }

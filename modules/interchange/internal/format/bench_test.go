@@ -30,3 +30,22 @@ func BenchmarkReadMoodle10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteQTI1k writes the items, test and manifest of a 1,000-question
+// package (no images: the writer alone; e2e/interchange measures the export).
+func BenchmarkWriteQTI1k(b *testing.B) {
+	items := make([]QTIItem, 1000)
+	for i := range items {
+		items[i] = QTIItem{ID: fmt.Sprintf("item_%d", i), Question: Question{Type: TypeMCQ, Name: fmt.Sprintf("Question %d", i),
+			Text: fmt.Sprintf("Question %d: which finding is most typical?", i), Options: []string{"A", "B", "C", "D"},
+			OptionFeedback: []string{"Why A.", "Why B.", "Why C.", "Why D."}, CorrectAnswer: "C",
+			Explanation: "C is the classic sign."}}
+	}
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := WriteQTI(&buf, "quiz_1", "Bench", items, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(buf.Len())/1e6, "MB/package")
+	}
+}

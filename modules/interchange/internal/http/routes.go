@@ -5,6 +5,7 @@ package http
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	nethttp "net/http"
 	"strconv"
 
@@ -55,7 +56,7 @@ type DeckImportResponse struct {
 
 type exportInput struct {
 	QuizID int64  `path:"quiz_id"`
-	Format string `path:"format" enum:"moodle-xml,gift"`
+	Format string `path:"format" enum:"moodle-xml,gift,qti"`
 }
 
 type fileOutput struct {
@@ -103,9 +104,13 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Description: "The body is the package itself (exported with \"Support older Anki versions\"). Notes of " +
 			"basic, reversed and cloze note types become cards through the same rules as cards written by hand; " +
 			"each note left out is listed with its reason. The cards' scheduling and review log in the package " +
-			"become the importer's schedule of the new cards; media are not imported. A package " +
-			"that cannot be read is a 400; an entry or media name that is a path, or no importable note, a 422; " +
-			"a package over its size, unpacked size (zip bomb), entry or note limits a 413; then nothing is stored.",
+			"become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file " +
+			"whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic " +
+			"note showing it on its front an image card, any other note its card with the picture; a note with " +
+			"several pictures or a missing or non-image one is left out. A package that cannot be read, or whose " +
+			"media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that " +
+			"cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, " +
+			"collection or picture), entry, note, media map or media limits a 413; then nothing is stored.",
 	}, func(ctx context.Context, in *ankiInput) (*struct{ Body DeckImportResponse }, error) {
 		res, err := svc.ImportAnki(ctx, auth.MustFrom(ctx), in.RawBody, in.CategoryID, in.Title)
 		if err != nil {
@@ -122,10 +127,12 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
 		Summary: "Export a deck you may study as an Anki package (.apkg) with your schedule",
-		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types; image and type-in " +
-			"cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's " +
-			"due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the " +
-			"revlog holds your reviews; cards you never studied are new. Media are not exported.",
+		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types, image cards " +
+			"Basic notes showing the picture on the front; a card's picture is a media file of the package " +
+			"(the media map and numbered files) shown in a field with <img src>. Occlusion (masked image) and " +
+			"type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it " +
+			"(Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and " +
+			"the revlog holds your reviews; cards you never studied are new.",
 	}, func(ctx context.Context, in *struct {
 		DeckID int64 `path:"deck_id"`
 	}) (*ankiFileOutput, error) {
@@ -158,17 +165,53 @@ func Register(r *httpapi.Router, svc *app.Service) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/quizzes/{quiz_id}/export/{format}", Tags: []string{"quizzes"},
-		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML or GIFT)",
-	}, func(ctx context.Context, in *exportInput) (*fileOutput, error) {
+		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML, GIFT or QTI 2.1)",
+		Description: "moodle-xml and gift answer the question file. qti answers a QTI 2.1 content package (zip): " +
+			"imsmanifest.xml (IMS CP 1.1), assessment-test.xml referring to one assessmentItem per question " +
+			"(items/item_<question id>.xml: choiceInteraction with match_correct, or textEntryInteraction with " +
+			"map_response over the accepted answers; the explanation as modalFeedback, per-option feedback in a " +
+			"tutor rubricBlock) and the question images under images/, referred to by relative path. The package " +
+			"is streamed as it is written; one cut short has no zip directory.",
+		Errors: []int{404},
+		Responses: map[string]*huma.Response{"200": {Description: "the file", Content: map[string]*huma.MediaType{
+			"application/xml": {Schema: &huma.Schema{Type: "string"}},
+			"text/plain":      {Schema: &huma.Schema{Type: "string"}},
+			"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}},
+		}}},
+	}, func(ctx context.Context, in *exportInput) (*huma.StreamResponse, error) {
+		p := auth.MustFrom(ctx)
+		if in.Format == "qti" {
+			pkg, err := svc.ExportQTI(ctx, p, in.QuizID)
+			if err != nil {
+				return nil, err
+			}
+			return stream(svc.Log(), "application/zip", pkg.Filename, func(hc huma.Context) error {
+				return pkg.Write(hc.Context(), hc.BodyWriter())
+			}), nil
+		}
 		f, ok := app.Formats[in.Format]
 		if !ok {
 			return nil, apperr.Invalidf("path.format", "unknown format %q", in.Format)
 		}
-		buf, name, err := svc.Export(ctx, auth.MustFrom(ctx), f, in.QuizID)
+		buf, name, err := svc.Export(ctx, p, f, in.QuizID)
 		if err != nil {
 			return nil, err
 		}
-		return &fileOutput{ContentType: f.MediaType, ContentDisposition: `attachment; filename="` + name + `"`,
-			Body: buf.Bytes()}, nil
+		return stream(svc.Log(), f.MediaType, name, func(hc huma.Context) error {
+			_, err := hc.BodyWriter().Write(buf.Bytes())
+			return err
+		}), nil
 	})
+}
+
+// stream answers a file download written once the status is sent; a write
+// that fails then can only be logged (the client sees a cut-short file).
+func stream(log *slog.Logger, contentType, filename string, write func(huma.Context) error) *huma.StreamResponse {
+	return &huma.StreamResponse{Body: func(hc huma.Context) {
+		hc.SetHeader("Content-Type", contentType)
+		hc.SetHeader("Content-Disposition", `attachment; filename="`+filename+`"`)
+		if err := write(hc); err != nil {
+			log.ErrorContext(hc.Context(), "interchange: export cut short", "file", filename, "error", err)
+		}
+	}}
 }

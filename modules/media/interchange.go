@@ -1,0 +1,38 @@
+package media
+
+import (
+	"context"
+	"io"
+
+	"github.com/roundsedu/rounds/modules/media/internal/app"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// NamedImage is a picture another module brings (an Anki package's media
+// file) with the name it had there.
+type NamedImage = app.NamedImage
+
+// CardImages is what the interchange module asks media for flashcard
+// pictures in Anki packages.
+type CardImages interface {
+	// StoreImages checks every image as an uploaded still (422 naming the
+	// file), stores them, and in one transaction records them as image
+	// assets of p's and calls then with their ids in order; on any failure
+	// nothing is left stored.
+	StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, ids []int64) error) error
+	// OpenImage opens a live image asset's bytes and gives its content
+	// type (db.ErrNotFound for a missing, binned or non-image asset).
+	OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error)
+}
+
+var _ CardImages = (*Module)(nil)
+
+// StoreImages implements CardImages.
+func (m *Module) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, ids []int64) error) error {
+	return m.svc.StoreImages(ctx, p, imgs, then)
+}
+
+// OpenImage implements CardImages.
+func (m *Module) OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error) {
+	return m.svc.OpenImage(ctx, assetID)
+}
