@@ -4,6 +4,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
+import type { components } from "./api/schema";
 import { Link } from "./router";
 import { Failed, Field } from "./ui";
 import { fieldErrors, progress, settled } from "./edit";
@@ -114,7 +115,7 @@ export function Figures({ articleId, sections, locked, onChange }: { articleId: 
               Upload figure
             </button>
           </form>
-          {!Object.keys(errs).length && <Failed m={upload} />}
+          <Failed m={upload} />
           {!!media.data?.length && (
             <>
               <h3>Or place an image from the media library</h3>
@@ -143,7 +144,7 @@ export function Figures({ articleId, sections, locked, onChange }: { articleId: 
   );
 }
 
-type Figure = { section_id: string; asset: { id: number; url: string; caption: string; alt_text: string; title: string; source: string; source_url: string; license: string } };
+type Figure = components["schemas"]["FigureResponse"];
 
 /** FigureItem shows one figure with its caption, editable in place. */
 function FigureItem({ figure, heading, busy, onRemove, onSaved }: { figure: Figure; heading: string; busy: boolean; onRemove: () => void; onSaved: () => void }) {
@@ -197,6 +198,7 @@ function JobView({ id, label, onDone, children }: { id: string | null; label: st
     // Once per finish: onDone is a fresh closure each render.
   }, [completed]);
   if (!id) return null;
+  if (job.isError) return <p role="alert">{label}: could not read the job: {job.error.message}</p>;
   const line = j ? progress(j) : "Queued…";
   return (
     <div className={`job ${j?.status ?? ""}`} data-testid="ai-job">
@@ -265,7 +267,7 @@ export function AiDraft() {
           Draft with AI
         </button>
       </form>
-      {!Object.keys(errs).length && <Failed m={ask} />}
+      <Failed m={ask} />
       <JobView id={job} label="AI draft">
         {(r) => <Link href={`/write/${r.article_id}`}>Open the new draft</Link>}
       </JobView>
@@ -328,7 +330,7 @@ export function AiTools({ articleId, sections, locked, onRefined }: { articleId:
           Make flashcards with AI
         </button>
       </p>
-      {!Object.keys(errs).length && <Failed m={queue} />}
+      <Failed m={queue} />
       {job && (
         <JobView key={job.id} id={job.id} label={job.kind === "refine" ? "AI refinement" : "AI flashcards"} onDone={job.kind === "refine" ? onRefined : undefined}>
           {(r) => (job.kind === "refine" ? <p>The text above is the refined one; the text before it is the newest revision.</p> : <Carded result={r} />)}
