@@ -12,13 +12,20 @@ import { startServer } from "../scripts/server.mjs";
 const shots = process.env.SCREENSHOTS;
 let srv, browser, proxy;
 
-// A stand-in for the model proxy (OpenAI's wire protocol): "add a model, test it".
+// The article model's answer: an article in the library's shape.
+const writerReply = "# Mitral stenosis\nA narrowed mitral valve.\n\n## Causes\nRheumatic fever, mostly.\n\n## Signs\nAn opening snap after S2.\n";
+
+// A stand-in for the model proxy (OpenAI's wire protocol): "add a model,
+// test it"; the model writer-1 writes articles.
 function startProxy() {
   const s = createServer((req, res) => {
-    req.resume();
+    let body = "";
+    req.on("data", (c) => (body += c));
     req.on("end", () => {
+      const model = JSON.parse(body || "{}").model;
+      const content = model === "writer-1" ? writerReply : "pong";
       res.setHeader("Content-Type", "application/json");
-      res.end(JSON.stringify({ id: "c1", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "pong" } }] }));
+      res.end(JSON.stringify({ id: "c1", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }] }));
     });
   });
   return new Promise((ok) => s.listen(0, "127.0.0.1", () => ok(s)));
@@ -591,6 +598,219 @@ test("lab values, a share link opened signed out then revoked, and a contact mes
   await snap(admin.page, "usage");
   assert.deepEqual(admin.errors, []);
   await admin.ctx.close();
+});
+
+
+/** png is a small real PNG: a corner of the page's own screen. */
+const png = (page) => page.screenshot({ clip: { x: 0, y: 0, width: 240, height: 64 } });
+
+/** upload places an image on an article's section through the API and returns the figure. */
+async function upload(call, page, articleId, sectionId, caption) {
+  const form = new FormData();
+  form.append("file", new Blob([await png(page)], { type: "image/png" }), "figure.png");
+  form.append("section_id", sectionId);
+  form.append("caption", caption);
+  return call("POST", `/articles/${articleId}/figures/image`, form);
+}
+
+test("article editor: a figure uploaded, recaptioned and removed; AI cards, refine and draft as jobs with live progress and clear failures", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  const art = await call("POST", "/articles/", { title: "Valve disease", sections: [{ heading: "Causes", markdown: "Rheumatic fever." }, { heading: "Signs", markdown: "A snap." }] });
+  const signs = art.sections[1].id;
+  await page.getByRole("link", { name: "Article editor" }).click();
+  await page.getByRole("link", { name: "Valve disease" }).click();
+  await page.getByRole("heading", { name: "Edit: Valve disease" }).waitFor();
+
+  await page.getByLabel("Image file").setInputFiles({ name: "snap.png", mimeType: "image/png", buffer: await png(page) });
+  await page.getByLabel("Into section").selectOption({ label: "Signs" });
+  await page.getByLabel("Caption (also the alt text)").fill("Phonocardiogram of the snap");
+  await page.getByLabel("Credit", { exact: true }).fill("Rounds");
+  await page.getByRole("button", { name: "Upload figure" }).click();
+  await page.getByText('Figure "Phonocardiogram of the snap" added.').waitFor();
+  const img = page.getByRole("img", { name: "Phonocardiogram of the snap" });
+  await img.waitFor();
+  await until(() => img.evaluate((i) => i.complete && i.naturalWidth > 0), "the figure loaded through /uploads");
+  const [fig] = await call("GET", `/articles/${art.id}/figures`);
+  assert.equal(fig.section_id, signs);
+  assert.equal(fig.asset.caption, "Phonocardiogram of the snap");
+  // The figure is written into its section, and the editor shows the stored text.
+  assert.ok((await call("GET", `/articles/${art.id}`)).sections[1].markdown.includes(fig.asset.path), "the figure line is in the section");
+  await until(async () => (await page.getByLabel("Text of section 2").inputValue()).includes(fig.asset.path), "the editor reloaded the section");
+
+  await page.getByLabel(`Caption of figure ${fig.asset.id}`).fill("Opening snap, phonocardiogram");
+  await page.getByRole("button", { name: "Save caption" }).click();
+  await page.getByText("Caption saved.").waitFor();
+  assert.equal((await call("GET", `/media/${fig.asset.id}`)).caption, "Opening snap, phonocardiogram");
+  await page.getByRole("heading", { name: "Figures" }).scrollIntoViewIfNeeded();
+  await snap(page, "article-figures");
+  assert.deepEqual(await axeCheck(page), [], "the figures panel: no serious axe violation");
+  await page.getByRole("button", { name: `Remove figure ${fig.asset.id} from the article` }).click();
+  await page.getByText("No figure yet.").waitFor();
+  assert.deepEqual(await call("GET", `/articles/${art.id}/figures`), []);
+
+  // No flashcard model: the job fails and says why.
+  await page.getByRole("button", { name: "Make flashcards with AI" }).click();
+  const job = page.getByTestId("ai-job");
+  await assertText(job, "Failed: no flashcard model configured");
+  await job.getByRole("alert").waitFor();
+  await snap(page, "article-ai-failed");
+
+  // With an article model the refinement runs to the end and the editor shows its text.
+  const admin = await signIn("admin");
+  const models = await admin.call("POST", "/admin/models", { name: "Writer", model_id: "writer-1", task: "article" });
+  await admin.call("PUT", `/admin/models/${models.find((m) => m.model_id === "writer-1").id}`, { is_default: true });
+  await admin.ctx.close();
+  await page.getByLabel("Instructions for the model (optional)").fill("shorter");
+  await page.getByRole("button", { name: "Refine with AI" }).click();
+  await assertText(job, "AI refinement: Done (saved");
+  await until(async () => (await page.getByLabel("Text of section 1").inputValue()) === "Rheumatic fever, mostly.", "the refined text in the editor");
+  const refined = await call("GET", `/articles/${art.id}`);
+  assert.deepEqual(refined.sections.map((s) => s.markdown), ["Rheumatic fever, mostly.", "An opening snap after S2."]);
+  assert.equal((await call("GET", `/articles/${art.id}/revisions`))[0].note, "AI refinement of the whole article");
+  await snap(page, "article-ai");
+
+  // A draft from a topic, from the article list.
+  await page.getByRole("link", { name: "Article editor" }).click();
+  await page.getByLabel("Topic").fill("Mitral stenosis");
+  await page.getByRole("checkbox", { name: "bank" }).check();
+  await page.getByRole("button", { name: "Draft with AI" }).click();
+  await assertText(page.getByTestId("ai-job"), "AI draft: Done");
+  assert.deepEqual(await axeCheck(page), [], "the AI draft panel: no serious axe violation");
+  await page.getByRole("link", { name: "Open the new draft" }).click();
+  await page.getByRole("heading", { name: "Edit: Mitral stenosis" }).waitFor();
+  const draft = await call("GET", `/articles/${Number(new URL(page.url()).pathname.split("/").pop())}`);
+  assert.equal(draft.status, "draft");
+  assert.deepEqual(draft.sections.map((s) => s.heading), ["Causes", "Signs"]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test("question editor: every field, the server's messages by their fields, a field-by-field diff and a restore", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  const cat = await call("POST", "/question-categories/", { name: "Haematology drugs" });
+  const q = await call("POST", "/questions/create", {
+    question_text: "Which drug reverses heparin?", question_type: "mcq", options: ["Protamine", "Vitamin K"], correct_answer: "Protamine", explanation: "It binds heparin.",
+  });
+  const art = await call("POST", "/articles/", { title: "Anticoagulant reversal", sections: [{ heading: "Heparin", markdown: "Protamine." }] });
+  const fig = await upload(call, page, art.id, art.sections[0].id, "Protamine vial");
+  await page.goto(`${srv.base}/questions/${q.id}/edit`);
+  await page.getByRole("heading", { name: `Edit question ${q.id}` }).waitFor();
+
+  // A repeated option: the server's message shows by the options field.
+  await page.getByLabel("Options").fill("Protamine\nVitamin K\nProtamine");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await assertText(page.locator("#q-options-error"), 'option "Protamine" appears twice');
+  assert.equal(await page.getByLabel("Options").getAttribute("aria-invalid"), "true");
+  await page.locator("#q-options-error").scrollIntoViewIfNeeded();
+  await snap(page, "question-editor-invalid");
+  assert.equal((await call("GET", `/questions/detail/${q.id}`)).version, q.version, "nothing stored");
+
+  await page.getByLabel("Options").fill("Protamine\nVitamin K\nIdarucizumab");
+  await page.getByLabel("Why each option").fill("Binds heparin.\nReverses warfarin.\nReverses dabigatran.");
+  await page.getByLabel("Key points").fill("Protamine for heparin\nIdarucizumab for dabigatran");
+  await page.getByLabel("Attending's tip").fill("Give it slowly.");
+  await page.getByLabel("Question image").selectOption({ label: "Protamine vial" });
+  await page.getByRole("img", { name: "Question image: Protamine vial" }).waitFor();
+  await page.getByLabel("Category").selectOption({ label: "Haematology drugs" });
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await assertText(page.getByTestId("editor-result"), "Saved as version");
+  const stored = await call("GET", `/questions/detail/${q.id}`);
+  assert.deepEqual(stored.options, ["Protamine", "Vitamin K", "Idarucizumab"]);
+  assert.deepEqual(stored.option_explanations, ["Binds heparin.", "Reverses warfarin.", "Reverses dabigatran."]);
+  assert.deepEqual(stored.key_points, ["Protamine for heparin", "Idarucizumab for dabigatran"]);
+  assert.equal(stored.attending_tip, "Give it slowly.");
+  assert.equal(stored.image_path, fig.asset.path);
+  assert.equal(stored.question_category_id, cat.id);
+
+  await page.getByText("differs in options, option explanations, key points, tip, image").waitFor();
+  await page.getByText("Compare with now").click();
+  const row = page.getByRole("row", { name: /^options/ });
+  assert.equal(await row.locator("del").innerText(), "Protamine · Vitamin K");
+  assert.equal(await row.locator("ins").innerText(), "Protamine · Vitamin K · Idarucizumab");
+  await page.getByRole("button", { name: /^Restore the version/ }).first().scrollIntoViewIfNeeded();
+  await snap(page, "question-diff");
+  assert.deepEqual(await axeCheck(page), [], "the question editor: no serious axe violation");
+  await page.getByRole("button", { name: /^Restore the version/ }).first().click();
+  await assertText(page.getByTestId("editor-result"), "Version restored.");
+  const back = await call("GET", `/questions/detail/${q.id}`);
+  assert.deepEqual(back.options, ["Protamine", "Vitamin K"]);
+  assert.equal(back.image_path, null);
+  await until(async () => (await page.getByLabel("Options").inputValue()) === "Protamine\nVitamin K", "the restored options in the form");
+  // The only failure in the page was the refused save.
+  assert.deepEqual(errors.filter((e) => !new RegExp(`^422 .*/questions/${q.id}$`).test(e)), []);
+  await ctx.close();
+});
+
+test("lab values: a moderator adds a value (the server's message by its field), publishes it with a new range and deletes it", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  await page.getByRole("link", { name: "Lab values" }).click();
+  await page.getByRole("heading", { name: "Edit reference values" }).waitFor();
+  const fill = async (fields) => {
+    for (const [label, v] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(v);
+  };
+  await fill({ Test: "Serum lactate", "Group (its tab)": "Chemistry", Specimen: "Venous blood", "Reference range (SI)": "0.5–2.2", "SI units": "mmol/L", "Source (citation)": "Rounds reference", "Library article id": "987654" });
+  await page.getByRole("button", { name: "Add value" }).click();
+  await assertText(page.locator("#lab-article_id-error"), "article 987654 does not exist");
+  await page.getByLabel("Library article id", { exact: true }).fill("");
+  await page.getByRole("button", { name: "Add value" }).click();
+  await page.getByText("Added Serum lactate.").waitFor();
+  const find = async () => (await call("GET", "/study-tools/lab-values?include_drafts=true")).values.find((v) => v.name === "Serum lactate");
+  let v = await find();
+  assert.equal(v.is_published, false);
+  assert.equal(v.reference_range, "0.5–2.2");
+  assert.ok(!(await call("GET", "/study-tools/lab-values")).values.some((x) => x.id === v.id), "a draft is not in the learners' table");
+
+  await page.getByRole("button", { name: "Edit Serum lactate (Adult)" }).click();
+  await page.getByLabel("Reference range (SI)", { exact: true }).fill("0.5–2.0");
+  await page.getByLabel("Published to learners").check();
+  await page.getByRole("heading", { name: "Edit Serum lactate" }).scrollIntoViewIfNeeded();
+  await snap(page, "lab-editor");
+  assert.deepEqual(await axeCheck(page), [], "the lab editor: no serious axe violation");
+  await page.getByRole("button", { name: "Save value" }).click();
+  await page.getByText("Saved Serum lactate.").waitFor();
+  v = await find();
+  assert.equal(v.is_published, true);
+  assert.equal(v.reference_range, "0.5–2.0");
+  await page.getByLabel("Find a test").fill("lactate");
+  await page.getByRole("region", { name: "Reference values", exact: true }).getByRole("rowheader", { name: "Serum lactate" }).waitFor();
+
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete Serum lactate (Adult)" }).click();
+  await page.getByText("Deleted Serum lactate.").waitFor();
+  assert.equal(await find(), undefined);
+  assert.deepEqual(errors.filter((e) => !/^422 .*\/study-tools\/lab-values$/.test(e)), []);
+  await ctx.close();
+});
+
+test("study plans: a moderator draws a plan from a blueprint, a block per domain", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  const [quiz] = await call("GET", "/quizzes/");
+  const ids = (await call("GET", `/quizzes/${quiz.id}`)).questions.map((q) => q.id).slice(0, 2);
+  await page.getByRole("link", { name: "Study plans" }).click();
+  await page.getByLabel("Drawn plan's name").fill("Blueprint revision");
+  await page.getByLabel("Shape").selectOption("domains");
+  await page.getByLabel("Questions in all").fill("1");
+  const domain = (i) => page.locator("fieldset.domains").last().locator(".row").nth(i);
+  await domain(0).getByLabel("Domain 1", { exact: true }).fill("Cardiology");
+  await domain(0).getByLabel("Question ids (optional)").fill(String(ids[0]));
+  await page.getByRole("button", { name: "Add domain" }).click();
+  await domain(1).getByLabel("Domain 2", { exact: true }).fill("Renal");
+  await domain(1).getByLabel("Weight").fill("2");
+  await domain(1).getByLabel("Question ids (optional)").fill(String(ids[1]));
+  await page.getByRole("button", { name: "Draw plan" }).click();
+  // Two domains cannot share one question: the server says so by the size.
+  await assertText(page.locator("#bp-size-error"), "at least the number of domains (2)");
+  await snap(page, "plan-blueprint");
+  assert.deepEqual(await axeCheck(page), [], "the blueprint form: no serious axe violation");
+  await page.getByLabel("Questions in all").fill("2");
+  await page.getByRole("button", { name: "Draw plan" }).click();
+  await page.getByRole("heading", { name: "Blueprint revision", level: 1 }).waitFor();
+  const plan = await call("GET", `/study-plans/${Number(new URL(page.url()).pathname.split("/").pop())}`);
+  assert.equal(plan.is_published, 0);
+  assert.deepEqual(plan.blocks.map((b) => b.question_ids), [[ids[0]], [ids[1]]]);
+  await page.getByRole("heading", { name: "Cardiology" }).waitFor();
+  assert.deepEqual(errors.filter((e) => !/^422 .*\/study-plans\/from-blueprint$/.test(e)), []);
+  await ctx.close();
 });
 
 const axeSource = readFileSync(join(import.meta.dirname, "../node_modules/axe-core/axe.min.js"), "utf8");

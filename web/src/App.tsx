@@ -158,7 +158,7 @@ function Page({ path, role }: { path: string; role: Role }) {
   if ((m = match("/plans/:id", path))) return <Plan key={m.id} id={Number(m.id)} moderator={mod} />;
   if (path === "/exams") return <Exams moderator={mod} />;
   if ((m = match("/exams/:id/result", path))) return <ExamResult key={m.id} id={Number(m.id)} />;
-  if (path === "/labs") return <Labs />;
+  if (path === "/labs") return <Labs moderator={mod} />;
   if (path === "/shares") return <Shares />;
   if (path === "/contact") return <Contact />;
   if (mod) {

@@ -2,8 +2,10 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import { Link, navigate } from "./router";
-import { Failed, Status, when } from "./ui";
-import { changed, lines } from "./edit";
+import { Failed, Field, Status, when } from "./ui";
+import type { components } from "./api/schema";
+import { diff, fieldErrors, lines } from "./edit";
+import { AiDraft, AiTools, Figures, useMedia } from "./ArticleTools";
 
 type Section = { id?: string; heading: string; markdown: string };
 type Status_ = "draft" | "review" | "published" | "archived";
@@ -39,6 +41,7 @@ export function ArticleList() {
         </button>
       </form>
       <Failed m={create} />
+      <AiDraft />
       <Status q={list} />
       {list.data && (
         <div className="scroll">
@@ -77,6 +80,11 @@ export function ArticleEditor({ id }: { id: number }) {
     qc.setQueryData(key, next);
     qc.invalidateQueries({ queryKey: ["article-revisions", id] });
     setDraft(null);
+  };
+  // Figures and the model write the stored article: read it again.
+  const reload = () => {
+    qc.invalidateQueries({ queryKey: key });
+    qc.invalidateQueries({ queryKey: ["article-revisions", id] });
   };
   const save = useMutation({
     mutationFn: async () =>
@@ -168,6 +176,8 @@ export function ArticleEditor({ id }: { id: number }) {
         </label>
         <SaveActions disabled={save.isPending || draft === null} dirty={draft !== null} onDiscard={() => setDraft(null)} />
       </form>
+      <Figures articleId={id} sections={a.sections ?? []} locked={draft !== null} onChange={reload} />
+      <AiTools articleId={id} sections={a.sections ?? []} locked={draft !== null} onRefined={reload} />
       <h2>Revisions</h2>
       <Status q={revs} />
       {revs.data && revs.data.length === 0 && <p>No revision yet: one is kept at each save.</p>}
@@ -186,10 +196,40 @@ export function ArticleEditor({ id }: { id: number }) {
   );
 }
 
-type QForm = { question_text: string; question_type: "mcq" | "fill_in"; options: string; correct_answer: string; explanation: string };
+type QForm = {
+  question_text: string;
+  question_type: "mcq" | "fill_in";
+  options: string;
+  correct_answer: string;
+  option_explanations: string;
+  explanation: string;
+  key_points: string;
+  attending_tip: string;
+  image_path: string;
+  explanation_image_path: string;
+  category: string;
+};
 
-/** QuestionEditor edits a bank question; each save snapshots the prior state
- * as a version, which can be compared with now and restored. */
+type Question = components["schemas"]["QuestionBody"];
+
+const formOf = (q: Question): QForm => ({
+  question_text: q.question_text,
+  question_type: q.question_type,
+  options: (q.options ?? []).join("\n"),
+  correct_answer: q.correct_answer ?? "",
+  option_explanations: (q.option_explanations ?? []).join("\n"),
+  explanation: q.explanation ?? "",
+  key_points: (q.key_points ?? []).join("\n"),
+  attending_tip: q.attending_tip ?? "",
+  image_path: q.image_path ?? "",
+  explanation_image_path: q.explanation_image_path ?? "",
+  category: q.question_category_id == null ? "" : String(q.question_category_id),
+});
+
+/** QuestionEditor edits every field of a bank question the bank accepts;
+ * each save snapshots the prior state as a version, which can be compared
+ * with now field by field and restored. The server's problems show next
+ * to their fields. */
 export function QuestionEditor({ id }: { id: number }) {
   const qc = useQueryClient();
   const key = ["question", id];
@@ -198,40 +238,65 @@ export function QuestionEditor({ id }: { id: number }) {
     queryKey: ["question-versions", id],
     queryFn: async () => must(await api.GET("/api/v1/questions/detail/{id}/versions", { params: { path: { id }, query: { limit: 50 } } })),
   });
+  const cats = useQuery({ queryKey: ["question-categories"], queryFn: async () => must(await api.GET("/api/v1/question-categories/")) });
   const [draft, setDraft] = useState<QForm | null>(null);
   const [result, setResult] = useState<string | null>(null);
   const q = res.data;
-  const f: QForm | null =
-    draft ??
-    (q
-      ? { question_text: q.question_text, question_type: q.question_type, options: (q.options ?? []).join("\n"), correct_answer: q.correct_answer ?? "", explanation: q.explanation ?? "" }
-      : null);
-  const fresh = (next: NonNullable<typeof q>, msg: string) => {
-    qc.setQueryData(key, next);
+  const f: QForm | null = draft ?? (q ? formOf(q) : null);
+  const fresh = (msg: string) => {
+    qc.invalidateQueries({ queryKey: key });
     qc.invalidateQueries({ queryKey: ["question-versions", id] });
     qc.invalidateQueries({ queryKey: ["bank"] });
     setDraft(null);
     setResult(msg);
   };
   const save = useMutation({
-    mutationFn: async () =>
-      must(
+    mutationFn: async () => {
+      const mcq = f!.question_type === "mcq";
+      const was = formOf(q!);
+      // Only the category changed: no content save, so no new version.
+      const same = (Object.keys(was) as (keyof QForm)[]).every((k) => k === "category" || was[k] === f![k]);
+      const next = same ? q! : must(
         await api.PATCH("/api/v1/questions/{id}", {
           params: { path: { id } },
-          body: { question_text: f!.question_text, question_type: f!.question_type, options: f!.question_type === "mcq" ? lines(f!.options) : [], correct_answer: f!.correct_answer, explanation: f!.explanation },
+          body: {
+            question_text: f!.question_text,
+            question_type: f!.question_type,
+            options: mcq ? lines(f!.options) : [],
+            correct_answer: f!.correct_answer,
+            option_explanations: mcq ? lines(f!.option_explanations) : [],
+            explanation: f!.explanation,
+            key_points: lines(f!.key_points),
+            attending_tip: f!.attending_tip,
+            image_path: f!.image_path || null,
+            explanation_image_path: f!.explanation_image_path || null,
+          },
         }),
-      ),
+      );
+      // The category is filing, not content: its own route, no version.
+      if (f!.category !== was.category) {
+        const query = f!.category ? { category_id: Number(f!.category) } : {};
+        must(await api.PATCH("/api/v1/questions/{id}/category", { params: { path: { id }, query } }));
+      }
+      return next;
+    },
     onMutate: () => setResult(null),
-    onSuccess: (next) => fresh(next, `Saved as version ${next.version}.`),
+    onSuccess: (next) => fresh(next === q ? "Category saved." : `Saved as version ${next.version}.`),
   });
   const restore = useMutation({
     mutationFn: async (v: number) =>
       must(await api.POST("/api/v1/questions/detail/{question_id}/versions/{version_id}/restore", { params: { path: { question_id: id, version_id: v } } })),
-    onSuccess: (next) => fresh(next, "Version restored."),
+    onSuccess: () => fresh("Version restored."),
   });
   if (!q || !f) return <Status q={res} />;
   const edit = (p: Partial<QForm>) => setDraft({ ...f, ...p });
+  const errs = fieldErrors(save.error);
   const opts = lines(f.options);
+  const text = (k: keyof QForm, label: string, rows = 3, hint?: string) => (
+    <Field id={`q-${k}`} label={hint ? <>{label} <span className="muted">({hint})</span></> : label} error={errs[k]}>
+      <textarea rows={rows} value={f[k]} onChange={(e) => edit({ [k]: e.target.value })} />
+    </Field>
+  );
   return (
     <section>
       <p className="muted">
@@ -241,71 +306,93 @@ export function QuestionEditor({ id }: { id: number }) {
       <p className="muted">
         Version {q.version} · {q.question_category_name ?? "uncategorised"} · updated {when(q.updated_at)}
       </p>
+      {!!q.tags?.length && (
+        <p aria-label="Tags">
+          {q.tags.map((t) => (
+            <span key={t.id} className="badge" title={t.derived ? "from the category tree" : t.type}>
+              {t.type}: {t.name}
+            </span>
+          ))}
+        </p>
+      )}
       <p role="status" data-testid="editor-result">{result}</p>
       <Failed m={save} />
       <Failed m={restore} />
       {!q.can_edit && <p role="alert">You may read this question but not edit it.</p>}
       <form className="stack" onSubmit={(e) => (e.preventDefault(), save.mutate())}>
-        <label className="field">
-          Stem <textarea required rows={4} value={f.question_text} onChange={(e) => edit({ question_text: e.target.value })} />
-        </label>
-        <div className="field">
-          <label htmlFor="q-type">Type</label>
-          <select id="q-type" value={f.question_type} onChange={(e) => edit({ question_type: e.target.value as QForm["question_type"] })}>
+        <Field id="q-question_text" label="Stem" error={errs.question_text}>
+          <textarea required rows={4} value={f.question_text} onChange={(e) => edit({ question_text: e.target.value })} />
+        </Field>
+        <Field id="q-type" label="Type" error={errs.question_type}>
+          <select value={f.question_type} onChange={(e) => edit({ question_type: e.target.value as QForm["question_type"] })}>
             <option value="mcq">Multiple choice</option>
             <option value="fill_in">Fill in</option>
           </select>
-        </div>
-        {f.question_type === "mcq" && (
-          <label className="field">
-            Options (one a line) <textarea rows={5} value={f.options} onChange={(e) => edit({ options: e.target.value })} />
-          </label>
-        )}
+        </Field>
+        {f.question_type === "mcq" && text("options", "Options", 5, "one a line")}
         {f.question_type === "mcq" ? (
-          <div className="field">
-            <label htmlFor="q-answer">Answer</label>
-            <select id="q-answer" required value={f.correct_answer} onChange={(e) => edit({ correct_answer: e.target.value })}>
+          <Field id="q-answer" label="Answer" error={errs.correct_answer}>
+            <select value={f.correct_answer} onChange={(e) => edit({ correct_answer: e.target.value })}>
               <option value="">Choose…</option>
-              {opts.map((o) => (
-                <option key={o}>{o}</option>
+              {opts.map((o, i) => (
+                <option key={i}>{o}</option>
               ))}
             </select>
-          </div>
+          </Field>
         ) : (
-          <label className="field">
-            Accepted answers (separated by |) <input required value={f.correct_answer} onChange={(e) => edit({ correct_answer: e.target.value })} />
-          </label>
+          <Field id="q-answer" label="Accepted answers (separated by |)" error={errs.correct_answer}>
+            <input value={f.correct_answer} onChange={(e) => edit({ correct_answer: e.target.value })} />
+          </Field>
         )}
-        <label className="field">
-          Explanation <textarea rows={4} value={f.explanation} onChange={(e) => edit({ explanation: e.target.value })} />
-        </label>
-        <SaveActions disabled={!q.can_edit || save.isPending || draft === null} dirty={draft !== null} onDiscard={() => setDraft(null)} />
+        {f.question_type === "mcq" && text("option_explanations", "Why each option", 5, "one a line, in option order, or none")}
+        {text("explanation", "Explanation", 4)}
+        {text("key_points", "Key points", 3, "one a line")}
+        {text("attending_tip", "Attending's tip", 2)}
+        <ImagePick id="q-image" label="Question image" value={f.image_path} error={errs.image_path} onChange={(image_path) => edit({ image_path })} />
+        <ImagePick id="q-explanation-image" label="Image with the explanation" value={f.explanation_image_path} error={errs.explanation_image_path} onChange={(explanation_image_path) => edit({ explanation_image_path })} />
+        <Field id="q-category" label="Category" error={errs.category_id}>
+          <select value={f.category} onChange={(e) => edit({ category: e.target.value })}>
+            <option value="">Uncategorised</option>
+            {(cats.data ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <SaveActions disabled={!q.can_edit || save.isPending || draft === null} dirty={draft !== null} onDiscard={() => (setDraft(null), save.reset())} />
       </form>
       <h2>Version history</h2>
       <Status q={versions} />
       {versions.data && versions.data.length === 0 && <p>No earlier version.</p>}
       <ol className="revisions">
         {(versions.data ?? []).map((v) => {
-          const diff = changed(v.snapshot, q);
+          const changes = diff(v.snapshot, q);
           return (
             <li key={v.id}>
-              <span className="muted">{when(v.created_at)}</span> · {diff.length ? `differs in ${diff.join(", ")}` : "same as now"}
-              <details>
-                <summary>Show this version</summary>
-                <p>{v.snapshot.question_text}</p>
-                {!!v.snapshot.options?.length && (
-                  <ol type="A">
-                    {v.snapshot.options.map((o, i) => (
-                      <li key={i}>
-                        {o}
-                        {o === v.snapshot.correct_answer && <strong> (answer)</strong>}
-                      </li>
-                    ))}
-                  </ol>
-                )}
-                {v.snapshot.explanation && <p className="muted">{v.snapshot.explanation}</p>}
-              </details>
-              {diff.length > 0 && (
+              <span className="muted">{when(v.created_at)}</span> · {changes.length ? `differs in ${changes.map((c) => c.field).join(", ")}` : "same as now"}
+              {changes.length > 0 && (
+                <details>
+                  <summary>Compare with now</summary>
+                  <div className="scroll">
+                    <table className="diff">
+                      <thead>
+                        <tr><th scope="col">Field</th><th scope="col">This version</th><th scope="col">Now</th></tr>
+                      </thead>
+                      <tbody>
+                        {changes.map((c) => (
+                          <tr key={c.field}>
+                            <th scope="row">{c.field}</th>
+                            <td><del>{c.before || "–"}</del></td>
+                            <td><ins>{c.after || "–"}</ins></td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </details>
+              )}
+              {changes.length > 0 && (
                 <button disabled={!q.can_edit || restore.isPending} onClick={() => restore.mutate(v.id)} aria-label={`Restore the version of ${when(v.created_at)}`}>
                   Restore
                 </button>
@@ -315,6 +402,29 @@ export function QuestionEditor({ id }: { id: number }) {
         })}
       </ol>
     </section>
+  );
+}
+
+/** ImagePick sets an image by its storage key, chosen from the media
+ * library (an upload lands there, e.g. as an article's figure). */
+function ImagePick({ id, label, value, error, onChange }: { id: string; label: string; value: string; error?: string; onChange: (v: string) => void }) {
+  const media = useMedia();
+  const known = (media.data ?? []).some((a) => a.path === value);
+  return (
+    <div className="pick">
+      <Field id={id} label={label} error={error}>
+        <select value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">No image</option>
+          {value && !known && <option value={value}>{value}</option>}
+          {(media.data ?? []).map((a) => (
+            <option key={a.id} value={a.path}>
+              {a.caption || a.title || a.path}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {value && <img src={`/uploads/${value}`} alt={`${label}: ${(media.data ?? []).find((a) => a.path === value)?.alt_text || value}`} />}
+    </div>
   );
 }
 

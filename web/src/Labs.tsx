@@ -1,7 +1,9 @@
 import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
-import { Status } from "./ui";
+import type { components } from "./api/schema";
+import { Failed, Field, Status } from "./ui";
+import { fieldErrors } from "./edit";
 
 const useLabs = () =>
   useQuery({ queryKey: ["labs"], staleTime: 300_000, queryFn: async () => must(await api.GET("/api/v1/study-tools/lab-values")) });
@@ -69,12 +71,161 @@ export function LabTable({ compact = false }: { compact?: boolean }) {
   );
 }
 
-export function Labs() {
+export function Labs({ moderator = false }: { moderator?: boolean }) {
   return (
     <section>
       <h1>Lab values</h1>
       <p className="muted">Reference ranges, also at hand in the side panel while you sit a quiz.</p>
       <LabTable />
+      {moderator && <LabEditor />}
+    </section>
+  );
+}
+
+type LabValue = components["schemas"]["LabValue"];
+type Record_ = { [K in "name" | "group" | "specimen" | "age_group" | "reference_range" | "units" | "conventional_range" | "conventional_units" | "source" | "source_url" | "article_id" | "article_section_id"]: string } & { is_published: boolean };
+
+const blank: Record_ = {
+  name: "", group: "", specimen: "", age_group: "Adult", reference_range: "", units: "", conventional_range: "", conventional_units: "",
+  source: "", source_url: "", article_id: "", article_section_id: "", is_published: false,
+};
+
+const recordOf = (v: LabValue): Record_ => ({
+  ...blank,
+  ...Object.fromEntries(Object.entries(v).filter(([k, x]) => k in blank && x != null).map(([k, x]) => [k, typeof x === "number" ? String(x) : x])),
+});
+
+// The record's text fields in form order: [key, label, required].
+const textFields: [keyof Record_, string, boolean][] = [
+  ["name", "Test", true],
+  ["group", "Group (its tab)", true],
+  ["specimen", "Specimen", true],
+  ["age_group", "Age group", true],
+  ["reference_range", "Reference range (SI)", true],
+  ["units", "SI units", true],
+  ["conventional_range", "Conventional range", false],
+  ["conventional_units", "Conventional units", false],
+  ["source", "Source (citation)", true],
+  ["source_url", "Source URL", false],
+  ["article_id", "Library article id", false],
+  ["article_section_id", "Article section id", false],
+];
+
+/** LabEditor is the moderators' side: every value, drafts included, to
+ * add, edit (the record is replaced whole), publish and delete. */
+function LabEditor() {
+  const qc = useQueryClient();
+  const all = useQuery({ queryKey: ["labs", "drafts"], queryFn: async () => must(await api.GET("/api/v1/study-tools/lab-values", { params: { query: { include_drafts: true } } })) });
+  const [editing, setEditing] = useState<number | null>(null);
+  const [form, setForm] = useState<Record_>(blank);
+  const [note, setNote] = useState<string | null>(null);
+  const [q, setQ] = useState("");
+  const done = (msg: string) => {
+    qc.invalidateQueries({ queryKey: ["labs"] });
+    setEditing(null);
+    setForm(blank);
+    setNote(msg);
+  };
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = {
+        ...form,
+        conventional_range: form.conventional_range || null,
+        conventional_units: form.conventional_units || null,
+        source_url: form.source_url || null,
+        article_id: form.article_id ? Number(form.article_id) : null,
+        article_section_id: form.article_section_id || null,
+      };
+      return editing
+        ? must(await api.PUT("/api/v1/study-tools/lab-values/{id}", { params: { path: { id: editing } }, body }))
+        : must(await api.POST("/api/v1/study-tools/lab-values", { body }));
+    },
+    onMutate: () => setNote(null),
+    onSuccess: (v) => done(`${editing ? "Saved" : "Added"} ${v.name}.`),
+  });
+  const remove = useMutation({
+    mutationFn: async (v: LabValue) => {
+      const r = await api.DELETE("/api/v1/study-tools/lab-values/{id}", { params: { path: { id: v.id } } });
+      if (!r.response.ok) must(r);
+      return v;
+    },
+    onMutate: () => setNote(null),
+    onSuccess: (v) => done(`Deleted ${v.name}.`),
+  });
+  const errs = fieldErrors(save.error);
+  const open = (v: LabValue) => {
+    setEditing(v.id);
+    setForm(recordOf(v));
+    save.reset();
+    setNote(null);
+    // The form is above the table: take the keyboard there.
+    setTimeout(() => document.getElementById("lab-name")?.focus());
+  };
+  return (
+    <section aria-labelledby="lab-edit-h">
+      <h2 id="lab-edit-h">Edit reference values</h2>
+      <p role="status">{note}</p>
+      <Failed m={remove} />
+      <h3 id="lab-form-h">{editing ? `Edit ${form.name || "value"}` : "Add a reference value"}</h3>
+      <form aria-labelledby="lab-form-h" onSubmit={(e) => (e.preventDefault(), save.mutate())}>
+        <div className="row">
+          {textFields.map(([k, label, required]) => (
+            <Field key={k} id={`lab-${k}`} label={label} error={errs[k]}>
+              <input
+                required={required}
+                type={k === "article_id" ? "number" : k === "source_url" ? "url" : "text"}
+                value={form[k] as string}
+                onChange={(e) => setForm({ ...form, [k]: e.target.value })}
+              />
+            </Field>
+          ))}
+          <label className="check">
+            <input type="checkbox" checked={form.is_published} onChange={(e) => setForm({ ...form, is_published: e.target.checked })} /> Published to learners
+          </label>
+        </div>
+        <p className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {editing ? "Save value" : "Add value"}
+          </button>
+          {editing && (
+            <button type="button" onClick={() => (setEditing(null), setForm(blank), save.reset())}>
+              Cancel
+            </button>
+          )}
+        </p>
+      </form>
+      <Failed m={save} />
+      <h3>Every value, drafts included</h3>
+      <Status q={all} />
+      <div className="field">
+        <label htmlFor="lab-edit-filter">Find a value to edit</label>
+        <input id="lab-edit-filter" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
+      </div>
+      {all.data && (
+        <div className="scroll tall" tabIndex={0} role="region" aria-label="Every reference value">
+          <table>
+            <thead>
+              <tr><th>Test</th><th>Group</th><th>Reference (SI)</th><th>State</th><th>Actions</th></tr>
+            </thead>
+            <tbody>
+              {(all.data.values ?? []).filter((v) => `${v.name} ${v.group}`.toLowerCase().includes(q.trim().toLowerCase())).map((v) => (
+                <tr key={v.id}>
+                  <th scope="row">{v.name} <span className="muted">({v.age_group})</span></th>
+                  <td>{v.group}</td>
+                  <td>{v.reference_range} {v.units}</td>
+                  <td>{v.is_published ? "published" : "draft"}</td>
+                  <td className="actions">
+                    <button onClick={() => open(v)} aria-label={`Edit ${v.name} (${v.age_group})`}>Edit</button>
+                    <button disabled={remove.isPending} onClick={() => confirm(`Delete ${v.name} for good?`) && remove.mutate(v)} aria-label={`Delete ${v.name} (${v.age_group})`}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

@@ -2,8 +2,8 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import { Link, navigate } from "./router";
-import { Failed, pct, Status, when } from "./ui";
-import { parseIds } from "./edit";
+import { Failed, Field, pct, Status, when } from "./ui";
+import { fieldErrors, parseIds } from "./edit";
 
 /** sit sends the person to the existing sitting screen for a saved test. */
 function sit(quizId: number, learning: boolean) {
@@ -63,9 +63,71 @@ export function Plans({ moderator }: { moderator: boolean }) {
             </button>
           </form>
           <Failed m={create} />
+          <FromBlueprint />
         </>
       )}
     </section>
+  );
+}
+
+/** FromBlueprint draws an unpublished plan to a blueprint's weights:
+ * papers (miniature exams) or a block per domain. */
+function FromBlueprint() {
+  const [form, setForm] = useState({ title: "", shape: "papers" as "papers" | "domains", papers: "2", size: "10", seed: "" });
+  const [domains, setDomains] = useState<Domain[]>([newDomain()]);
+  const draw = useMutation({
+    mutationFn: async () =>
+      must(
+        await api.POST("/api/v1/study-plans/from-blueprint", {
+          body: {
+            title: form.title,
+            shape: form.shape,
+            papers: form.shape === "papers" ? Number(form.papers) : 1,
+            size: Number(form.size),
+            seed: form.seed ? Number(form.seed) : undefined,
+            domains: domains.map(domainBody),
+          },
+        }),
+      ),
+    onSuccess: (p) => navigate(`/plans/${p.id}`),
+  });
+  const errs = fieldErrors(draw.error);
+  const papers = form.shape === "papers";
+  return (
+    <>
+      <h2>Draw a plan from a blueprint</h2>
+      <p className="muted">The plan is drawn unpublished: look it over, then publish it.</p>
+      <form onSubmit={(e) => (e.preventDefault(), draw.mutate())}>
+        <div className="row">
+          <Field id="bp-title" label="Drawn plan's name" error={errs.title}>
+            <input required maxLength={200} value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} />
+          </Field>
+          <Field id="bp-shape" label="Shape" error={errs.shape}>
+            <select value={form.shape} onChange={(e) => setForm({ ...form, shape: e.target.value as typeof form.shape })}>
+              <option value="papers">Papers: miniature exams to the weights</option>
+              <option value="domains">A block per domain</option>
+            </select>
+          </Field>
+          {papers && (
+            <Field id="bp-papers" label="Papers" error={errs.papers}>
+              <input required type="number" min={1} max={50} value={form.papers} onChange={(e) => setForm({ ...form, papers: e.target.value })} />
+            </Field>
+          )}
+          <Field id="bp-size" label={papers ? "Questions per paper" : "Questions in all"} error={errs.size}>
+            <input required type="number" min={1} max={2000} value={form.size} onChange={(e) => setForm({ ...form, size: e.target.value })} />
+          </Field>
+          <Field id="bp-seed" label="Seed (repeats a draw; optional)" error={errs.seed}>
+            <input type="number" min={0} value={form.seed} onChange={(e) => setForm({ ...form, seed: e.target.value })} />
+          </Field>
+        </div>
+        <DomainsFieldset domains={domains} onChange={setDomains} idPrefix="bp" />
+        {errs.domains && <p className="field-error">{errs.domains}</p>}
+        <button type="submit" className="primary" disabled={draw.isPending}>
+          Draw plan
+        </button>
+      </form>
+      <Failed m={draw} />
+    </>
   );
 }
 
@@ -205,12 +267,66 @@ export function Plan({ id, moderator }: { id: number; moderator: boolean }) {
 
 type Domain = { name: string; weight: string; category: string; ids: string };
 
+const newDomain = (): Domain => ({ name: "", weight: "1", category: "", ids: "" });
+
+const domainBody = (d: Domain) => ({
+  name: d.name,
+  weight: Number(d.weight),
+  category_id: d.category ? Number(d.category) : undefined,
+  question_ids: d.ids ? parseIds(d.ids) : undefined,
+});
+
+/** DomainsFieldset edits a blueprint's weighted domains (exams and plans
+ * drawn from a blueprint share it); idPrefix keeps two on a page apart. */
+function DomainsFieldset({ domains, onChange, idPrefix }: { domains: Domain[]; onChange: (d: Domain[]) => void; idPrefix: string }) {
+  const cats = useQuery({ queryKey: ["question-categories"], queryFn: async () => must(await api.GET("/api/v1/question-categories/")) });
+  const setDomain = (i: number, d: Partial<Domain>) => onChange(domains.map((x, j) => (j === i ? { ...x, ...d } : x)));
+  return (
+    <fieldset className="domains">
+      <legend>Domains</legend>
+      {domains.map((d, i) => (
+        <div className="row" key={i}>
+          <label className="field grow">
+            Domain {i + 1} <input required value={d.name} onChange={(e) => setDomain(i, { name: e.target.value })} />
+          </label>
+          <label className="field">
+            Weight <input required type="number" min={0.01} step="any" value={d.weight} onChange={(e) => setDomain(i, { weight: e.target.value })} />
+          </label>
+          <div className="field">
+            <label htmlFor={`${idPrefix}-domain-cat-${i}`}>Draws from</label>
+            <select id={`${idPrefix}-domain-cat-${i}`} value={d.category} onChange={(e) => setDomain(i, { category: e.target.value })}>
+              <option value="">No topic</option>
+              {(cats.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <label className="field">
+            Question ids (optional) <input value={d.ids} onChange={(e) => setDomain(i, { ids: e.target.value })} />
+          </label>
+          {domains.length > 1 && (
+            <button type="button" onClick={() => onChange(domains.filter((_, j) => j !== i))} aria-label={`Remove domain ${i + 1}`}>
+              Remove
+            </button>
+          )}
+        </div>
+      ))}
+      <p>
+        <button type="button" onClick={() => onChange([...domains, newDomain()])}>
+          Add domain
+        </button>
+      </p>
+    </fieldset>
+  );
+}
+
 export function Exams({ moderator }: { moderator: boolean }) {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ["exams"], queryFn: async () => must(await api.GET("/api/v1/exams", { params: { query: { limit: 100 } } })) });
-  const cats = useQuery({ queryKey: ["categories"], enabled: moderator, queryFn: async () => must(await api.GET("/api/v1/question-categories/")) });
   const [form, setForm] = useState({ title: "", size: "20", minutes: "30", publish: true });
-  const [domains, setDomains] = useState<Domain[]>([{ name: "", weight: "1", category: "", ids: "" }]);
+  const [domains, setDomains] = useState<Domain[]>([newDomain()]);
   const create = useMutation({
     mutationFn: async () =>
       must(
@@ -220,12 +336,7 @@ export function Exams({ moderator }: { moderator: boolean }) {
             size: Number(form.size),
             time_limit_minutes: Number(form.minutes),
             publish: form.publish,
-            domains: domains.map((d) => ({
-              name: d.name,
-              weight: Number(d.weight),
-              category_id: d.category ? Number(d.category) : undefined,
-              question_ids: d.ids ? parseIds(d.ids) : undefined,
-            })),
+            domains: domains.map(domainBody),
           },
         }),
       ),
@@ -239,7 +350,6 @@ export function Exams({ moderator }: { moderator: boolean }) {
     mutationFn: async (id: number) => must(await api.POST("/api/v1/exams/{exam_id}/start", { params: { path: { exam_id: id } } })),
     onSuccess: (s) => sit(s.quiz_id, false),
   });
-  const setDomain = (i: number, d: Partial<Domain>) => setDomains(domains.map((x, j) => (j === i ? { ...x, ...d } : x)));
   return (
     <section>
       <h1>Exams</h1>
@@ -290,43 +400,7 @@ export function Exams({ moderator }: { moderator: boolean }) {
                 <input type="checkbox" checked={form.publish} onChange={(e) => setForm({ ...form, publish: e.target.checked })} /> Open to learners at once
               </label>
             </div>
-            <fieldset className="domains">
-              <legend>Domains</legend>
-              {domains.map((d, i) => (
-                <div className="row" key={i}>
-                  <label className="field grow">
-                    Domain {i + 1} <input required value={d.name} onChange={(e) => setDomain(i, { name: e.target.value })} />
-                  </label>
-                  <label className="field">
-                    Weight <input required type="number" min={0.01} step="any" value={d.weight} onChange={(e) => setDomain(i, { weight: e.target.value })} />
-                  </label>
-                  <div className="field">
-                    <label htmlFor={`domain-cat-${i}`}>Draws from</label>
-                    <select id={`domain-cat-${i}`} value={d.category} onChange={(e) => setDomain(i, { category: e.target.value })}>
-                      <option value="">No topic</option>
-                      {(cats.data ?? []).map((c) => (
-                        <option key={c.id} value={c.id}>
-                          {c.name}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <label className="field">
-                    Question ids (optional) <input value={d.ids} onChange={(e) => setDomain(i, { ids: e.target.value })} />
-                  </label>
-                  {domains.length > 1 && (
-                    <button type="button" onClick={() => setDomains(domains.filter((_, j) => j !== i))} aria-label={`Remove domain ${i + 1}`}>
-                      Remove
-                    </button>
-                  )}
-                </div>
-              ))}
-              <p>
-                <button type="button" onClick={() => setDomains([...domains, { name: "", weight: "1", category: "", ids: "" }])}>
-                  Add domain
-                </button>
-              </p>
-            </fieldset>
+            <DomainsFieldset domains={domains} onChange={setDomains} idPrefix="exam" />
             <button type="submit" className="primary" disabled={create.isPending}>
               Draw exam
             </button>
