@@ -39,6 +39,7 @@ type QuestionBody struct {
 	ImagePath            *string      `json:"image_path"`
 	QuestionCategoryID   *int64       `json:"question_category_id"`
 	QuestionCategoryName *string      `json:"question_category_name"`
+	Difficulty           *string      `json:"difficulty" enum:"easy,medium,hard" nullable:"true" doc:"rated by classify_question_difficulty; null until rated"`
 	Figures              []FigureBody `json:"figures"`
 	Tags                 []TagBody    `json:"tags,omitempty"`
 	ReadMore             []ArticleRef `json:"read_more,omitempty" doc:"published articles claiming the question's topic (its detail and quiz review)"`
@@ -77,7 +78,7 @@ func withReadMore(ctx context.Context, s *app.Service, qs []QuestionBody) error 
 func toQuestionBody(q *app.Question) QuestionBody {
 	b := QuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type, Options: nonNil(q.Options),
 		ImagePath: nullIfEmpty(q.ImagePath), QuestionCategoryID: q.CategoryID,
-		QuestionCategoryName: nullIfEmpty(q.CategoryName), Figures: []FigureBody{}, CanEdit: q.CanEdit,
+		QuestionCategoryName: nullIfEmpty(q.CategoryName), Difficulty: q.Difficulty, Figures: []FigureBody{}, CanEdit: q.CanEdit,
 		Version: q.Version, CreatedAt: q.CreatedAt, UpdatedAt: q.UpdatedAt, DeletedAt: q.DeletedAt}
 	if q.AnswersShown {
 		b.CorrectAnswer, b.Explanation, b.AttendingTip = ptr(q.CorrectAnswer), ptr(q.Explanation), ptr(q.AttendingTip)
