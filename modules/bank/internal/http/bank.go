@@ -55,8 +55,9 @@ type BankQuestionBody struct {
 	CorrectAnswer        *string  `json:"correct_answer"`
 	Explanation          *string  `json:"explanation"`
 	ImagePath            *string  `json:"image_path"`
-	Difficulty           *string  `json:"difficulty" enum:"easy,medium,hard" nullable:"true" doc:"null until rated"`
-	CanEdit              bool     `json:"can_edit"`
+	// No enum on a nullable level: huma would not list null in it.
+	Difficulty *string `json:"difficulty" nullable:"true" doc:"easy, medium or hard; null until rated"`
+	CanEdit    bool    `json:"can_edit"`
 }
 
 type bankOutput struct {
