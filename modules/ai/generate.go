@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/roundsedu/rounds/modules/ai/internal/app"
+	"github.com/roundsedu/rounds/modules/bank/tagging"
 	"github.com/roundsedu/rounds/modules/library/generation"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
@@ -30,3 +31,11 @@ func (m *Module) MakeCards(ctx context.Context, in generation.CardsRequest) ([]g
 }
 
 var _ generation.Writer = (*Module)(nil)
+
+// KeywordTagger implements the bank's tagging.Models: tag classification
+// (POST /tags/classify) picks tags with the keyword task's default model.
+func (m *Module) KeywordTagger(ctx context.Context) (tagging.Tagger, error) {
+	return m.svc.KeywordTagger(ctx)
+}
+
+var _ tagging.Models = (*Module)(nil)

@@ -37,8 +37,9 @@ type Module struct {
 }
 
 // New builds the module; it asks identity for grants, search for ranking,
-// attempts whether an attempt opens a question's answer side, and the
-// library (any module offering Reading) for "read more" articles.
+// attempts whether an attempt opens a question's answer side, the library
+// (any module offering Reading) for "read more" articles, and the AI
+// module for the keyword model that classifies tags.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "bank", defaults)
 	if err != nil {
@@ -49,6 +50,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "search", &ports.Search)
 	module.Need(k, "attempts", &ports.Attempts)
 	module.NeedAll(k, &ports.Reading)
+	module.Need(k, "ai", &ports.Keywords)
 	svc := app.New(app.Deps{DB: k.DB, Queue: k.Queue, Log: k.Log, Changes: publisher{bus: k.Bus}, Ports: ports})
 	return &Module{svc: svc, cfg: cfg, ports: ports}, nil
 }

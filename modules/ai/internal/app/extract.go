@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -139,18 +137,11 @@ type extractedQuestion struct {
 // dropped, not guessed at; an answer that is not the JSON asked for is an
 // error naming what was wrong.
 func parseExtraction(text string, first, last int) ([]extraction.Question, error) {
-	if len(text) > extractMaxReply {
-		return nil, fmt.Errorf("the answer is %d bytes, more than %d", len(text), extractMaxReply)
-	}
-	start, end := strings.Index(text, "{"), strings.LastIndex(text, "}")
-	if start < 0 || end < start {
-		return nil, errors.New("the answer holds no JSON object")
-	}
 	var reply struct {
 		Questions []extractedQuestion `json:"questions"`
 	}
-	if err := json.Unmarshal([]byte(text[start:end+1]), &reply); err != nil {
-		return nil, fmt.Errorf("the answer is not the JSON asked for: %v", err)
+	if err := decodeReply(text, extractMaxReply, &reply); err != nil {
+		return nil, err
 	}
 	if len(reply.Questions) > extractMaxPerCall {
 		reply.Questions = reply.Questions[:extractMaxPerCall]

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -219,21 +218,14 @@ func cut(s string, n int) string {
 // in the batch or with another level are ignored (those questions stay
 // unrated). An answer that is not the JSON asked for is an error.
 func parseRatings(text string, batch []bank.RatedQuestion) (map[int64]string, error) {
-	if len(text) > rateMaxReply {
-		return nil, fmt.Errorf("the answer is %d bytes, more than %d", len(text), rateMaxReply)
-	}
-	start, end := strings.Index(text, "{"), strings.LastIndex(text, "}")
-	if start < 0 || end < start {
-		return nil, errors.New("the answer holds no JSON object")
-	}
 	var reply struct {
 		Ratings []struct {
 			ID         int64  `json:"id"`
 			Difficulty string `json:"difficulty"`
 		} `json:"ratings"`
 	}
-	if err := json.Unmarshal([]byte(text[start:end+1]), &reply); err != nil {
-		return nil, fmt.Errorf("the answer is not the JSON asked for: %v", err)
+	if err := decodeReply(text, rateMaxReply, &reply); err != nil {
+		return nil, err
 	}
 	asked := map[int64]bool{}
 	for _, q := range batch {

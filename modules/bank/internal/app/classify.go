@@ -8,13 +8,15 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/roundsedu/rounds/modules/bank/internal/store"
+	"github.com/roundsedu/rounds/modules/bank/tagging"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
-// KindClassifyTags is the job that tags the bank's live questions with the
-// rule-based tagger.
+// KindClassifyTags is the job that tags the bank's live questions, with the
+// keyword model or the rule-based tagger.
 const KindClassifyTags = "classify_tags"
 
 // classifyBatch is how many questions one step reads and tags, each batch
@@ -24,11 +26,20 @@ const classifyBatch = 500
 // queueFullRetry is the Retry-After of a 503 when the job queue is full.
 const queueFullRetry = 30 * time.Second
 
+// What picked the tags of a classification.
+const (
+	ClassifierModel = "model" // the keyword task's default model
+	ClassifierRules = "rules" // the rule-based tagger (no keyword model)
+)
+
 // ClassifyResult is what a finished classification did.
 type ClassifyResult struct {
-	Questions   int   `json:"questions"`    // live questions read
-	Tagged      int   `json:"tagged"`       // questions the tagger found a tag for
-	TagsApplied int64 `json:"tags_applied"` // (question, tag) pairs added
+	Questions   int    `json:"questions"`       // live questions read
+	Tagged      int    `json:"tagged"`          // questions the tagger found a tag for
+	TagsApplied int64  `json:"tags_applied"`    // (question, tag) pairs added
+	Classifier  string `json:"classifier"`      // model or rules
+	Model       string `json:"model,omitempty"` // the keyword model's model_id
+	Dropped     int    `json:"dropped"`         // tags the model named that are not listed, or over the bound per question
 }
 
 // classifyPayload is a classification job's input: who started it, for
@@ -92,9 +103,11 @@ func (s *Service) ClassifyStatus(ctx context.Context, jobID string) (*ClassifyJo
 }
 
 // classifyJob snapshots the classification, then walks the live questions
-// by id and adds the tags the tagger finds. It only adds (tags from offline
-// tooling stay), so running it again, or resuming it after a lost worker,
-// is safe; a resumed run keeps its first snapshot.
+// by id and adds the tags the keyword model picks, or with no keyword model
+// the rule-based tagger's. It only adds (tags from offline tooling stay),
+// so running it again, or resuming it after a lost worker, is safe; a
+// resumed run keeps its first snapshot. A failing model call fails the job
+// with the upstream's message; batches stored before it stay.
 func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
 	var in classifyPayload
 	if err := run.Decode(&in); err != nil {
@@ -118,19 +131,31 @@ func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
 	if err := run.Step(ctx, "started", fmt.Sprintf("%d live questions, %d subject and disease tags", total, len(tags))); err != nil {
 		return nil, err
 	}
-	t := newTagger(tags)
-	res := &ClassifyResult{}
+	res := &ClassifyResult{Classifier: ClassifierRules}
+	pick, err := s.classifier(ctx, tags, res)
+	if err != nil {
+		return nil, err
+	}
+	detail := "rule-based tagger (no keyword model)"
+	if res.Classifier == ClassifierModel {
+		detail = "keyword model " + res.Model
+	}
+	if err := run.Step(ctx, "classifier", detail); err != nil {
+		return nil, err
+	}
 	for after := int64(0); ; {
 		batch, err := s.store.QuestionTexts(ctx, after, classifyBatch)
 		if err != nil || len(batch) == 0 {
 			return res, err
 		}
 		after = batch[len(batch)-1].ID
-		byQuestion := map[int64][]int64{}
-		ids := make([]int64, 0, len(batch))
+		byQuestion, err := pick(ctx, batch)
+		if err != nil {
+			return nil, fmt.Errorf("%w; this batch was not stored", err)
+		}
+		ids := make([]int64, 0, len(byQuestion))
 		for _, q := range batch {
-			if m := t.match(q); len(m) > 0 {
-				byQuestion[q.ID] = m
+			if len(byQuestion[q.ID]) > 0 {
 				ids = append(ids, q.ID)
 			}
 		}
@@ -163,4 +188,61 @@ func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
 			return nil, err
 		}
 	}
+}
+
+// picker gives the tags that apply to each question of a batch. It runs
+// outside any transaction (the model's calls are remote).
+type picker func(ctx context.Context, batch []store.QuestionText) (map[int64][]int64, error)
+
+// classifier chooses how this run tags: the keyword model when the AI
+// module has an active default one (res says which), else the rules.
+func (s *Service) classifier(ctx context.Context, tags []store.Tag, res *ClassifyResult) (picker, error) {
+	tagger, err := s.ports.Keywords.KeywordTagger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if tagger == nil {
+		t := newTagger(tags)
+		return func(_ context.Context, batch []store.QuestionText) (map[int64][]int64, error) {
+			out := map[int64][]int64{}
+			for _, q := range batch {
+				if m := t.match(q); len(m) > 0 {
+					out[q.ID] = m
+				}
+			}
+			return out, nil
+		}, nil
+	}
+	res.Classifier, res.Model = ClassifierModel, tagger.Model()
+	vocabulary := make([]tagging.Tag, len(tags))
+	known := map[int64]bool{}
+	for i, t := range tags {
+		vocabulary[i] = tagging.Tag{ID: t.ID, Name: t.Name}
+		known[t.ID] = true
+	}
+	return func(ctx context.Context, batch []store.QuestionText) (map[int64][]int64, error) {
+		if len(vocabulary) == 0 {
+			return nil, nil // nothing to pick from: no call
+		}
+		qs := make([]tagging.Question, len(batch))
+		for i, q := range batch {
+			qs[i] = tagging.Question{ID: q.ID, Text: q.QuestionText, CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation}
+		}
+		picks, err := tagger.Tag(ctx, qs, vocabulary)
+		if err != nil {
+			return nil, err
+		}
+		res.Dropped += picks.Dropped
+		// The bank stores only subject and disease tags it listed, whatever
+		// the port answers.
+		out := map[int64][]int64{}
+		for id, ts := range picks.Tags {
+			for _, t := range ts {
+				if known[t] {
+					out[id] = append(out[id], t)
+				}
+			}
+		}
+		return out, nil
+	}, nil
 }

@@ -29,7 +29,8 @@ type BankFilter struct {
 	Uncategorized bool
 	FavoritesOnly bool
 	TagIDs        []int64
-	Type          string // any spelling ParseType reads; "" for every type
+	Type          string   // any spelling ParseType reads; "" for every type
+	Difficulties  []string // OR; each one of Difficulties (the route checks)
 	Limit, Offset int
 }
 
@@ -49,6 +50,7 @@ type BankItem struct {
 	CorrectAnswer string
 	Explanation   string
 	ImagePath     string
+	Difficulty    *string // nil until rated
 	CanEdit       bool
 }
 
@@ -75,7 +77,7 @@ func (s *Service) Bank(ctx context.Context, p auth.Principal, f BankFilter) (*Ba
 	for _, r := range rows {
 		it := BankItem{ID: r.ID, QuizID: r.QuizID, QuizTitle: r.QuizTitle, CategoryID: r.QuestionCategoryID,
 			CategoryName: r.QuestionCategoryName, Text: r.QuestionText, Type: r.QuestionType,
-			Options: nonNil(r.Options), ImagePath: r.ImagePath, CanEdit: r.CanEdit}
+			Options: nonNil(r.Options), ImagePath: r.ImagePath, Difficulty: r.Difficulty, CanEdit: r.CanEdit}
 		if r.CanEdit {
 			it.CorrectAnswer, it.Explanation = r.CorrectAnswer, r.Explanation
 		}
@@ -117,7 +119,7 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, f BankFilter) (
 		return nil, err
 	}
 	q := &store.BankQuery{UserID: p.UserID, QuizID: f.QuizID, Uncategorized: f.Uncategorized,
-		FavoritesOnly: f.FavoritesOnly, Type: typ, EditAll: v.mod(), ShowAllQuizzes: v.mod()}
+		FavoritesOnly: f.FavoritesOnly, Type: typ, Difficulties: f.Difficulties, EditAll: v.mod(), ShowAllQuizzes: v.mod()}
 	var t *tree
 	if len(f.CategoryIDs) > 0 || len(f.TagIDs) > 0 || len(v.branches) > 0 {
 		if t, err = s.loadTree(ctx); err != nil {

@@ -74,6 +74,7 @@ type Question struct {
 	Content
 	CategoryID   *int64
 	CategoryName string
+	Difficulty   *string // easy, medium or hard once rated; not answer-side
 	Version      int
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
@@ -112,7 +113,7 @@ func (c Content) apply(q *store.Question) {
 
 func toQuestion(r *store.QuestionWithFiling) *Question {
 	q := &Question{ID: r.ID, Content: contentOf(&r.Question), CategoryID: r.QuestionCategoryID,
-		Version: r.Version, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
+		Difficulty: r.Difficulty, Version: r.Version, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
 	if r.QuestionCategoryName != nil {
 		q.CategoryName = *r.QuestionCategoryName
 	}

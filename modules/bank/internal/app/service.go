@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
+	"github.com/roundsedu/rounds/modules/bank/tagging"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/db"
@@ -63,7 +64,8 @@ type Ports struct {
 	Grants   Grants
 	Search   search.Facade // nil only in tests: semantic and hybrid fall back to keyword
 	Attempts AttemptAccess
-	Reading  []Reading // the library, when the service has one
+	Reading  []Reading      // the library, when the service has one
+	Keywords tagging.Models // the AI module: the keyword model tag classification asks
 }
 
 // Deps is what the service is built from.

@@ -21,12 +21,13 @@ type BankFilterInput struct {
 	FavoritesOnly bool               `query:"favorites_only" default:"false"`
 	TagIDs        []int64            `query:"tag_ids" maxItems:"50" doc:"comma-separated; every one of these tags"`
 	QuestionType  string             `query:"question_type" maxLength:"20" doc:"only this type: mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case"`
+	Difficulty    []string           `query:"difficulty" maxItems:"3" enum:"easy,medium,hard" doc:"comma-separated; rated any of these levels (unrated questions never match)"`
 }
 
 func (in *BankFilterInput) filter() app.BankFilter {
 	f := app.BankFilter{Text: in.Q, QuizID: in.QuizID.Ptr(), CategoryIDs: in.CategoryIDs,
 		Uncategorized: in.Uncategorized, FavoritesOnly: in.FavoritesOnly, TagIDs: in.TagIDs,
-		Type: in.QuestionType}
+		Type: in.QuestionType, Difficulties: in.Difficulty}
 	if c := in.CategoryID.Ptr(); c != nil {
 		f.CategoryIDs = append([]int64{*c}, f.CategoryIDs...)
 	}
@@ -54,7 +55,9 @@ type BankQuestionBody struct {
 	CorrectAnswer        *string  `json:"correct_answer"`
 	Explanation          *string  `json:"explanation"`
 	ImagePath            *string  `json:"image_path"`
-	CanEdit              bool     `json:"can_edit"`
+	// No enum on a nullable level: huma would not list null in it.
+	Difficulty *string `json:"difficulty" nullable:"true" doc:"easy, medium or hard; null until rated"`
+	CanEdit    bool    `json:"can_edit"`
 }
 
 type bankOutput struct {
@@ -125,7 +128,7 @@ func registerBank(r *httpapi.Router, s *app.Service) {
 				b := BankQuestionBody{ID: it.ID, QuizID: it.QuizID, QuizTitle: it.QuizTitle,
 					QuestionCategoryID: it.CategoryID, QuestionCategoryName: it.CategoryName,
 					QuestionText: it.Text, QuestionType: it.Type, Options: nonNil(it.Options),
-					ImagePath: nullIfEmpty(it.ImagePath), CanEdit: it.CanEdit}
+					ImagePath: nullIfEmpty(it.ImagePath), Difficulty: it.Difficulty, CanEdit: it.CanEdit}
 				if it.CanEdit {
 					b.CorrectAnswer, b.Explanation = ptr(it.CorrectAnswer), ptr(it.Explanation)
 				}

@@ -26,27 +26,29 @@ type TagBody struct {
 // null when the caller may not see them (can_edit tells redacted from
 // blank).
 type QuestionBody struct {
-	ID                   int64        `json:"id"`
-	QuestionText         string       `json:"question_text"`
-	QuestionType         string       `json:"question_type" enum:"mcq,fill_in"`
-	Options              []string     `json:"options"`
-	CorrectAnswer        *string      `json:"correct_answer"`
-	Explanation          *string      `json:"explanation"`
-	OptionExplanations   []string     `json:"option_explanations"`
-	KeyPoints            []string     `json:"key_points"`
-	AttendingTip         *string      `json:"attending_tip"`
-	ExplanationImagePath *string      `json:"explanation_image_path"`
-	ImagePath            *string      `json:"image_path"`
-	QuestionCategoryID   *int64       `json:"question_category_id"`
-	QuestionCategoryName *string      `json:"question_category_name"`
-	Figures              []FigureBody `json:"figures"`
-	Tags                 []TagBody    `json:"tags,omitempty"`
-	ReadMore             []ArticleRef `json:"read_more,omitempty" doc:"published articles claiming the question's topic (its detail and quiz review)"`
-	CanEdit              bool         `json:"can_edit"`
-	Version              int          `json:"version"`
-	CreatedAt            time.Time    `json:"created_at"`
-	UpdatedAt            time.Time    `json:"updated_at"`
-	DeletedAt            *time.Time   `json:"deleted_at"`
+	ID                   int64    `json:"id"`
+	QuestionText         string   `json:"question_text"`
+	QuestionType         string   `json:"question_type" enum:"mcq,fill_in"`
+	Options              []string `json:"options"`
+	CorrectAnswer        *string  `json:"correct_answer"`
+	Explanation          *string  `json:"explanation"`
+	OptionExplanations   []string `json:"option_explanations"`
+	KeyPoints            []string `json:"key_points"`
+	AttendingTip         *string  `json:"attending_tip"`
+	ExplanationImagePath *string  `json:"explanation_image_path"`
+	ImagePath            *string  `json:"image_path"`
+	QuestionCategoryID   *int64   `json:"question_category_id"`
+	QuestionCategoryName *string  `json:"question_category_name"`
+	// No enum on a nullable level: huma would not list null in it.
+	Difficulty *string      `json:"difficulty" nullable:"true" doc:"easy, medium or hard, rated by classify_question_difficulty; null until rated"`
+	Figures    []FigureBody `json:"figures"`
+	Tags       []TagBody    `json:"tags,omitempty"`
+	ReadMore   []ArticleRef `json:"read_more,omitempty" doc:"published articles claiming the question's topic (its detail and quiz review)"`
+	CanEdit    bool         `json:"can_edit"`
+	Version    int          `json:"version"`
+	CreatedAt  time.Time    `json:"created_at"`
+	UpdatedAt  time.Time    `json:"updated_at"`
+	DeletedAt  *time.Time   `json:"deleted_at"`
 }
 
 // ArticleRef is a library article a question links to.
@@ -77,7 +79,7 @@ func withReadMore(ctx context.Context, s *app.Service, qs []QuestionBody) error 
 func toQuestionBody(q *app.Question) QuestionBody {
 	b := QuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type, Options: nonNil(q.Options),
 		ImagePath: nullIfEmpty(q.ImagePath), QuestionCategoryID: q.CategoryID,
-		QuestionCategoryName: nullIfEmpty(q.CategoryName), Figures: []FigureBody{}, CanEdit: q.CanEdit,
+		QuestionCategoryName: nullIfEmpty(q.CategoryName), Difficulty: q.Difficulty, Figures: []FigureBody{}, CanEdit: q.CanEdit,
 		Version: q.Version, CreatedAt: q.CreatedAt, UpdatedAt: q.UpdatedAt, DeletedAt: q.DeletedAt}
 	if q.AnswersShown {
 		b.CorrectAnswer, b.Explanation, b.AttendingTip = ptr(q.CorrectAnswer), ptr(q.Explanation), ptr(q.AttendingTip)

@@ -49,9 +49,12 @@ type JobStepBody struct {
 
 // ClassifyResultBody is what a completed classification did.
 type ClassifyResultBody struct {
-	Questions   int   `json:"questions" doc:"live questions read"`
-	Tagged      int   `json:"tagged" doc:"questions the tagger found a tag for"`
-	TagsApplied int64 `json:"tags_applied" doc:"question-tag pairs added (pairs already there are not counted)"`
+	Questions   int    `json:"questions" doc:"live questions read"`
+	Tagged      int    `json:"tagged" doc:"questions the tagger found a tag for"`
+	TagsApplied int64  `json:"tags_applied" doc:"question-tag pairs added (pairs already there are not counted)"`
+	Classifier  string `json:"classifier" enum:"model,rules" doc:"model: the keyword task's default model picked the tags; rules: the rule-based tagger (no keyword model)"`
+	Model       string `json:"model,omitempty" required:"false" doc:"the keyword model's model_id"`
+	Dropped     int    `json:"dropped" doc:"tags the model named that are not existing subject or disease tags, or over 8 for one question (ignored)"`
 }
 
 type tagJobOutput struct {
@@ -89,7 +92,7 @@ func registerTags(r *httpapi.Router, s *app.Service) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/tags/classify", Tags: tags,
 		DefaultStatus: http.StatusAccepted, Errors: []int{http.StatusServiceUnavailable},
-		Summary: "Start tagging the bank's live questions with the rule-based classifier (moderators); poll /tags/status/{job_id}"},
+		Summary: "Start tagging the bank's live questions with the keyword model, or the rule-based tagger without one (moderators); poll /tags/status/{job_id}"},
 		func(ctx context.Context, _ *struct{}) (*classifyStartedOutput, error) {
 			id, err := s.StartClassify(ctx, auth.MustFrom(ctx))
 			if err != nil {

@@ -10,8 +10,9 @@ package store_test
 //
 // Data: the demo bank's 468 questions varied into 100,000 (each stem gets
 // two extra clinical words), filed under the demo tree (5% unfiled, 1%
-// trashed), each with its source's subject and disease tags; 2,000 quizzes
-// of 20 questions; 2,000 favourites for the benchmark moderator. Rows are
+// trashed), each with its source's subject and disease tags, three in four
+// rated for difficulty; 2,000 quizzes of 20 questions; 2,000 favourites
+// for the benchmark moderator. Rows are
 // loaded with COPY in chunks so no transaction stays open long (event
 // delivery on the whole cluster waits for the oldest open transaction).
 
@@ -335,6 +336,8 @@ func load(ctx context.Context, pg *pgx.Conn) error {
 		 SELECT z.id, 451 + ((z.id * 7919 + p * 104729) % ` + fmt.Sprint(benchQuestions) + `), p
 		 FROM bank.quizzes z, generate_series(1, 20) p WHERE z.title LIKE 'Bench quiz %'
 		 ON CONFLICT DO NOTHING`,
+		// Three in four questions rated, the levels in equal parts.
+		`UPDATE bank.questions SET difficulty = (ARRAY['easy', 'medium', 'hard'])[1 + id % 3] WHERE id % 4 <> 0`,
 		// What autovacuum does in steady state: statistics, and the
 		// visibility map that lets counts run as index-only scans.
 		`VACUUM (ANALYZE) bank.questions`, `VACUUM (ANALYZE) bank.question_tags`,
@@ -387,6 +390,8 @@ func (e *benchEnv) plan(ctx context.Context, pg *pgx.Conn) error {
 		{"hybrid (default mode) + branch", m, fmt.Sprintf("q=antibiotics&category_id=%d", resp)},
 		{"grant holder, keyword", gh, "q=pain&search_mode=keyword&limit=100"},
 		{"grant holder, no filter", gh, "limit=50"},
+		{"difficulty", m, "difficulty=hard&limit=50"},
+		{"branch + two difficulties", m, fmt.Sprintf("category_id=%d&difficulty=easy,medium", cardio)},
 	}
 	tree := map[int64][]int64{}
 	crow, err := pg.Query(ctx, `SELECT id, coalesce(parent_id, 0) FROM bank.question_categories`)

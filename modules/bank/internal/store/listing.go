@@ -39,6 +39,7 @@ type BankQuery struct {
 	Uncategorized bool
 	FavoritesOnly bool
 	Type          string    // canonical question type; "" for every type
+	Difficulties  []string  // OR: rated any of these levels
 	DirectTags    []int64   // AND over bank.question_tags
 	SystemTags    [][]int64 // AND: each entry is the categories carrying one system tag
 	Never         bool      // a filter no question can satisfy (a retired or unknown tag)
@@ -60,6 +61,7 @@ type BankRow struct {
 	CorrectAnswer        string
 	Explanation          string
 	ImagePath            string
+	Difficulty           *string
 	QuestionCategoryID   *int64
 	QuestionCategoryName *string
 	QuizID               *int64
@@ -133,6 +135,9 @@ func (q *BankQuery) filters() *where {
 	}
 	if q.Type != "" {
 		w.add(`q.question_type = ?`, q.Type)
+	}
+	if len(q.Difficulties) > 0 {
+		w.add(`q.difficulty IN ?`, q.Difficulties)
 	}
 	if q.FavoritesOnly {
 		w.add(`EXISTS (SELECT 1 FROM bank.favorites f WHERE f.user_id = ? AND f.question_id = q.id)`, q.UserID)
@@ -257,6 +262,7 @@ func (q *BankQuery) PageSQL(limit, offset int) (string, []any) {
   ORDER BY ` + orderBy(order, "") + `
   LIMIT ? OFFSET ?)
 SELECT p.total, q.id, q.question_text, q.question_type, q.options, q.correct_answer, q.explanation, q.image_path,
+  q.difficulty,
   q.question_category_id, c.name AS question_category_name, fq.quiz_id, fq.quiz_title,
   (? OR q.question_category_id = ANY(?::bigint[]) OR ` + editQuizzes + `) AS can_edit
 FROM p

@@ -55,6 +55,7 @@ type Question struct {
 	Figures              Figures
 	QuestionCategoryID   *int64
 	CreatedBy            *int64
+	Difficulty           *string // easy, medium or hard once rated (classify_question_difficulty); nil until then
 	Version              int
 	CreatedAt            time.Time `gorm:"default:now();autoCreateTime:false"`
 	UpdatedAt            time.Time `gorm:"default:now();autoUpdateTime:false"`
@@ -67,7 +68,7 @@ func (Question) TableName() string { return "bank.questions" }
 // questionCols lists the columns of Question (never the search document).
 const questionCols = `id, question_type, question_text, options, correct_answer, explanation,
 	option_explanations, key_points, attending_tip, explanation_image_path, image_path, figures,
-	question_category_id, created_by, version, created_at, updated_at, deleted_at`
+	question_category_id, created_by, difficulty, version, created_at, updated_at, deleted_at`
 
 // filedCols selects a question (alias q) with its category's name (alias
 // c) into QuestionWithFiling; rendered once, not on every query.
