@@ -19,6 +19,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Target is where one call goes: the proxy, the key and the model.
@@ -285,19 +286,19 @@ func upstream(model string, err error) error {
 		}
 		transient := api.StatusCode == http.StatusTooManyRequests || api.StatusCode == http.StatusRequestTimeout ||
 			api.StatusCode >= 500
-		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s answered %d: %s", who, api.StatusCode, clip(msg, 500)),
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s answered %d: %s", who, api.StatusCode, text.Clip(msg, 500)),
 			transient: transient}
 	case errors.As(err, &serr):
-		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s stopped mid-answer: %s", who, clip(serr.Message, 500)),
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s stopped mid-answer: %s", who, text.Clip(serr.Message, 500)),
 			transient: true}
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout():
 		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s did not answer in time", who), transient: true}
 	case isTransport(err):
-		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s is unreachable: %s", who, clip(err.Error(), 300)),
+		return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s is unreachable: %s", who, text.Clip(err.Error(), 300)),
 			transient: true}
 	}
 	// A body that is not the protocol's JSON, or any other failure.
-	return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s failed: %s", who, clip(err.Error(), 300))}
+	return &Failure{err: apperr.New(apperr.UpstreamFailed, "%s failed: %s", who, text.Clip(err.Error(), 300))}
 }
 
 // isTransport reports a connection that failed or dropped.
@@ -305,11 +306,4 @@ func isTransport(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED)
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

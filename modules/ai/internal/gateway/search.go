@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/text"
 )
 
 // Embed asks an embeddings model for one vector per text, in the texts'
@@ -80,7 +81,7 @@ func (g *Gateway) Rerank(ctx context.Context, t Target, query string, docs []str
 	}
 	var r rerankReply
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, mismatch(t.Model, "not a rerank reply: %s", clip(string(raw), 200))
+		return nil, mismatch(t.Model, "not a rerank reply: %s", text.Clip(string(raw), 200))
 	}
 	if len(r.Results) != len(docs) {
 		return nil, mismatch(t.Model, "%d results for %d documents", len(r.Results), len(docs))
