@@ -60,6 +60,7 @@ func progressRoutes(r *httpapi.Router, h *handlers) {
 		"last did so less than the device lock (30 s) ago, and takes over after. An optional revision " +
 		"(monotonic per device) keeps an older save from overwriting a newer one. Progress expires 7 days " +
 		"after its last save."
+	save.SkipValidateBody = true // ProgressFields decodes and checks itself, once
 	httpapi.Register(r, auth.User, save, h.saveProgress)
 	get := op(http.MethodGet, "/attempts/progress", tag, "Your saved progress for a quiz, or null", 0, 409, 422)
 	get.Description = "Auto-submits a timed attempt of the quiz whose time ran out first (its id is in the " +

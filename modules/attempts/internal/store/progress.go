@@ -12,7 +12,9 @@ import (
 // row comes from. The WHERE is the save rule: a save replaces the stored
 // progress when the stored row has expired, or it is the same device's and
 // the save is not older by revision, or it is another device's whose lock
-// (@lock seconds) has lapsed (a device of "" holds no lock).
+// (the last parameter, in seconds) has lapsed (a device of "" holds no
+// lock). Positional parameters: gorm's named ones re-parse the statement
+// on every save, the hottest write.
 const upsertProgress = `INSERT INTO attempts.saved_progress AS sp
 		  (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
 		   device, revision, saved_at, expires_at)
@@ -26,20 +28,13 @@ const upsertProgress = `INSERT INTO attempts.saved_progress AS sp
 		   OR (sp.device = EXCLUDED.device
 		       AND (EXCLUDED.revision IS NULL OR sp.revision IS NULL OR EXCLUDED.revision >= sp.revision))
 		   OR (sp.device <> EXCLUDED.device
-		       AND (sp.device = '' OR sp.saved_at <= now() - make_interval(secs => @lock)))
+		       AND (sp.device = '' OR sp.saved_at <= now() - make_interval(secs => ?)))
 		RETURNING saved_at, expires_at`
 
-// progressValues are the saved fields as upsertProgress's named parameters.
-func progressValues(p *Progress, lock, ttl time.Duration) map[string]any {
-	return map[string]any{"user": p.UserID, "quiz": p.QuizID, "attempt": p.AttemptID, "answers": p.Answers,
-		"idx": p.CurrentIdx, "mode": p.Mode, "voice": p.Voice, "time_left": p.TimeLeft, "started": p.StartedAt,
-		"total": p.TotalTime, "device": p.Device, "revision": p.Revision, "ttl": ttl.Seconds(), "lock": lock.Seconds()}
-}
-
-// savedTimes is what a save returns.
-type savedTimes struct {
-	SavedAt   *time.Time
-	ExpiresAt *time.Time
+// savedFields are the saved fields after the attempt id, in upsertProgress's
+// column order (answers to revision).
+func savedFields(p *Progress) []any {
+	return []any{p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt, p.TotalTime, p.Device, p.Revision}
 }
 
 // Progress is a row of attempts.saved_progress.
@@ -71,14 +66,34 @@ func (Progress) TableName() string { return "attempts.saved_progress" }
 // lapsed (a device of ” holds no lock). It reports whether it applied,
 // and fills p.SavedAt and p.ExpiresAt when it did.
 func (s *Store) SaveProgress(ctx context.Context, p *Progress, lock, ttl time.Duration) (bool, error) {
-	var saved savedTimes
-	res := s.db.Conn(ctx).Raw(fmt.Sprintf(upsertProgress, `VALUES (@user, @quiz, @attempt, @answers, @idx, @mode,
-		  @voice, @time_left, @started, @total, @device, @revision, now(), now() + make_interval(secs => @ttl))`),
-		progressValues(p, lock, ttl)).Scan(&saved)
-	if res.Error != nil || saved.SavedAt == nil {
-		return false, res.Error
+	args := append([]any{p.UserID, p.QuizID, p.AttemptID}, savedFields(p)...)
+	q := fmt.Sprintf(upsertProgress, `VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))`)
+	return s.saved(ctx, p, q, append(args, ttl.Seconds(), lock.Seconds())...)
+}
+
+// saved runs a save statement answering (saved_at, expires_at) in at most
+// one row, scanned into explicit targets; it reports whether the save was
+// applied (a row with times) and fills p's times when it was.
+func (s *Store) saved(ctx context.Context, p *Progress, query string, args ...any) (bool, error) {
+	tx := s.db.Conn(ctx).Raw(query, args...)
+	rows, err := tx.Rows()
+	if err != nil {
+		return false, err
 	}
-	p.SavedAt, p.ExpiresAt = *saved.SavedAt, *saved.ExpiresAt
+	defer rows.Close()
+	var savedAt, expiresAt *time.Time
+	if rows.Next() {
+		if err := rows.Scan(&savedAt, &expiresAt); err != nil {
+			return false, tx.AddError(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, tx.AddError(err)
+	}
+	if savedAt == nil || expiresAt == nil {
+		return false, nil
+	}
+	p.SavedAt, p.ExpiresAt = *savedAt, *expiresAt
 	return true, nil
 }
 
@@ -133,24 +148,19 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 // upserts under the same rules as SaveProgress. It reports whether it
 // saved; when it did not, the caller works out why on the slow path.
 func (s *Store) SaveIfFits(ctx context.Context, p *Progress, questionIDs []int64, grace, lock, ttl time.Duration) (bool, error) {
-	args := progressValues(p, lock, ttl)
-	args["grace"], args["questions"], args["answered"] = grace.Seconds(), db.IDArray(questionIDs), len(questionIDs)
-	var saved savedTimes
-	err := s.db.Conn(ctx).Raw(`WITH a AS (
+	args := []any{p.AttemptID, p.UserID, p.QuizID, grace.Seconds(), db.IDArray(questionIDs), len(questionIDs),
+		p.UserID, p.QuizID}
+	args = append(append(args, savedFields(p)...), ttl.Seconds(), lock.Seconds())
+	return s.saved(ctx, p, `WITH a AS (
 		  SELECT id FROM attempts.attempts
-		  WHERE id = @attempt AND user_id = @user AND quiz_id = @quiz AND completed_at IS NULL
-		    AND (deadline_at IS NULL OR deadline_at >= now() - make_interval(secs => @grace))
+		  WHERE id = ? AND user_id = ? AND quiz_id = ? AND completed_at IS NULL
+		    AND (deadline_at IS NULL OR deadline_at >= now() - make_interval(secs => ?))
 		  FOR KEY SHARE
 		), fits AS (
 		  SELECT id FROM a WHERE (SELECT count(*) FROM attempts.answers
-		    WHERE attempt_id = a.id AND question_id = ANY(CAST(@questions AS bigint[]))) = @answered
-		), up AS (`+fmt.Sprintf(upsertProgress, `SELECT @user, @quiz, fits.id, @answers, @idx, @mode, @voice,
-		  @time_left, @started, @total, @device, @revision, now(), now() + make_interval(secs => @ttl) FROM fits`)+`
+		    WHERE attempt_id = a.id AND question_id = ANY(CAST(? AS bigint[]))) = ?
+		), up AS (`+fmt.Sprintf(upsertProgress, `SELECT ?, ?, fits.id, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(),
+		  now() + make_interval(secs => ?) FROM fits`)+`
 		)
-		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`, args).Scan(&saved).Error
-	if err != nil || saved.SavedAt == nil {
-		return false, err
-	}
-	p.SavedAt, p.ExpiresAt = *saved.SavedAt, *saved.ExpiresAt
-	return true, nil
+		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`, args...)
 }

@@ -187,16 +187,25 @@ type OpenedQuiz struct {
 
 // OpenQuiz checks p may open a quiz (one query): a timed quiz hides the
 // answer side, a learning quiz shows it, and study forces it in (a study
-// session of any quiz).
+// session of any quiz). A learner's saved test opens to them, the one
+// who sits it (docs/decisions/bank.md).
 func (s *Service) OpenQuiz(ctx context.Context, p auth.Principal, id int64, study bool) (*OpenedQuiz, error) {
 	z, err := s.store.QuizWithStamp(ctx, id)
 	if err != nil {
 		return nil, notFoundOr(err, "quiz")
 	}
-	if err := s.mayOpen(ctx, p, &z.QuizSummary); err != nil {
+	answers := study || z.Mode == ModeLearning
+	if z.SavedBy != nil && *z.SavedBy == p.UserID && !p.IsModerator() {
+		if z.DeletedAt != nil {
+			return nil, apperr.NotFoundf("quiz not found")
+		}
+		// Its own mode's answer side, whatever study asks: a timed saved
+		// test is an exam paper or a timed block being sat.
+		answers = z.Mode == ModeLearning
+	} else if err := s.mayOpen(ctx, p, &z.QuizSummary); err != nil {
 		return nil, err
 	}
-	return &OpenedQuiz{Quiz: z.QuizSummary, AnswersShown: study || z.Mode == ModeLearning, Stamp: z.Stamp}, nil
+	return &OpenedQuiz{Quiz: z.QuizSummary, AnswersShown: answers, Stamp: z.Stamp}, nil
 }
 
 // OpenedQuestions reads an opened quiz's live questions, redacted as it

@@ -1,36 +1,16 @@
 package http
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"reflect"
 
-	"github.com/danielgtaylor/huma/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
 )
-
-// QuestionList is a quiz's questions on the wire: the array of
-// QuestionBody, either built (items) or already encoded (a cached body).
-type QuestionList struct {
-	items   []QuestionBody
-	encoded []byte
-}
-
-// Schema keeps the contract the plain array's.
-func (QuestionList) Schema(r huma.Registry) *huma.Schema {
-	return r.Schema(reflect.TypeFor[[]QuestionBody](), true, "")
-}
-
-// MarshalJSON writes the encoded bytes when there are some.
-func (l QuestionList) MarshalJSON() ([]byte, error) {
-	if l.encoded != nil {
-		return l.encoded, nil
-	}
-	return json.Marshal(l.items)
-}
 
 // quizBodiesKept bounds the cached question lists (a 50-question list is
 // about 50 KB, with the answer side about twice that).
@@ -63,28 +43,70 @@ func newQuizBodies(s *app.Service) *quizBodies {
 	return &quizBodies{svc: s, cache: c}
 }
 
-// get opens the quiz for the caller and answers its detail, the question
-// list from the cache when its stamp still holds.
-func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*QuizDetailBody, error) {
+// get opens the quiz for the caller and answers its detail as bytes: the
+// quiz's fields encoded per request (they are read fresh), then the
+// question list from the cache when its stamp still holds. The bytes are
+// those huma writes for the same QuizDetailBody (quizcache_test.go).
+func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*httpapi.Encoded, error) {
 	z, err := b.svc.OpenQuiz(ctx, auth.MustFrom(ctx), id, study)
 	if err != nil {
 		return nil, err
 	}
-	out := &QuizDetailBody{QuizBody: toQuizBody(&z.Quiz), AnswersShown: z.AnswersShown}
-	key := quizBodyKey{quiz: id, answers: z.AnswersShown}
+	list, err := b.list(ctx, z)
+	if err != nil {
+		return nil, err
+	}
+	head, err := detailHead(toQuizBody(&z.Quiz), z.AnswersShown)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.EncodedJSON(head, list, detailTail), nil
+}
+
+// list is the opened quiz's encoded question list.
+func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) ([]byte, error) {
+	key := quizBodyKey{quiz: z.ID, answers: z.AnswersShown}
 	if hit, ok := b.cache.Get(key); ok && hit.stamp == z.Stamp {
-		out.Questions.encoded = hit.encoded
-		return out, nil
+		return hit.encoded, nil
 	}
 	qs, err := b.svc.OpenedQuestions(ctx, z)
 	if err != nil {
 		return nil, err
 	}
-	encoded, err := json.Marshal(toQuestionBodies(qs))
+	encoded, err := encodeJSON(toQuestionBodies(qs))
 	if err != nil {
 		return nil, err
 	}
 	b.cache.Add(key, quizBody{stamp: z.Stamp, encoded: encoded})
-	out.Questions.encoded = encoded
-	return out, nil
+	return encoded, nil
+}
+
+// detailTail closes a QuizDetailBody after its question list.
+var detailTail = []byte("}\n")
+
+// detailHead is a QuizDetailBody's encoding up to its question list: the
+// embedded quiz's fields, answers_shown, then the "questions" key (the
+// order encoding/json writes them in).
+func detailHead(z QuizBody, answers bool) ([]byte, error) {
+	head, err := encodeJSON(z)
+	if err != nil {
+		return nil, err
+	}
+	head = bytes.TrimSuffix(head, []byte("}"))
+	if answers {
+		return append(head, `,"answers_shown":true,"questions":`...), nil
+	}
+	return append(head, `,"answers_shown":false,"questions":`...), nil
+}
+
+// encodeJSON encodes v as huma's JSON format does (HTML left unescaped),
+// without the trailing newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -141,13 +141,13 @@ func toQuizBodies(zs []app.Quiz) []QuizBody {
 // QuizLearningDetail (learning or study: answers in).
 type QuizDetailBody struct {
 	QuizBody
-	AnswersShown bool         `json:"answers_shown"`
-	Questions    QuestionList `json:"questions"`
+	AnswersShown bool           `json:"answers_shown"`
+	Questions    []QuestionBody `json:"questions"`
 }
 
 func toQuizDetailBody(d *app.QuizDetail) QuizDetailBody {
 	return QuizDetailBody{QuizBody: toQuizBody(&d.Quiz), AnswersShown: d.AnswersShown,
-		Questions: QuestionList{items: toQuestionBodies(d.Questions)}}
+		Questions: toQuestionBodies(d.Questions)}
 }
 
 // QuizCreatedBody answers the quiz-making routes.

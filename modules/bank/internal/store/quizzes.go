@@ -49,31 +49,39 @@ func (s *Store) Quiz(ctx context.Context, id int64, lock bool) (*QuizSummary, er
 	return &rows[0], nil
 }
 
-// QuizStamped is a quiz with a digest of everything its detail shows of
-// its questions: which live questions in which order, each one's version
-// (every write to a question bumps it) and its category's id and name.
+// QuizStamped is a quiz with what opening it needs: a digest of
+// everything its detail shows of its questions (which live questions in
+// which order, each one's version, which every write to a question bumps,
+// and its category's id and name) and, for a learner's saved test, whose
+// it is.
 type QuizStamped struct {
 	QuizSummary
-	Stamp string
+	Stamp   string
+	SavedBy *int64 // the learner whose saved test it is; nil for other quizzes
 }
 
-// QuizWithStamp loads a quiz (trashed or not) with its stamp, in one
-// query; db.ErrNotFound on a miss.
+// QuizWithStamp loads a quiz (trashed or not) with its stamp and saved-test
+// owner in one query, the live questions joined once for both the count
+// and the stamp; db.ErrNotFound on a miss. Explicit scan targets: this is
+// every quiz read's first query.
 func (s *Store) QuizWithStamp(ctx context.Context, id int64) (*QuizStamped, error) {
-	var rows []QuizStamped
-	err := s.db.Conn(ctx).Raw(`SELECT s.*, (SELECT coalesce(md5(string_agg(concat_ws('.', q.id, q.version, c.id, c.name),
-			'/' ORDER BY qq.position, q.id)), '')
+	var z QuizStamped
+	err := s.row(ctx, `SELECT z.id, z.section_id, z.user_id, z.title, z.mode, z.time_limit_minutes, z.is_published,
+		z.category_id, z.created_at, z.updated_at, z.deleted_at, c.name, l.n, l.stamp,
+		(SELECT st.user_id FROM bank.saved_tests st WHERE st.quiz_id = z.id)
+	FROM bank.quizzes z LEFT JOIN bank.quiz_categories c ON c.id = z.category_id
+	CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(md5(string_agg(concat_ws('.', q.id, q.version, qc.id, qc.name),
+			'/' ORDER BY qq.position, q.id)), '') AS stamp
 		FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
-		LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
-		WHERE qq.quiz_id = s.id) AS stamp
-		FROM (`+quizSelect+` WHERE z.id = ?) s`, id).Scan(&rows).Error
+		LEFT JOIN bank.question_categories qc ON qc.id = q.question_category_id
+		WHERE qq.quiz_id = z.id) l
+	WHERE z.id = ?`, id).Scan(&z.ID, &z.SectionID, &z.UserID, &z.Title, &z.Mode, &z.TimeLimitMinutes,
+		&z.IsPublished, &z.CategoryID, &z.CreatedAt, &z.UpdatedAt, &z.DeletedAt, &z.CategoryName, &z.QuestionsCount,
+		&z.Stamp, &z.SavedBy)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, gorm.ErrRecordNotFound
-	}
-	return &rows[0], nil
+	return &z, nil
 }
 
 // QuizFilter selects quizzes for a listing.
