@@ -1,6 +1,9 @@
 package attempts
 
-import "context"
+import (
+	"context"
+	"github.com/roundsedu/rounds/platform/opt"
+)
 
 // AuthorizesAnswers implements Facade (and bank.AttemptAccess).
 func (m *Module) AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error) {
@@ -34,14 +37,7 @@ func (m *Module) CompletedSitting(ctx context.Context, attemptID int64) (*Sittin
 	}
 	for i, r := range rows {
 		out.Responses[i] = Response{QuestionID: r.QuestionID, Version: r.Version, Options: r.Options,
-			Answer: deref(r.UserAnswer), Correct: r.IsCorrect != nil && *r.IsCorrect}
+			Answer: opt.Deref(r.UserAnswer), Correct: r.IsCorrect != nil && *r.IsCorrect}
 	}
 	return out, nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -242,3 +242,11 @@ func init() {
 func (q quietLogger) ParamsFilter(_ context.Context, sql string, _ ...any) (string, []any) {
 	return sql, nil
 }
+
+// LikeEscape escapes LIKE's wildcards (%, _) and its escape character in s,
+// so a learner's search text matches literally inside a pattern.
+func LikeEscape(s string) string {
+	return likeEscaper.Replace(s)
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -12,10 +12,11 @@ type Loaded = {
   quiz: SitQuiz;
 };
 
-/** loadQuiz reads the questions to sit. A saved test (a study plan's block,
- * an exam paper) is not a published quiz, so its detail is refused to its
- * learner: the attempt's own questions as sat stand in (answers hidden while
- * a timed attempt runs, as the quiz detail hides them). */
+/** loadQuiz reads the questions to sit. A saved test opens to the learner
+ * who owns it; one they do not own (a paper drawn for someone else's plan)
+ * is not a published quiz and its detail is refused, so the attempt's own
+ * questions as sat stand in (answers hidden while a timed attempt runs, as
+ * the quiz detail hides them). */
 async function loadQuiz(id: number, study: boolean, attemptId: number): Promise<SitQuiz> {
   const r = await api.GET("/api/v1/quizzes/{quiz_id}", { params: { path: { quiz_id: id }, query: { study } } });
   if (r.response.status !== 404) {

@@ -13,19 +13,19 @@ import (
 
 func collectionRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "collections"
-	httpapi.Register(r, auth.User, op(http.MethodGet, "/collections", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/collections", tag,
 		"Your collections, most recently changed first", 0, 404, 422), h.collections)
-	httpapi.Register(r, auth.User, op(http.MethodPost, "/collections", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/collections", tag,
 		"Make a collection of questions", http.StatusCreated, 422), h.createCollection)
-	httpapi.Register(r, auth.User, op(http.MethodGet, "/collections/{collection_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/collections/{collection_id}", tag,
 		"Your collection with its question ids in the order added", 0, 404), h.collection)
-	httpapi.Register(r, auth.User, op(http.MethodPatch, "/collections/{collection_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPatch, "/collections/{collection_id}", tag,
 		"Rename, describe or move your collection (folder_id null unfiles it)", 0, 404, 422), h.updateCollection)
-	httpapi.Register(r, auth.User, op(http.MethodDelete, "/collections/{collection_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/collections/{collection_id}", tag,
 		"Delete your collection", http.StatusNoContent, 404), h.deleteCollection)
-	httpapi.Register(r, auth.User, op(http.MethodPut, "/collections/{collection_id}/questions/{question_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPut, "/collections/{collection_id}/questions/{question_id}", tag,
 		"Put a bank question in your collection (again: no change)", http.StatusNoContent, 400, 404), h.addToCollection)
-	httpapi.Register(r, auth.User, op(http.MethodDelete, "/collections/{collection_id}/questions/{question_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/collections/{collection_id}/questions/{question_id}", tag,
 		"Take a question out of your collection", http.StatusNoContent, 404), h.removeFromCollection)
 }
 

@@ -12,13 +12,13 @@ import (
 
 func folderRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "folders"
-	httpapi.Register(r, auth.User, op(http.MethodGet, "/folders", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/folders", tag,
 		"Your folders by name, with how many collections each holds", 0), h.folders)
-	httpapi.Register(r, auth.User, op(http.MethodPost, "/folders", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/folders", tag,
 		"Make a folder (names are unique per learner)", http.StatusCreated, 409, 422), h.createFolder)
-	httpapi.Register(r, auth.User, op(http.MethodPatch, "/folders/{folder_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPatch, "/folders/{folder_id}", tag,
 		"Rename your folder", 0, 404, 409, 422), h.renameFolder)
-	httpapi.Register(r, auth.User, op(http.MethodDelete, "/folders/{folder_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/folders/{folder_id}", tag,
 		"Delete your folder; its collections stay, unfiled", http.StatusNoContent, 404), h.deleteFolder)
 }
 

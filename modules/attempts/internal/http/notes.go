@@ -14,13 +14,13 @@ func noteRoutes(r *httpapi.Router, h *handlers) {
 	// The spec's tag groups have no "notes"; a note is the learner's own,
 	// like their attempts.
 	const tag = "attempts"
-	httpapi.Register(r, auth.User, op(http.MethodGet, "/notes", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/notes", tag,
 		"Your notes, most recently changed first", 0, 422), h.notes)
-	httpapi.Register(r, auth.User, op(http.MethodGet, "/notes/{question_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/notes/{question_id}", tag,
 		"Your note on a question", 0, 404), h.note)
-	httpapi.Register(r, auth.User, op(http.MethodPut, "/notes/{question_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPut, "/notes/{question_id}", tag,
 		"Write your note on a bank question (one per question)", 0, 404, 422), h.putNote)
-	httpapi.Register(r, auth.User, op(http.MethodDelete, "/notes/{question_id}", tag,
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/notes/{question_id}", tag,
 		"Delete your note on a question", http.StatusNoContent, 404), h.deleteNote)
 }
 

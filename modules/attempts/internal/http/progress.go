@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // DeviceHeader names the device a request comes from.
@@ -110,7 +111,7 @@ func (h *handlers) getProgress(ctx context.Context, in *getProgressIn) (*progres
 		}
 		out.Body = &ProgressResponse{QuizID: p.QuizID, AttemptID: p.AttemptID, Answers: answers,
 			CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft, StartedAt: p.StartedAt,
-			TotalTime: p.TotalTime, Revision: p.Revision, Device: nullIfEmpty(p.Device), SavedAt: p.SavedAt,
+			TotalTime: p.TotalTime, Revision: p.Revision, Device: opt.NilIfZero(p.Device), SavedAt: p.SavedAt,
 			ExpiresAt: p.ExpiresAt}
 	}
 	return out, nil

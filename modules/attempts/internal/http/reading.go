@@ -6,6 +6,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // QuizHistoryResponse is the caller's record on one quiz.
@@ -85,7 +86,7 @@ func (h *handlers) dashboard(ctx context.Context, _ *struct{}) (*dashboardOut, e
 		RecentAttempts: toAttemptResponses(d.Recent), RemindersDue: d.RemindersDue,
 		RemindersDisabled: d.RemindersDisabled}
 	for i, c := range d.Categories {
-		out.Categories[i] = CategoryResponse{CategoryID: c.CategoryID, CategoryName: nullIfEmpty(c.CategoryName),
+		out.Categories[i] = CategoryResponse{CategoryID: c.CategoryID, CategoryName: opt.NilIfZero(c.CategoryName),
 			Answered: c.Seen, Correct: c.Correct, Percentage: c.Percentage}
 	}
 	return &dashboardOut{Body: out}, nil

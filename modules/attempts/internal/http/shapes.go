@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // AttemptResponse is an attempt on the wire (the spec's AttemptResponse and
@@ -74,12 +75,12 @@ func toAttemptDetail(d *app.Detail) AttemptDetail {
 	for i, a := range d.Answers {
 		q := a.SatQuestion
 		r := AnswerResponse{Position: a.Position, QuestionID: q.QuestionID, Version: q.Version,
-			QuestionText: q.QuestionText, QuestionType: q.QuestionType, Options: nonNil(q.Options), ImagePath: nullIfEmpty(q.ImagePath),
+			QuestionText: q.QuestionText, QuestionType: q.QuestionType, Options: opt.NonNil(q.Options), ImagePath: opt.NilIfZero(q.ImagePath),
 			UserAnswer: a.UserAnswer}
 		if out.AnswersShown {
 			r.CorrectAnswer, r.Explanation, r.AttendingTip = &q.CorrectAnswer, &q.Explanation, &q.AttendingTip
-			r.OptionExplanations, r.KeyPoints = nonNil(q.OptionExplanations), nonNil(q.KeyPoints)
-			r.ExplanationImagePath = nullIfEmpty(q.ExplanationImagePath)
+			r.OptionExplanations, r.KeyPoints = opt.NonNil(q.OptionExplanations), opt.NonNil(q.KeyPoints)
+			r.ExplanationImagePath = opt.NilIfZero(q.ExplanationImagePath)
 			if d.Completed() {
 				r.IsCorrect = a.IsCorrect
 				if r.IsCorrect == nil {
@@ -91,18 +92,4 @@ func toAttemptDetail(d *app.Detail) AttemptDetail {
 		out.Answers[i] = r
 	}
 	return out
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nullIfEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // Search modes of the bank listing.
@@ -77,7 +78,7 @@ func (s *Service) Bank(ctx context.Context, p auth.Principal, f BankFilter) (*Ba
 	for _, r := range rows {
 		it := BankItem{ID: r.ID, QuizID: r.QuizID, QuizTitle: r.QuizTitle, CategoryID: r.QuestionCategoryID,
 			CategoryName: r.QuestionCategoryName, Text: r.QuestionText, Type: r.QuestionType,
-			Options: nonNil(r.Options), ImagePath: r.ImagePath, Difficulty: r.Difficulty, CanEdit: r.CanEdit}
+			Options: opt.NonNil(r.Options), ImagePath: r.ImagePath, Difficulty: r.Difficulty, CanEdit: r.CanEdit}
 		if r.CanEdit {
 			it.CorrectAnswer, it.Explanation = r.CorrectAnswer, r.Explanation
 		}

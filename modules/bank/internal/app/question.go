@@ -10,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // Question types, in their canonical spelling: stored and answered so.
@@ -88,9 +89,9 @@ type Question struct {
 }
 
 func contentOf(q *store.Question) Content {
-	c := Content{Type: q.QuestionType, Text: q.QuestionText, Options: nonNil(q.Options),
+	c := Content{Type: q.QuestionType, Text: q.QuestionText, Options: opt.NonNil(q.Options),
 		CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation,
-		OptionExplanations: nonNil(q.OptionExplanations), KeyPoints: nonNil(q.KeyPoints),
+		OptionExplanations: opt.NonNil(q.OptionExplanations), KeyPoints: opt.NonNil(q.KeyPoints),
 		AttendingTip: q.AttendingTip, ExplanationImagePath: q.ExplanationImagePath, ImagePath: q.ImagePath,
 		Figures: []Figure{}}
 	for _, f := range q.Figures {
@@ -240,13 +241,6 @@ func trimAll(in []string, dropEmpty bool) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // invalid is a 422 carrying every problem as fields; badRequest is the

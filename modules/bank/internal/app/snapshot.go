@@ -1,6 +1,9 @@
 package app
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/roundsedu/rounds/platform/opt"
+)
 
 // snapshot is the stored JSON of a version: the versioned fields under
 // their API names, so a reader of the table sees what a client saw.
@@ -25,9 +28,9 @@ type snapshotFigure struct {
 }
 
 func toSnapshot(c Content) snapshot {
-	s := snapshot{QuestionType: c.Type, QuestionText: c.Text, Options: nonNil(c.Options),
+	s := snapshot{QuestionType: c.Type, QuestionText: c.Text, Options: opt.NonNil(c.Options),
 		CorrectAnswer: c.CorrectAnswer, Explanation: c.Explanation,
-		OptionExplanations: nonNil(c.OptionExplanations), KeyPoints: nonNil(c.KeyPoints),
+		OptionExplanations: opt.NonNil(c.OptionExplanations), KeyPoints: opt.NonNil(c.KeyPoints),
 		AttendingTip: c.AttendingTip, ExplanationImagePath: c.ExplanationImagePath, ImagePath: c.ImagePath,
 		Figures: []snapshotFigure{}}
 	for _, f := range c.Figures {
@@ -41,9 +44,9 @@ func fromSnapshot(data []byte) (Content, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return Content{}, err
 	}
-	c := Content{Type: s.QuestionType, Text: s.QuestionText, Options: nonNil(s.Options),
+	c := Content{Type: s.QuestionType, Text: s.QuestionText, Options: opt.NonNil(s.Options),
 		CorrectAnswer: s.CorrectAnswer, Explanation: s.Explanation,
-		OptionExplanations: nonNil(s.OptionExplanations), KeyPoints: nonNil(s.KeyPoints),
+		OptionExplanations: opt.NonNil(s.OptionExplanations), KeyPoints: opt.NonNil(s.KeyPoints),
 		AttendingTip: s.AttendingTip, ExplanationImagePath: s.ExplanationImagePath, ImagePath: s.ImagePath,
 		Figures: []Figure{}}
 	for _, f := range s.Figures {

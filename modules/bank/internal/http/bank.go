@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // BankFilterInput is the filters the listing and its ids share.
@@ -122,13 +123,13 @@ func registerBank(r *httpapi.Router, s *app.Service) {
 				return nil, err
 			}
 			out := &bankOutput{}
-			out.Body.Total, out.Body.SearchMode = page.Total, nullIfEmpty(page.Mode)
+			out.Body.Total, out.Body.SearchMode = page.Total, opt.NilIfZero(page.Mode)
 			out.Body.Questions = make([]BankQuestionBody, 0, len(page.Items))
 			for _, it := range page.Items {
 				b := BankQuestionBody{ID: it.ID, QuizID: it.QuizID, QuizTitle: it.QuizTitle,
 					QuestionCategoryID: it.CategoryID, QuestionCategoryName: it.CategoryName,
-					QuestionText: it.Text, QuestionType: it.Type, Options: nonNil(it.Options),
-					ImagePath: nullIfEmpty(it.ImagePath), Difficulty: it.Difficulty, CanEdit: it.CanEdit}
+					QuestionText: it.Text, QuestionType: it.Type, Options: opt.NonNil(it.Options),
+					ImagePath: opt.NilIfZero(it.ImagePath), Difficulty: it.Difficulty, CanEdit: it.CanEdit}
 				if it.CanEdit {
 					b.CorrectAnswer, b.Explanation = ptr(it.CorrectAnswer), ptr(it.Explanation)
 				}

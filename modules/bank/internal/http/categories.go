@@ -177,7 +177,7 @@ func registerQuestionCategories(r *httpapi.Router, s *app.Service) {
 		func(ctx context.Context, in *patchQuestionCategoryInput) (*questionCategoryOutput, error) {
 			b := in.Body
 			c, err := s.UpdateQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, app.CategoryPatch{Name: b.Name,
-				Description: opt(b.Description), ParentID: opt(b.ParentID), SystemID: opt(b.SystemID)})
+				Description: patchOpt(b.Description), ParentID: patchOpt(b.ParentID), SystemID: patchOpt(b.SystemID)})
 			if err != nil {
 				return nil, err
 			}

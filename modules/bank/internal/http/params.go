@@ -7,8 +7,8 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-// opt turns a PATCH body field into the service's "leave, clear or set".
-func opt[T any](n httpapi.Nullable[T]) app.Opt[T] {
+// patchOpt turns a PATCH body field into the service's "leave, clear or set".
+func patchOpt[T any](n httpapi.Nullable[T]) app.Opt[T] {
 	if !n.Sent {
 		return app.Opt[T]{}
 	}

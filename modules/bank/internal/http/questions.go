@@ -10,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // Gin needs one wildcard name per path position, so /questions/{id} also
@@ -119,13 +120,6 @@ func figures(in []FigureBody) []app.Figure {
 	return out
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 func registerQuestions(r *httpapi.Router, s *app.Service) {
 	tags := []string{"questions"}
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/create", Tags: tags,
@@ -136,7 +130,7 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 				Content: app.Content{Type: b.QuestionType, Text: b.QuestionText, Options: b.Options,
 					CorrectAnswer: b.CorrectAnswer, Explanation: b.Explanation, OptionExplanations: b.OptionExplanations,
 					KeyPoints: b.KeyPoints, AttendingTip: b.AttendingTip,
-					ExplanationImagePath: deref(b.ExplanationImagePath), ImagePath: deref(b.ImagePath),
+					ExplanationImagePath: opt.Deref(b.ExplanationImagePath), ImagePath: opt.Deref(b.ImagePath),
 					Figures: figures(b.Figures)}})
 			if err != nil {
 				return nil, err
@@ -266,11 +260,11 @@ func toVersionBody(v app.Version) VersionBody {
 	c := v.Content
 	b := VersionBody{ID: v.ID, QuestionID: v.QuestionID, EditedBy: v.EditedBy,
 		CreatedAt: v.CreatedAt,
-		Snapshot: SnapshotBody{QuestionText: c.Text, QuestionType: c.Type, Options: nonNil(c.Options),
+		Snapshot: SnapshotBody{QuestionText: c.Text, QuestionType: c.Type, Options: opt.NonNil(c.Options),
 			CorrectAnswer: c.CorrectAnswer, Explanation: c.Explanation,
-			OptionExplanations: nonNil(c.OptionExplanations), KeyPoints: nonNil(c.KeyPoints),
-			AttendingTip: c.AttendingTip, ExplanationImagePath: nullIfEmpty(c.ExplanationImagePath),
-			ImagePath: nullIfEmpty(c.ImagePath), Figures: []FigureBody{}}}
+			OptionExplanations: opt.NonNil(c.OptionExplanations), KeyPoints: opt.NonNil(c.KeyPoints),
+			AttendingTip: c.AttendingTip, ExplanationImagePath: opt.NilIfZero(c.ExplanationImagePath),
+			ImagePath: opt.NilIfZero(c.ImagePath), Figures: []FigureBody{}}}
 	for _, f := range c.Figures {
 		b.Snapshot.Figures = append(b.Snapshot.Figures, FigureBody(f))
 	}

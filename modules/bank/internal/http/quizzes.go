@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 type quizIDInput struct {
@@ -209,7 +210,7 @@ func registerQuizQuestions(r *httpapi.Router, s *app.Service, tags []string) {
 			out := &quizQuestionsOutput{Body: make([]QuizQuestionBody, 0, len(qs))}
 			for _, q := range qs {
 				out.Body = append(out.Body, QuizQuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type,
-					Options: nonNil(q.Options), CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation})
+					Options: opt.NonNil(q.Options), CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation})
 			}
 			return out, nil
 		})

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // FigureBody is a figure on the wire.
@@ -77,14 +78,14 @@ func withReadMore(ctx context.Context, s *app.Service, qs []QuestionBody) error 
 }
 
 func toQuestionBody(q *app.Question) QuestionBody {
-	b := QuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type, Options: nonNil(q.Options),
-		ImagePath: nullIfEmpty(q.ImagePath), QuestionCategoryID: q.CategoryID,
-		QuestionCategoryName: nullIfEmpty(q.CategoryName), Difficulty: q.Difficulty, Figures: []FigureBody{}, CanEdit: q.CanEdit,
+	b := QuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type, Options: opt.NonNil(q.Options),
+		ImagePath: opt.NilIfZero(q.ImagePath), QuestionCategoryID: q.CategoryID,
+		QuestionCategoryName: opt.NilIfZero(q.CategoryName), Difficulty: q.Difficulty, Figures: []FigureBody{}, CanEdit: q.CanEdit,
 		Version: q.Version, CreatedAt: q.CreatedAt, UpdatedAt: q.UpdatedAt, DeletedAt: q.DeletedAt}
 	if q.AnswersShown {
 		b.CorrectAnswer, b.Explanation, b.AttendingTip = ptr(q.CorrectAnswer), ptr(q.Explanation), ptr(q.AttendingTip)
-		b.OptionExplanations, b.KeyPoints = nonNil(q.OptionExplanations), nonNil(q.KeyPoints)
-		b.ExplanationImagePath = nullIfEmpty(q.ExplanationImagePath)
+		b.OptionExplanations, b.KeyPoints = opt.NonNil(q.OptionExplanations), opt.NonNil(q.KeyPoints)
+		b.ExplanationImagePath = opt.NilIfZero(q.ExplanationImagePath)
 	}
 	for _, f := range q.Figures {
 		b.Figures = append(b.Figures, FigureBody(f))
@@ -162,20 +163,6 @@ func toQuizCreated(z *app.Quiz) *quizCreatedOutput {
 }
 
 func ptr(s string) *string { return &s }
-
-func nullIfEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
 
 func flag(b bool) int {
 	if b {

@@ -33,16 +33,14 @@ func (s *Store) RatedQuestions(ctx context.Context, ids, categories []int64, lim
 }
 
 // SetDifficulty stores ids[i]'s difficulty levels[i] on the live ones and
-// counts them. A question whose level changes gets a new version, as every
-// write to a question does: the quiz read cache keys on versions, so no
-// cached quiz body shows the old level. Levels are the three plain words
-// the column allows (the caller checks), so they go in an array literal as
-// they are.
+// counts them. A rating is not an edit: the version and its history stay
+// (the quiz read's stamp reads the level itself, so no cached quiz body
+// shows an old one). Levels are the three plain words the column allows
+// (the caller checks), so they go in an array literal as they are.
 func (s *Store) SetDifficulty(ctx context.Context, ids []int64, levels []string) (int64, error) {
-	res := s.db.Conn(ctx).Exec(`UPDATE bank.questions q SET difficulty = v.level,
-			version = q.version + CASE WHEN q.difficulty IS DISTINCT FROM v.level THEN 1 ELSE 0 END,
-			updated_at = CASE WHEN q.difficulty IS DISTINCT FROM v.level THEN now() ELSE q.updated_at END
+	res := s.db.Conn(ctx).Exec(`UPDATE bank.questions q SET difficulty = v.level
 		FROM unnest(?::bigint[], ?::text[]) AS v(id, level)
-		WHERE q.id = v.id AND q.deleted_at IS NULL`, db.IDArray(ids), "{"+strings.Join(levels, ",")+"}")
+		WHERE q.id = v.id AND q.deleted_at IS NULL`,
+		db.IDArray(ids), "{"+strings.Join(levels, ",")+"}")
 	return res.RowsAffected, res.Error
 }

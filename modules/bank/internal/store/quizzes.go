@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 
 	"gorm.io/gorm"
 
@@ -70,7 +69,7 @@ func (s *Store) QuizWithStamp(ctx context.Context, id int64) (*QuizStamped, erro
 		z.category_id, z.created_at, z.updated_at, z.deleted_at, c.name, l.n, l.stamp,
 		(SELECT st.user_id FROM bank.saved_tests st WHERE st.quiz_id = z.id)
 	FROM bank.quizzes z LEFT JOIN bank.quiz_categories c ON c.id = z.category_id
-	CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(md5(string_agg(concat_ws('.', q.id, q.version, qc.id, qc.name),
+	CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(md5(string_agg(concat_ws('.', q.id, q.version, coalesce(q.difficulty, '-'), qc.id, qc.name),
 			'/' ORDER BY qq.position, q.id)), '') AS stamp
 		FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
 		LEFT JOIN bank.question_categories qc ON qc.id = q.question_category_id
@@ -233,15 +232,10 @@ SELECT s.*, f.title_match, coalesce(f.ids, '[]') AS matching_ids, coalesce(f.tex
 FROM found f JOIN (` + quizSelect + `) s ON s.id = f.id
 ORDER BY f.title_match DESC, f.n DESC, f.id DESC
 LIMIT ?`
-	pattern := likeEscape(f.Text)
+	pattern := db.LikeEscape(f.Text)
 	sem := db.IDArray(f.SemanticIDs)
 	var rows []QuizMatch
 	err := s.db.Conn(ctx).Raw(sql, sem, f.Text, f.Questions, f.Text, sem,
 		f.PerQuiz, f.PerQuiz, f.Titles, pattern, f.Titles, pattern, f.Limit).Scan(&rows).Error
 	return rows, err
-}
-
-// likeEscape escapes LIKE's wildcards so the text matches literally.
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

@@ -52,7 +52,7 @@ func (s *Store) DeleteTerm(ctx context.Context, id int64) (bool, error) {
 func (s *Store) Terms(ctx context.Context, q string, limit, offset int) ([]Term, int64, error) {
 	tx := s.db.Conn(ctx).Model(&Term{})
 	if q != "" {
-		tx = tx.Where("term ILIKE ? OR definition ILIKE ?", "%"+likeEscape(q)+"%", "%"+likeEscape(q)+"%")
+		tx = tx.Where("term ILIKE ? OR definition ILIKE ?", "%"+db.LikeEscape(q)+"%", "%"+db.LikeEscape(q)+"%")
 	}
 	var total int64
 	if err := tx.Count(&total).Error; err != nil {

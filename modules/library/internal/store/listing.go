@@ -61,7 +61,7 @@ func (s *Store) List(ctx context.Context, f Filter, limit, offset int) ([]Articl
 		q = q.Where("id = ANY(CAST(? AS bigint[]))", db.IDArray(f.IDs))
 	}
 	if f.Title != "" {
-		q = q.Where("title ILIKE ?", "%"+likeEscape(f.Title)+"%")
+		q = q.Where("title ILIKE ?", "%"+db.LikeEscape(f.Title)+"%")
 	}
 	var total int64
 	if err := q.Count(&total).Error; err != nil {
@@ -138,15 +138,4 @@ func (s *Store) PublishedCount(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.db.Conn(ctx).Model(&Article{}).Where("status = 'published' AND deleted_at IS NULL").Count(&n).Error
 	return n, err
-}
-
-func likeEscape(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '%' || c == '_' || c == '\\' {
-			out = append(out, '\\')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // Sittings is what plans asks of attempts (attempts.Facade satisfies it).
@@ -63,7 +64,7 @@ func (s *Service) CreateExam(ctx context.Context, p auth.Principal, in NewExam) 
 		if err := s.checkLinks(ctx, i, d.ArticleIDs, d.DeckIDs); err != nil {
 			return nil, err
 		}
-		doms[i] = ExamDomain{Name: d.Name, ArticleIDs: nonNil(d.ArticleIDs), DeckIDs: nonNil(d.DeckIDs)}
+		doms[i] = ExamDomain{Name: d.Name, ArticleIDs: opt.NonNil(d.ArticleIDs), DeckIDs: opt.NonNil(d.DeckIDs)}
 	}
 	drawn, _, err := s.draw(ctx, p, bp)
 	if err != nil {
@@ -75,13 +76,6 @@ func (s *Service) CreateExam(ctx context.Context, p auth.Principal, in NewExam) 
 		e.IsPublished = 1
 	}
 	return e, s.db.Tx(ctx, func(ctx context.Context) error { return s.store.InsertExam(ctx, e) })
-}
-
-func nonNil(ids []int64) []int64 {
-	if ids == nil {
-		return []int64{}
-	}
-	return ids
 }
 
 func (s *Service) checkLinks(ctx context.Context, i int, articles, decks []int64) error {
