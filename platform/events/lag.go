@@ -45,7 +45,7 @@ func (l lag) Collect(ch chan<- prometheus.Metric) {
 		Undelivered, Oldest float64
 	}
 	if err := l.b.db.Conn(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {
-		ch <- prometheus.NewInvalidMetric(undeliveredDesc, err) // the scrape says why, the other metrics still come
+		ch <- prometheus.NewInvalidMetric(undeliveredDesc, err) // counted by the handler; the other metrics still come
 		return
 	}
 	for _, r := range rows {
