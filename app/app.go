@@ -127,7 +127,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Settings:  settings.New(d),
 		Signer:    auth.NewSigner(cfg.Auth.TokenSecret, cfg.Service.Name),
 	}}
-	m.Register(collectors.NewDBStatsCollector(d.StdPool(), "rounds"), a.Queue.Backlog())
+	m.Register(collectors.NewDBStatsCollector(d.StdPool(), "rounds"), a.Queue.Backlog(), a.Bus.Lag())
 	if err := a.build(ctx); err != nil {
 		a.Close()
 		return nil, err

@@ -3,7 +3,6 @@ package platform_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"regexp"
@@ -67,20 +66,16 @@ var _ = Describe("The Grafana dashboard", func() {
 		Expect(publish(ping{ID: marker})).To(Succeed())
 		Eventually(func() int { return deliveries("test.alpha", marker) }, "5s").Should(Equal(1))
 
-		res, err := http.Get("http://" + h.App.MetricsAddr() + "/metrics")
-		Expect(err).NotTo(HaveOccurred())
-		body, err := io.ReadAll(res.Body)
-		Expect(res.Body.Close()).To(Succeed())
-		Expect(err).NotTo(HaveOccurred())
 		exported := map[string]bool{}
-		for _, line := range strings.Split(string(body), "\n") {
+		for _, line := range strings.Split(scrape(), "\n") {
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
 			exported[line[:strings.IndexAny(line, "{ ")]] = true
 		}
 		queried := dashboardMetrics()
-		Expect(queried).To(ContainElements("rounds_http_requests_total", "rounds_jobs_pending", "go_sql_in_use_connections"))
+		Expect(queried).To(ContainElements("rounds_http_requests_total", "rounds_jobs_pending", "go_sql_in_use_connections",
+			"rounds_jobs_oldest_pending_seconds", "rounds_outbox_undelivered", "rounds_outbox_oldest_undelivered_seconds"))
 		var missing []string
 		for _, m := range queried {
 			if !exported[m] {

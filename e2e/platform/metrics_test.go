@@ -14,8 +14,14 @@ import (
 func metricValue(m *metrics.Registry, name string, labels map[string]string) float64 {
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	return sampleSum(rec.Body.String(), name, labels)
+}
+
+// sampleSum sums the samples of name in a /metrics text whose labels
+// include every given pair.
+func sampleSum(text, name string, labels map[string]string) float64 {
 	total := 0.0
-	for _, line := range strings.Split(rec.Body.String(), "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		if !strings.HasPrefix(line, name+"{") {
 			continue
 		}

@@ -45,6 +45,12 @@ type lookupInput struct {
 	Q   string `query:"q"`
 }
 
+type jobOutput struct {
+	Body struct {
+		ID string `json:"id"`
+	}
+}
+
 type echoOutput struct {
 	Body struct {
 		Name string `json:"name"`
@@ -86,6 +92,13 @@ func registerTestRoutes(a *app.App) {
 			out := &echoOutput{}
 			out.Body.Name = string(auth.MustFrom(ctx).Role)
 			return out, nil
+		})
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodPost, Path: "/test/enqueue", Tags: []string{"public"}},
+		func(ctx context.Context, _ *struct{}) (*jobOutput, error) {
+			id, err := a.Queue.Enqueue(ctx, "test.steps", nil, stepsPayload{Steps: 1})
+			out := &jobOutput{}
+			out.Body.ID = id.String()
+			return out, err
 		})
 	limit := ratelimit.Limit{Name: "test.limited", Max: 3, Window: time.Minute}
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/limited", Tags: []string{"public"}},

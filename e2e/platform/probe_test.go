@@ -13,6 +13,12 @@ import (
 
 const pingTopic = "test.ping.v1"
 
+// lagTopic's one group holds every event until lagGate is closed, so the
+// outbox lag can be read while a message waits for its handler.
+const lagTopic = "test.lag.v1"
+
+var lagGate = make(chan struct{})
+
 type ping struct {
 	ID   string `json:"id"`
 	Fail bool   `json:"fail"`
@@ -52,6 +58,15 @@ func registerTestSubscribers(a *app.App) {
 			return a.DB.Conn(ctx).Exec(`INSERT INTO public.test_deliveries VALUES (?, ?)`, group, p.ID).Error
 		})
 	}
+	must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, lagTopic).Error)
+	events.Subscribe(a.Bus, "test.gated", lagTopic, func(ctx context.Context, p ping, _ events.Meta) error {
+		select {
+		case <-lagGate:
+			return a.DB.Conn(ctx).Exec(`INSERT INTO public.test_deliveries VALUES ('test.gated', ?)`, p.ID).Error
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
 }
 
 type stepsPayload struct {

@@ -130,6 +130,36 @@ var _ = Describe("Traces", Ordered, func() {
 		Expect(groups).To(ConsistOf("test.alpha", "test.beta"))
 	})
 
+	It("continues the trace of the request that queued a job in the job's run", func() {
+		traceID, _ := trace.TraceIDFromHex("0af7651916cd43dd8448eb211c80319c")
+		resp := h.Anon().With("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01").
+			Post("/api/test/enqueue", nil)
+		Expect(resp).To(harness.HaveStatus(http.StatusOK))
+		var out struct{ ID string }
+		resp.JSON(&out)
+
+		var server, job tracetest.SpanStub
+		Eventually(func() bool {
+			spans := inTrace(traceID)
+			servers, jobs := named(spans, "POST /api/v1/test/enqueue"), named(spans, "job test.steps")
+			if len(servers) != 1 || len(jobs) != 1 {
+				return false
+			}
+			server, job = servers[0], jobs[0]
+			return true
+		}, "10s", "50ms").Should(BeTrue(), "the request and the job it queued share one trace")
+		Expect(attr(job, "job.id")).To(Equal(out.ID))
+		Expect(job.SpanKind).To(Equal(trace.SpanKindConsumer))
+		Expect(job.Parent.SpanID()).To(Equal(server.SpanContext.SpanID()), "the enqueuing request's span is the parent")
+		Expect(job.Parent.IsRemote()).To(BeTrue(), "carried through the job row, not the process")
+
+		// Stored with the job: the W3C traceparent of the enqueuing span.
+		var stored string
+		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT trace->>'traceparent' FROM platform.jobs WHERE id = ?`, out.ID).
+			Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(Equal("00-" + traceID.String() + "-" + server.SpanContext.SpanID().String() + "-01"))
+	})
+
 	It("gives each job run a span with the job's statements under it", func() {
 		owner := int64(7)
 		id, err := h.App.Queue.Enqueue(context.Background(), "test.steps", &owner, stepsPayload{Steps: 2})
@@ -152,5 +182,18 @@ var _ = Describe("Traces", Ordered, func() {
 			}
 		}
 		Expect(children).To(BeNumerically(">=", 2), "the steps and the outcome are recorded under the job")
+	})
+})
+
+var _ = Describe("Jobs with tracing off", func() {
+	It("store no trace context, even when the caller's context carries one", func() {
+		sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
+		ctx := trace.ContextWithSpanContext(context.Background(), sc)
+		Expect(telemetry.Enabled()).To(BeFalse())
+		id, err := h.App.Queue.Enqueue(ctx, "test.steps", nil, stepsPayload{Steps: 1})
+		Expect(err).NotTo(HaveOccurred())
+		var stored *string
+		Expect(h.App.DB.Conn(ctx).Raw(`SELECT trace::text FROM platform.jobs WHERE id = ?`, id).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(BeNil())
 	})
 })

@@ -36,7 +36,7 @@ func (b backlog) Collect(ch chan<- prometheus.Metric) {
 			coalesce(extract(epoch FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0) AS oldest
 		FROM platform.jobs WHERE status IN ('pending', 'running')`).Scan(&row).Error
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(pendingDesc, err) // the scrape says why, the other metrics still come
+		ch <- prometheus.NewInvalidMetric(pendingDesc, err) // counted by the handler; the other metrics still come
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(pendingDesc, prometheus.GaugeValue, row.Pending)

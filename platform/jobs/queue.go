@@ -10,6 +10,7 @@ import (
 
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 // notifyChannel wakes idle workers when a job is committed.
@@ -32,6 +33,7 @@ type row struct {
 	OwnerID     *int64
 	Status      string
 	Payload     []byte
+	Trace       []byte
 	Steps       []byte
 	Result      []byte
 	Error       *string
@@ -60,11 +62,18 @@ func (r *row) toRecord() (*Record, error) {
 
 // Enqueue creates a pending job inside the transaction on ctx (or its own).
 // It answers ErrQueueFull, creating nothing, when jobs.max_pending jobs are
-// already waiting.
+// already waiting. With tracing on, the caller's trace context is stored so
+// the run continues the caller's trace.
 func (q *Queue) Enqueue(ctx context.Context, kind string, ownerID *int64, payload any) (uuid.UUID, error) {
 	data, err := json.Marshal(payload)
 	if err != nil {
 		return uuid.Nil, fmt.Errorf("jobs: encode payload: %w", err)
+	}
+	var traceCtx any // NULL: tracing off or nothing to continue
+	if c := telemetry.Carrier(ctx); len(c) > 0 {
+		if traceCtx, err = json.Marshal(c); err != nil {
+			return uuid.Nil, fmt.Errorf("jobs: encode trace context: %w", err)
+		}
 	}
 	id := uuid.New()
 	err = q.db.Tx(ctx, func(ctx context.Context) error {
@@ -76,8 +85,8 @@ func (q *Queue) Enqueue(ctx context.Context, kind string, ownerID *int64, payloa
 		if pending >= q.cfg.MaxPending {
 			return ErrQueueFull
 		}
-		if err := conn.Exec(`INSERT INTO platform.jobs (id, kind, owner_id, status, payload, max_attempts)
-			VALUES (?, ?, ?, 'pending', ?, ?)`, id, kind, ownerID, data, q.cfg.MaxAttempts).Error; err != nil {
+		if err := conn.Exec(`INSERT INTO platform.jobs (id, kind, owner_id, status, payload, trace, max_attempts)
+			VALUES (?, ?, ?, 'pending', ?, ?, ?)`, id, kind, ownerID, data, traceCtx, q.cfg.MaxAttempts).Error; err != nil {
 			return err
 		}
 		return conn.Exec(`SELECT pg_notify(?, ?)`, notifyChannel, kind).Error

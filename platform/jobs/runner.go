@@ -131,7 +131,7 @@ func (r *Runner) claim(ctx context.Context, kinds []string) (*row, error) {
 			SELECT id FROM platform.jobs
 			WHERE kind IN ? AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
 			ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
-		RETURNING id, kind, payload, attempts, max_attempts`,
+		RETURNING id, kind, payload, trace, attempts, max_attempts`,
 		r.worker, r.cfg.Lease.Milliseconds(), kinds).Scan(&claimed).Error
 	if err != nil || len(claimed) == 0 {
 		return nil, err
@@ -155,7 +155,7 @@ func (r *Runner) execute(ctx context.Context, rw *row) {
 		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
 		return
 	}
-	ctx, span := telemetry.Start(ctx, "job "+rw.Kind, trace.SpanKindConsumer,
+	ctx, span := telemetry.Start(r.continueTrace(ctx, rw), "job "+rw.Kind, trace.SpanKindConsumer,
 		attribute.String("job.kind", rw.Kind), attribute.String("job.id", rw.ID.String()), attribute.Int("job.attempt", rw.Attempts))
 	var err error
 	defer func() { telemetry.End(span, err) }()
@@ -186,6 +186,21 @@ func (r *Runner) execute(ctx context.Context, rw *row) {
 		r.finish(ctx, rw.ID, Completed, data, "")
 		r.metrics.ObserveJob(rw.Kind, string(Completed), time.Since(start))
 	}
+}
+
+// continueTrace makes the run a child of the span that enqueued it (the
+// carrier stored by Enqueue), so one trace shows a request and the work it
+// queued. A carrier that cannot be read only loses that link.
+func (r *Runner) continueTrace(ctx context.Context, rw *row) context.Context {
+	if len(rw.Trace) == 0 || !telemetry.Enabled() {
+		return ctx
+	}
+	var carrier map[string]string
+	if err := json.Unmarshal(rw.Trace, &carrier); err != nil {
+		r.log.Debug("jobs: unreadable trace context", "job_id", rw.ID, "error", err)
+		return ctx
+	}
+	return telemetry.Extract(ctx, carrier)
 }
 
 func (r *Runner) safeCall(ctx context.Context, h Handler, run *Run) (res any, err error) {

@@ -88,9 +88,13 @@ func (r *Registry) SetLeader(leading bool) {
 	}
 }
 
-// Handler serves the metrics in the Prometheus text format.
+// Handler serves the metrics in the Prometheus text format. A collector
+// that reads the database fails while the database is down; the scrape then
+// still serves every other family (the request rates and 503s matter most
+// then) and counts the failure in promhttp_metric_handler_errors_total,
+// instead of answering 500 for all of them.
 func (r *Registry) Handler() http.Handler {
-	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{Registry: r.reg})
+	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{Registry: r.reg, ErrorHandling: promhttp.ContinueOnError})
 }
 
 // Serve runs the metrics listener until ctx ends. With profiling on, the

@@ -117,6 +117,17 @@ func Inject(ctx context.Context, carrier map[string]string) {
 	}
 }
 
+// Carrier is ctx's trace context, to be stored with work that runs later
+// (a queued job); nil when tracing is off or ctx has no span to continue.
+func Carrier(ctx context.Context) map[string]string {
+	if !Enabled() || !trace.SpanContextFromContext(ctx).IsValid() {
+		return nil
+	}
+	c := map[string]string{}
+	otel.GetTextMapPropagator().Inject(ctx, propagation.MapCarrier(c))
+	return c
+}
+
 // Extract continues the trace carried in carrier.
 func Extract(ctx context.Context, carrier map[string]string) context.Context {
 	if !Enabled() {
