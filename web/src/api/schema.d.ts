@@ -3620,7 +3620,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start tagging the bank's live questions with the rule-based classifier (moderators); poll /tags/status/{job_id} */
+        /** Start tagging the bank's live questions with the keyword model, or the rule-based tagger without one (moderators); poll /tags/status/{job_id} */
         post: operations["post-tags-classify"];
         delete?: never;
         options?: never;
@@ -4155,6 +4155,8 @@ export interface components {
         BankQuestionBody: {
             can_edit: boolean;
             correct_answer: string | null;
+            /** @description easy, medium or hard; null until rated */
+            difficulty: string | null;
             explanation: string | null;
             /** Format: int64 */
             id: number;
@@ -4320,6 +4322,18 @@ export interface components {
             restores: number | null;
         };
         ClassifyResultBody: {
+            /**
+             * @description model: the keyword task's default model picked the tags; rules: the rule-based tagger (no keyword model)
+             * @enum {string}
+             */
+            classifier: "model" | "rules";
+            /**
+             * Format: int64
+             * @description tags the model named that are not existing subject or disease tags, or over 8 for one question (ignored)
+             */
+            dropped: number;
+            /** @description the keyword model's model_id */
+            model?: string;
             /**
              * Format: int64
              * @description live questions read
@@ -5958,6 +5972,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             deleted_at: string | null;
+            /** @description easy, medium or hard, rated by classify_question_difficulty; null until rated */
+            difficulty: string | null;
             explanation: string | null;
             explanation_image_path: string | null;
             figures: components["schemas"]["FigureBody"][] | null;
@@ -19173,6 +19189,8 @@ export interface operations {
                 tag_ids?: number[] | null;
                 /** @description only this type: mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case */
                 question_type?: string;
+                /** @description comma-separated; rated any of these levels (unrated questions never match) */
+                difficulty?: ("easy" | "medium" | "hard")[] | null;
                 search_mode?: "keyword" | "semantic" | "hybrid";
                 limit?: number;
                 offset?: number;
@@ -19239,6 +19257,8 @@ export interface operations {
                 tag_ids?: number[] | null;
                 /** @description only this type: mcq or fill_in (canonical, as answered); MCQ, fill-in and non-MCQ are accepted in any letter case */
                 question_type?: string;
+                /** @description comma-separated; rated any of these levels (unrated questions never match) */
+                difficulty?: ("easy" | "medium" | "hard")[] | null;
             };
             header?: never;
             path?: never;
