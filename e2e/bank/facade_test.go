@@ -99,11 +99,12 @@ var _ = Describe("The bank facade", func() {
 		unfiled := create(mcq(unique("Unfiled")))
 		z := quiz(unique("Cover quiz"), []int64{unfiled})
 
-		ok, err := f.CategoryExists(ctxBG, leaf)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(ok).To(BeTrue())
-		ok, _ = f.CategoryExists(ctxBG, 987654)
-		Expect(ok).To(BeFalse())
+		Expect(f.CheckCategory(ctxBG, "body.category_id", leaf)).To(Succeed())
+		missing := f.CheckCategory(ctxBG, "body.category_id", 987654)
+		ae, isAppErr := apperr.As(missing)
+		Expect(isAppErr).To(BeTrue(), "a missing category is the caller's 422: %v", missing)
+		Expect(ae.Code).To(Equal(apperr.Invalid))
+		Expect(ae.Error()).To(ContainSubstring("987654"))
 
 		all, _ := f.CountQuizzes(ctxBG, moderator)
 		published, _ := f.CountQuizzes(ctxBG, learner)
@@ -121,7 +122,7 @@ var _ = Describe("The bank facade", func() {
 		Expect(covers(identity.GrantQuiz, z, unfiled)).To(BeTrue())
 		Expect(covers(identity.GrantQuiz, z, inLeaf)).To(BeFalse())
 		Expect(covers(identity.GrantArticle, root, inLeaf)).To(BeFalse())
-		_, err = f.GrantCovers(ctxBG, identity.Grant{Kind: identity.GrantCategory, TargetID: root}, 987654321)
+		_, err := f.GrantCovers(ctxBG, identity.Grant{Kind: identity.GrantCategory, TargetID: root}, 987654321)
 		Expect(errors.Is(err, bank.ErrNotFound)).To(BeTrue())
 
 		within, _ := f.CategoryWithin(ctxBG, leaf, root)

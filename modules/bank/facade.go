@@ -84,8 +84,9 @@ type Facade interface {
 	// break the bank's rules are a *RefusedQuestions (which question, which
 	// field, which rule), wrapping the bank's *apperr.Error.
 	CreateQuestions(ctx context.Context, by int64, qs []NewQuestion) ([]int64, error)
-	// CategoryExists reports whether a question category exists.
-	CategoryExists(ctx context.Context, id int64) (bool, error)
+	// CheckCategory refuses (422 naming field) a question category that
+	// does not exist.
+	CheckCategory(ctx context.Context, field string, id int64) error
 	// CountQuizzes counts the quizzes p can see (dashboard).
 	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
 	// CanEditQuestion reports whether p may edit a live question

@@ -60,9 +60,9 @@ func (m *Module) CreateQuestions(ctx context.Context, by int64, qs []NewQuestion
 	return ids, nil
 }
 
-// CategoryExists implements Facade.
-func (m *Module) CategoryExists(ctx context.Context, id int64) (bool, error) {
-	return m.svc.CategoryExists(ctx, id)
+// CheckCategory implements Facade.
+func (m *Module) CheckCategory(ctx context.Context, field string, id int64) error {
+	return m.svc.CheckCategory(ctx, field, id)
 }
 
 // CountQuizzes implements Facade.

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
 )
@@ -50,11 +51,12 @@ func (s *Service) CreateQuestions(ctx context.Context, by int64, qs []NewQuestio
 	return s.createQuestions(ctx, by, qs, "questions")
 }
 
-// CategoryExists reports whether a question category exists.
-func (s *Service) CategoryExists(ctx context.Context, id int64) (bool, error) {
+// CheckCategory refuses (422 on field) a question category that does not
+// exist: the one answer every module gives when a request names one.
+func (s *Service) CheckCategory(ctx context.Context, field string, id int64) error {
 	_, err := s.store.Category(ctx, id, false)
 	if db.IsNotFound(err) {
-		return false, nil
+		return apperr.Invalidf(field, "question category %d does not exist", id)
 	}
-	return err == nil, err
+	return err
 }

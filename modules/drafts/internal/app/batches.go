@@ -41,7 +41,7 @@ func (s *Service) Batch(ctx context.Context, id int64) (*Batch, error) {
 // SetBatchCategory files the batch's future acceptances into a category
 // (the Files-into-topic category); a draft's own category still wins.
 func (s *Service) SetBatchCategory(ctx context.Context, id, categoryID int64) (*Batch, error) {
-	if err := s.checkCategory(ctx, categoryID); err != nil {
+	if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", categoryID); err != nil {
 		return nil, err
 	}
 	err := s.db.Tx(ctx, func(ctx context.Context) error {

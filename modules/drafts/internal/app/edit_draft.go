@@ -24,7 +24,7 @@ type DraftEdit struct {
 // bank question now and is refused (409): edit the question instead.
 func (s *Service) EditDraft(ctx context.Context, id int64, e DraftEdit) (*Draft, error) {
 	if e.SetCategory && e.CategoryID != nil {
-		if err := s.checkCategory(ctx, *e.CategoryID); err != nil {
+		if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *e.CategoryID); err != nil {
 			return nil, err
 		}
 	}

@@ -68,7 +68,7 @@ func (s *Service) StartExtraction(ctx context.Context, p auth.Principal, req Ext
 		return "", err
 	}
 	if req.CategoryID != nil {
-		if err := s.checkCategory(ctx, *req.CategoryID); err != nil {
+		if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *req.CategoryID); err != nil {
 			return "", err
 		}
 	}
@@ -115,15 +115,4 @@ func (s *Service) extractorFor(ctx context.Context, model, mode string) (extract
 		return nil, apperr.BadRequestf("the built-in extractor reads the text layer only; choose a model for %s mode", mode)
 	}
 	return s.builtin, nil
-}
-
-func (s *Service) checkCategory(ctx context.Context, id int64) error {
-	ok, err := s.ports.Bank.CategoryExists(ctx, id)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apperr.Invalidf("body.category_id", "category %d does not exist", id)
-	}
-	return nil
 }

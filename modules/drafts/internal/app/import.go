@@ -30,7 +30,7 @@ type Import struct {
 // accepted, as for extracted drafts.
 func (s *Service) ImportDrafts(ctx context.Context, imp Import) (*Batch, error) {
 	if imp.CategoryID != nil {
-		if err := s.checkCategory(ctx, *imp.CategoryID); err != nil {
+		if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *imp.CategoryID); err != nil {
 			return nil, err
 		}
 	}

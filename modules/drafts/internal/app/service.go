@@ -31,7 +31,7 @@ const (
 // checked before a batch or draft is filed.
 type Bank interface {
 	CreateQuestions(ctx context.Context, by int64, qs []bank.NewQuestion) ([]int64, error)
-	CategoryExists(ctx context.Context, id int64) (bool, error)
+	CheckCategory(ctx context.Context, field string, id int64) error
 }
 
 // Ports are the facades drafts asks, filled by the app once every module

@@ -28,18 +28,6 @@ type DeckInput struct {
 	IgnoreAccents *bool
 }
 
-// category checks a category exists in the bank.
-func (s *Service) category(ctx context.Context, id int64) error {
-	ok, err := s.ports.Bank.CategoryExists(ctx, id)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apperr.Invalidf("body.category_id", "category %d does not exist", id)
-	}
-	return nil
-}
-
 func (in DeckInput) apply(d *Deck) error {
 	if in.Title != nil {
 		if d.Title = strings.TrimSpace(*in.Title); d.Title == "" {
@@ -69,7 +57,7 @@ func (s *Service) CreateManual(ctx context.Context, p auth.Principal, in DeckInp
 	if err := in.apply(d); err != nil {
 		return nil, err
 	}
-	if err := s.category(ctx, *d.CategoryID); err != nil {
+	if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *d.CategoryID); err != nil {
 		return nil, err
 	}
 	err := s.db.Tx(ctx, func(ctx context.Context) error { return s.store.InsertDeck(ctx, d) })
@@ -115,7 +103,7 @@ func (s *Service) view(ctx context.Context, p auth.Principal, a access) (*DeckVi
 // Update changes a deck's fields (can_edit_deck).
 func (s *Service) Update(ctx context.Context, p auth.Principal, id int64, in DeckInput) (*DeckView, error) {
 	if in.CategoryID != nil {
-		if err := s.category(ctx, *in.CategoryID); err != nil {
+		if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *in.CategoryID); err != nil {
 			return nil, err
 		}
 	}

@@ -48,7 +48,7 @@ func (s *Service) WriteArticleCards(ctx context.Context, p auth.Principal, artic
 			if err := (DeckInput{Title: &title, CategoryID: categoryID}).apply(d); err != nil {
 				return err
 			}
-			if err := s.category(ctx, *categoryID); err != nil {
+			if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *categoryID); err != nil {
 				return err
 			}
 			if err := s.store.InsertDeck(ctx, d); err != nil {

@@ -25,12 +25,8 @@ func (s *Service) GiveGrant(ctx context.Context, p auth.Principal, userID int64,
 			return nil, err
 		}
 	case identity.ScopeCategory:
-		ok, err := s.ports.Bank.CategoryExists(ctx, targetID)
-		if err != nil {
+		if err := s.ports.Bank.CheckCategory(ctx, "body.target_id", targetID); err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, apperr.Invalidf("body.target_id", "category %d does not exist", targetID)
 		}
 	}
 	g, err := s.ports.Identity.GiveGrant(ctx, p, userID, identity.GrantDeck, targetID, scope)

@@ -20,12 +20,8 @@ func (s *Service) checkClaims(ctx context.Context, ids []int64) error {
 		return apperr.Invalidf("claimed_category_ids", "an article claims at most 100 categories")
 	}
 	for i, id := range ids {
-		ok, err := s.ports.Categories.CategoryExists(ctx, id)
-		if err != nil {
+		if err := s.ports.Categories.CheckCategory(ctx, fmt.Sprintf("claimed_category_ids[%d]", i), id); err != nil {
 			return err
-		}
-		if !ok {
-			return apperr.Invalidf(fmt.Sprintf("claimed_category_ids[%d]", i), "question category %d does not exist", id)
 		}
 	}
 	return nil

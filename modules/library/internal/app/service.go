@@ -36,7 +36,7 @@ type Grants interface {
 
 // Categories is the port to the bank, which owns the category tree.
 type Categories interface {
-	CategoryExists(ctx context.Context, id int64) (bool, error)
+	CheckCategory(ctx context.Context, field string, id int64) error
 	CategoryWithin(ctx context.Context, id, root int64) (bool, error)
 	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
 }

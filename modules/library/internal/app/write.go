@@ -223,14 +223,7 @@ func (s *Service) checkCategory(ctx context.Context, id *int64) error {
 	if id == nil {
 		return nil
 	}
-	ok, err := s.ports.Categories.CategoryExists(ctx, *id)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apperr.Invalidf("category_id", "question category %d does not exist", *id)
-	}
-	return nil
+	return s.ports.Categories.CheckCategory(ctx, "category_id", *id)
 }
 
 // freeSlug checks a slug an author chose is not another article's, now or

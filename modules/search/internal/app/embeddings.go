@@ -231,14 +231,12 @@ func (s *Service) StartRegeneration(ctx context.Context, by int64, model string)
 		if err != nil {
 			return err
 		}
-		if prev != nil {
-			rec, err := s.queue.Get(ctx, *prev)
-			if err != nil && !errors.Is(err, jobs.ErrNotFound) {
-				return err
-			}
-			if err == nil && !rec.Status.Terminal() {
-				return apperr.Conflictf("a regeneration is already %s (job %s)", rec.Status, rec.ID)
-			}
+		rec, err := s.unfinished(ctx, prev)
+		if err != nil {
+			return err
+		}
+		if rec != nil {
+			return apperr.Conflictf("a regeneration is already %s (job %s)", rec.Status, rec.ID)
 		}
 		now := time.Now().UTC()
 		id, err := s.queue.Enqueue(ctx, JobRegenerate, &by, RegeneratePayload{RequestedAt: now})

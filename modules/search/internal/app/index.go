@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
@@ -49,14 +51,8 @@ func (s *Service) queueEmbedding(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if prev != nil {
-		rec, err := s.queue.Get(ctx, *prev)
-		if err != nil && !errors.Is(err, jobs.ErrNotFound) {
-			return err
-		}
-		if err == nil && !rec.Status.Terminal() {
-			return nil
-		}
+	if rec, err := s.unfinished(ctx, prev); err != nil || rec != nil {
+		return err
 	}
 	id, err := s.queue.Enqueue(ctx, JobEmbedPending, nil, struct{}{})
 	if errors.Is(err, jobs.ErrQueueFull) {
@@ -67,4 +63,18 @@ func (s *Service) queueEmbedding(ctx context.Context) error {
 		return err
 	}
 	return s.store.SetEmbedJob(ctx, id)
+}
+
+// unfinished is the job id names while it has not ended: nil when id is
+// nil, the job ended or its record is gone. The caller holds the row lock
+// that names it, so two callers never both find none and both queue one.
+func (s *Service) unfinished(ctx context.Context, id *uuid.UUID) (*jobs.Record, error) {
+	if id == nil {
+		return nil, nil
+	}
+	rec, err := s.queue.Get(ctx, *id)
+	if errors.Is(err, jobs.ErrNotFound) || err == nil && rec.Status.Terminal() {
+		return nil, nil
+	}
+	return rec, err
 }
