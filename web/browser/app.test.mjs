@@ -106,7 +106,8 @@ async function until(cond, what, ms = 15_000) {
 async function assertText(locator, text) {
   let got;
   try {
-    await until(async () => (got = await locator.innerText()).includes(text), `"${text}"`);
+    const has = (t) => (typeof text === "string" ? t.includes(text) : text.test(t));
+    await until(async () => has((got = await locator.innerText())), `"${text}"`);
   } catch {
     assert.fail(`want "${text}", have "${got}"`);
   }
@@ -182,6 +183,11 @@ test("a learner sits a timed quiz through a reload and a dropped network, then r
     const item = page.locator(".review li").filter({ hasText: stem });
     assert.equal(await item.locator("strong").first().innerText(), answer, `the stored answer to "${stem}"`);
   }
+  // Everyone's figures arrive once analytics has counted the sitting: this
+  // learner's own answer is among them, so each answered question has a line.
+  await assertText(page.getByTestId("percentile"), /Better than \d+% of the \d+ timed sittings? of this quiz/);
+  const firstPeers = page.locator(".review li").filter({ hasText: first[0] }).locator(".peers");
+  await assertText(firstPeers, new RegExp(`answers? from everyone · \\d+% correct · .*${first[1].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+%`));
 
   await page.getByRole("link", { name: "Devices" }).click();
   await page.getByRole("cell", { name: /^Web \(Chrome\)/ }).first().waitFor();

@@ -48,7 +48,7 @@ export function Figures({ articleId, sections, locked, onChange }: { articleId: 
       if (form.credit) body.append("credit", form.credit);
       if (form.license) body.append("license", form.license);
       return must(
-        await api.POST("/api/v1/articles/{id}/figures/image", { params: { path: { id: articleId } }, body: body as never, bodySerializer: (b) => b as FormData }),
+        await api.POST("/api/v1/articles/{id}/figures/image", { params: { path: { id: articleId } }, body: body as never, bodySerializer: () => body }),
       );
     },
     onMutate: () => setNote(null),

@@ -1,12 +1,30 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import { Link } from "./router";
+import { peerLine } from "./quiz";
+
+/** NotCounted is the answer while the attempt is not yet in everyone's
+ * figures (they are counted from its submitted event, a moment later). */
+class NotCounted extends Error {}
 
 export function Review({ attemptId }: { attemptId: number }) {
   const res = useQuery({
     queryKey: ["attempt", attemptId],
     queryFn: async () => must(await api.GET("/api/v1/attempts/{attempt_id}", { params: { path: { attempt_id: attemptId } } })),
   });
+  const submitted = !!res.data?.completed_at;
+  const peers = useQuery({
+    queryKey: ["attempt-peers", attemptId],
+    enabled: submitted,
+    retry: (n, err) => err instanceof NotCounted && n < 10,
+    retryDelay: 1000,
+    queryFn: async () => {
+      const r = await api.GET("/api/v1/attempts/{attempt_id}/peers", { params: { path: { attempt_id: attemptId } } });
+      if (r.response.status === 404) throw new NotCounted();
+      return must(r);
+    },
+  });
+  const peerOf = new Map((peers.data?.questions ?? []).map((q) => [q.question_id, q]));
   if (res.isPending) return <p aria-live="polite">Loading…</p>;
   if (res.isError) return <p role="alert">Could not load the attempt: {res.error.message}</p>;
   const a = res.data;
@@ -23,6 +41,12 @@ export function Review({ attemptId }: { attemptId: number }) {
           <>Not submitted yet. <Link href={`/quizzes/${a.quiz_id}/sit`}>Continue</Link></>
         )}
       </p>
+      {peers.data?.percentile != null && (
+        <p data-testid="percentile">
+          Better than {Math.round(peers.data.percentile)}% of the {peers.data.sittings}{" "}
+          {peers.data.sittings === 1 ? "timed sitting" : "timed sittings"} of this quiz.
+        </p>
+      )}
       <ol className="review">
         {(a.answers ?? []).map((x) => (
           <li key={x.question_id} className={x.is_correct ? "right" : "wrong"}>
@@ -32,6 +56,9 @@ export function Review({ attemptId }: { attemptId: number }) {
             </p>
             {a.answers_shown && !x.is_correct && x.correct_answer && <p>Correct answer: <strong>{x.correct_answer}</strong></p>}
             {a.answers_shown && x.explanation && <p className="muted">{x.explanation}</p>}
+            {peerOf.has(x.question_id) && peerLine(peerOf.get(x.question_id)!) && (
+              <p className="muted peers">{peerLine(peerOf.get(x.question_id)!)}</p>
+            )}
           </li>
         ))}
       </ol>

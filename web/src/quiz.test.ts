@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clock, deviceID, keyAction } from "./quiz";
+import { clock, deviceID, keyAction, peerLine } from "./quiz";
 
 describe("clock", () => {
   it("renders minutes and seconds, rounding up", () => {
@@ -34,5 +34,24 @@ describe("deviceID", () => {
     const a = deviceID(store);
     expect(a).toMatch(/^web-/);
     expect(deviceID(store)).toBe(a);
+  });
+});
+
+describe("peerLine", () => {
+  it("says nothing before anyone answered", () => {
+    expect(peerLine({ responses: 0, correct_rate: null, options: [] })).toBe("");
+  });
+  it("gives the count, the correct rate and the options, most chosen first", () => {
+    expect(
+      peerLine({
+        responses: 4,
+        correct_rate: 0.75,
+        options: [
+          { option: "Haloperidol", chosen: 1, rate: 0.25 },
+          { option: "Lithium", chosen: 3, rate: 0.75 },
+        ],
+      }),
+    ).toBe("4 answers from everyone · 75% correct · Lithium: 75%, Haloperidol: 25%");
+    expect(peerLine({ responses: 1, correct_rate: null })).toBe("1 answer from everyone");
   });
 });

@@ -45,3 +45,21 @@ export const saveLabel: Record<SaveState, string> = {
   saved: "All answers saved",
   offline: "Not saved: retrying",
 };
+
+/** PeerQuestion is how everyone answered one question (GET /attempts/{id}/peers). */
+export type PeerQuestion = {
+  responses: number;
+  correct_rate?: number | null;
+  options?: { option: string; chosen: number; rate: number }[] | null;
+};
+
+/** peerLine says how everyone answered a question, most chosen option
+ * first; empty until someone other than the learner has answered it. */
+export function peerLine(q: PeerQuestion): string {
+  if (q.responses < 1) return "";
+  const parts = [`${q.responses} ${q.responses === 1 ? "answer" : "answers"} from everyone`];
+  if (q.correct_rate != null) parts.push(`${Math.round(q.correct_rate * 100)}% correct`);
+  const opts = [...(q.options ?? [])].sort((a, b) => b.rate - a.rate);
+  if (opts.length) parts.push(opts.map((o) => `${o.option}: ${Math.round(o.rate * 100)}%`).join(", "));
+  return parts.join(" · ");
+}
