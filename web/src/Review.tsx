@@ -3,10 +3,6 @@ import { api, must } from "./api/client";
 import { Link } from "./router";
 import { peerLine } from "./quiz";
 
-/** NotCounted is the answer while the attempt is not yet in everyone's
- * figures (they are counted from its submitted event, a moment later). */
-class NotCounted extends Error {}
-
 export function Review({ attemptId }: { attemptId: number }) {
   const res = useQuery({
     queryKey: ["attempt", attemptId],
@@ -16,13 +12,11 @@ export function Review({ attemptId }: { attemptId: number }) {
   const peers = useQuery({
     queryKey: ["attempt-peers", attemptId],
     enabled: submitted,
-    retry: (n, err) => err instanceof NotCounted && n < 10,
-    retryDelay: 1000,
-    queryFn: async () => {
-      const r = await api.GET("/api/v1/attempts/{attempt_id}/peers", { params: { path: { attempt_id: attemptId } } });
-      if (r.response.status === 404) throw new NotCounted();
-      return must(r);
-    },
+    // Everyone's figures count this sitting from its submitted event, a
+    // moment after the submit: ask again for a while until it is in them.
+    refetchInterval: (q) => (q.state.data?.sittings === 0 && q.state.dataUpdateCount < 20 ? 1000 : false),
+    queryFn: async () =>
+      must(await api.GET("/api/v1/attempts/{attempt_id}/peers", { params: { path: { attempt_id: attemptId } } })),
   });
   const peerOf = new Map((peers.data?.questions ?? []).map((q) => [q.question_id, q]));
   if (res.isPending) return <p aria-live="polite">Loading…</p>;
@@ -43,7 +37,7 @@ export function Review({ attemptId }: { attemptId: number }) {
       </p>
       {peers.data?.percentile != null && (
         <p data-testid="percentile">
-          Better than {Math.round(peers.data.percentile)}% of the {peers.data.sittings}{" "}
+          Your percentile: <strong>{Math.round(peers.data.percentile)}</strong> among the {peers.data.sittings}{" "}
           {peers.data.sittings === 1 ? "timed sitting" : "timed sittings"} of this quiz.
         </p>
       )}
