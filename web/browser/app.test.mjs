@@ -948,7 +948,7 @@ test("console trash: a moderator pages through trashed questions and quizzes, re
 
   // Most recently trashed first: the filler is on the next page.
   await page.getByRole("navigation", { name: "Trashed questions pages" }).getByRole("button", { name: "Next" }).click();
-  await assertText(page.getByRole("navigation", { name: "Trashed questions pages" }), `21–${total} of ${total}`);
+  await assertText(page.getByRole("navigation", { name: "Trashed questions pages" }), `21–${Math.min(total, 40)} of ${total}`);
   await questions.getByRole("rowheader", { name: "W2 trash filler 0?" }).waitFor();
   await page.getByRole("navigation", { name: "Trashed questions pages" }).getByRole("button", { name: "Previous" }).click();
 
