@@ -119,7 +119,7 @@ const navLinks = (page) => page.getByRole("navigation", { name: "Main" }).getByR
 
 test("each role sees the navigation its role reaches", async () => {
   const learner = ["Dashboard", "Quizzes", "Study plans", "Exams", "Flashcards", "Library", "Lab values", "Shared links", "Devices", "Contact"];
-  const modOnly = ["Question bank", "Article editor", "Drafts", "Feedback"];
+  const modOnly = ["Question bank", "Article editor", "Drafts", "Feedback", "Trash", "Categories", "Grants"];
   const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
   const moderator = [...learner.slice(0, 7), ...modOnly, ...learner.slice(7)];
   const admin = [...learner.slice(0, 7), ...modOnly, ...adminOnly, ...learner.slice(7)];
@@ -916,5 +916,199 @@ test("first load: bytes over the wire and time to interactive (reported, not ass
   );
   assert.ok(bytes > 0);
   t.diagnostic(`first load: ${bytes} bytes transferred, sign-in button usable after ${interactive} ms`);
+  await ctx.close();
+});
+
+// ---- W2 console ----
+
+/** mcq makes a question (through the API) for the console's tests. */
+const mcq = (call, text, question_category_id = null) =>
+  call("POST", "/questions/create", { question_text: text, question_type: "mcq", options: ["Yes", "No"], correct_answer: "Yes", question_category_id });
+
+test("console trash: a moderator pages through trashed questions and quizzes, restores one and deletes others for good", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  const cat = await call("POST", "/question-categories/", { name: "Trash W2" });
+  const keep = await mcq(call, "W2 trash: the one brought back?", cat.id);
+  const drop = await mcq(call, "W2 trash: the one deleted for good?", cat.id);
+  const quiz = await call("POST", `/question-categories/${cat.id}/create-quiz?title=${encodeURIComponent("W2 trashed quiz")}`);
+  await call("DELETE", `/quizzes/${quiz.id}`);
+  // Enough trashed questions for a second page (20 a page).
+  for (let i = 0; i < 19; i++) await call("DELETE", `/questions/${(await mcq(call, `W2 trash filler ${i}?`)).id}`);
+  await call("DELETE", `/questions/${drop.id}`);
+  await call("DELETE", `/questions/${keep.id}`);
+  const { total } = await call("GET", "/questions/trash?limit=1");
+  assert.ok(total >= 21);
+
+  await page.getByRole("link", { name: "Trash" }).click();
+  await page.getByRole("heading", { name: "Trash" }).waitFor();
+  const questions = page.getByRole("region", { name: "Trashed questions" });
+  await questions.getByRole("rowheader", { name: keep.question_text }).waitFor();
+  await assertText(page.getByRole("navigation", { name: "Trashed questions pages" }), `1–20 of ${total}`);
+  await page.getByRole("region", { name: "Trashed quizzes" }).getByRole("rowheader", { name: "W2 trashed quiz" }).waitFor();
+  await snap(page, "console-trash");
+  assert.deepEqual(await axeCheck(page), [], "the trash: no serious axe violation");
+
+  // Most recently trashed first: the filler is on the next page.
+  await page.getByRole("navigation", { name: "Trashed questions pages" }).getByRole("button", { name: "Next" }).click();
+  await assertText(page.getByRole("navigation", { name: "Trashed questions pages" }), `21–${Math.min(total, 40)} of ${total}`);
+  await questions.getByRole("rowheader", { name: "W2 trash filler 0?" }).waitFor();
+  await page.getByRole("navigation", { name: "Trashed questions pages" }).getByRole("button", { name: "Previous" }).click();
+
+  await page.getByRole("button", { name: `Restore question ${keep.id}` }).click();
+  await page.getByText(`Restored question ${keep.id}.`).waitFor();
+  const trashed = async () => (await call("GET", "/questions/trash?limit=100")).questions.map((q) => q.id);
+  assert.ok(!(await trashed()).includes(keep.id), "restored: out of the trash");
+  const bank = await call("GET", `/questions/bank?category_id=${cat.id}`);
+  assert.deepEqual(bank.questions.map((q) => q.id), [keep.id], "restored: back in the bank");
+
+  // A dismissed confirmation deletes nothing.
+  page.once("dialog", (d) => d.dismiss());
+  await page.getByRole("button", { name: `Delete for good question ${drop.id}` }).click();
+  assert.ok((await trashed()).includes(drop.id));
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: `Delete for good question ${drop.id}` }).click();
+  await page.getByText(`Deleted question ${drop.id} for good.`).waitFor();
+  assert.ok(!(await trashed()).includes(drop.id));
+  await assert.rejects(call("PATCH", `/questions/${drop.id}/restore`), /404/, "gone for good: nothing to restore");
+
+  await page.getByRole("button", { name: "Restore quiz W2 trashed quiz" }).click();
+  await page.getByText("Restored quiz “W2 trashed quiz”.").waitFor();
+  assert.ok(!(await call("GET", "/quizzes/trash")).some((z) => z.id === quiz.id));
+  assert.equal((await call("GET", `/quizzes/${quiz.id}`)).title, "W2 trashed quiz");
+  await call("DELETE", `/quizzes/${quiz.id}`);
+  await page.reload();
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete for good quiz W2 trashed quiz" }).click();
+  await page.getByText("Deleted quiz “W2 trashed quiz” for good.").waitFor();
+  assert.ok(!(await call("GET", "/quizzes/trash?limit=100")).some((z) => z.id === quiz.id));
+  await assert.rejects(call("PATCH", `/quizzes/${quiz.id}/restore`), /404/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test("console categories: a moderator builds the tree, meets the server's refusals (a name taken, a cycle), renames, moves and deletes with move_to", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  await page.getByRole("link", { name: "Categories" }).click();
+  await page.getByRole("heading", { name: "Question categories" }).waitFor();
+  const add = async (name, parentId) => {
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Under").selectOption(parentId ? String(parentId) : "");
+    await page.getByRole("button", { name: "Add category" }).click();
+  };
+  const cats = async () => (await call("GET", "/question-categories/")) ?? [];
+  const byName = async (name) => (await cats()).find((c) => c.name === name);
+  await add("Cardiology W2");
+  await page.getByText("Added Cardiology W2.").waitFor();
+  const cardio = await byName("Cardiology W2");
+  await add("Valves W2", cardio.id);
+  await page.getByText("Added Valves W2.").waitFor();
+  let valves = await byName("Valves W2");
+  assert.equal(valves.parent_id, cardio.id);
+  await add("Valves W2", cardio.id);
+  await page.getByRole("alert").filter({ hasText: 'a category named "Valves W2" already exists at that place in the tree' }).waitFor();
+  assert.equal((await cats()).filter((c) => c.name === "Valves W2").length, 1);
+
+  // A move under its own subcategory is refused and nothing moves.
+  await page.getByRole("button", { name: "Edit Cardiology W2" }).click();
+  await page.getByLabel("Move under").selectOption(String(valves.id));
+  await page.getByRole("button", { name: "Save category" }).click();
+  await page.getByRole("alert").filter({ hasText: "a category cannot move under itself or one of its own subcategories" }).waitFor();
+  assert.equal((await byName("Cardiology W2")).parent_id, null);
+  await page.getByRole("button", { name: "Cancel" }).click();
+
+  await page.getByRole("button", { name: "Edit Valves W2" }).click();
+  await page.getByLabel("New name").fill("Heart valves W2");
+  await page.getByLabel("Move under").selectOption("");
+  assert.deepEqual(await axeCheck(page), [], "the category tree: no serious axe violation");
+  await page.getByRole("button", { name: "Save category" }).click();
+  await page.getByText("Saved Heart valves W2.").waitFor();
+  valves = await byName("Heart valves W2");
+  assert.equal(valves.parent_id, null, "moved to the top");
+  assert.equal(await byName("Valves W2"), undefined);
+  await page.getByRole("list", { name: "Question categories" }).getByText("Heart valves W2").waitFor();
+  await page.getByRole("heading", { name: "The tree" }).scrollIntoViewIfNeeded();
+  await snap(page, "console-categories");
+
+  // Its question moves to Cardiology when it goes.
+  const q = await mcq(call, "W2 categories: which valve opens with a snap?", valves.id);
+  await page.reload();
+  await page.getByRole("button", { name: "Edit Heart valves W2" }).click();
+  await page.getByLabel("Move its questions to").selectOption(String(cardio.id));
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete category" }).click();
+  await page.getByText("Deleted Heart valves W2.").waitFor();
+  assert.equal(await byName("Heart valves W2"), undefined);
+  assert.equal((await byName("Cardiology W2")).question_count, 1);
+  const bank = await call("GET", `/questions/bank?category_id=${cardio.id}`);
+  assert.deepEqual(bank.questions.map((x) => x.id), [q.id]);
+  assert.equal(await page.getByRole("button", { name: "Edit Heart valves W2" }).count(), 0);
+  assert.deepEqual(errors.filter((e) => !/^(409|400) .*\/question-categories\//.test(e)), []);
+  await ctx.close();
+});
+
+test("console grants: a moderator finds a learner, gives a category grant, meets a refusal and revokes it", async () => {
+  const learner = await signIn("learner");
+  const me = await learner.call("GET", "/auth/me");
+  await learner.ctx.close();
+  const { ctx, page, errors, call } = await signIn("moderator");
+  const self = await call("GET", "/auth/me");
+  const cat = await call("POST", "/question-categories/", { name: "Grants W2" });
+  await page.getByRole("link", { name: "Grants" }).click();
+  await page.getByRole("heading", { name: "Editorial grants" }).waitFor();
+
+  // An unknown account is the server's 404, shown.
+  await page.getByLabel("Account id").fill("987654");
+  await page.getByRole("button", { name: "Show grants" }).click();
+  await page.getByRole("alert").filter({ hasText: "Could not load the grants of account 987654" }).waitFor();
+
+  await page.getByLabel("Account id").fill(String(me.id));
+  await page.getByRole("button", { name: "Show grants" }).click();
+  await page.getByRole("heading", { name: `Grants of account ${me.id}` }).waitFor();
+  await page.getByText("No grant.").waitFor();
+  await page.getByLabel("Kind").selectOption("category");
+  await page.getByLabel("Category", { exact: true }).selectOption(String(cat.id));
+  await page.getByRole("button", { name: "Give grant" }).click();
+  await page.getByText(`Gave a category grant on ${cat.id}.`).waitFor();
+  await page.getByRole("region", { name: "Grants", exact: true }).getByRole("rowheader", { name: "Grants W2" }).waitFor();
+  let grants = await call("GET", `/access/${me.id}/grants`);
+  assert.deepEqual(grants.map((g) => [g.kind, g.target_id, g.granted_by]), [["category", cat.id, self.id]]);
+
+  // The same grant twice is refused.
+  await page.getByLabel("Category", { exact: true }).selectOption(String(cat.id));
+  await page.getByRole("button", { name: "Give grant" }).click();
+  await page.getByRole("alert").filter({ hasText: "already holds this grant" }).waitFor();
+  assert.equal((await call("GET", `/access/${me.id}/grants`)).length, 1);
+  await page.getByLabel("Kind").selectOption("deck");
+  await page.getByLabel("Scope").waitFor();
+  await page.getByLabel("Kind").selectOption("category");
+  await snap(page, "console-grants");
+  assert.deepEqual(await axeCheck(page), [], "the grants screen: no serious axe violation");
+
+  await page.getByRole("button", { name: "Revoke the category grant on Grants W2" }).click();
+  await page.getByText(`Revoked grant ${grants[0].id}.`).waitFor();
+  await page.getByText("No grant.").waitFor();
+  grants = await call("GET", `/access/${me.id}/grants`);
+  assert.deepEqual(grants, []);
+
+  // Never to yourself.
+  await page.getByLabel("Account id").fill(String(self.id));
+  await page.getByRole("button", { name: "Show grants" }).click();
+  await page.getByRole("heading", { name: `Grants of account ${self.id}` }).waitFor();
+  await page.getByLabel("Category", { exact: true }).selectOption(String(cat.id));
+  await page.getByRole("button", { name: "Give grant" }).click();
+  await page.getByRole("alert").filter({ hasText: "grants are never self-assigned" }).waitFor();
+  assert.deepEqual(await call("GET", `/access/${self.id}/grants`), []);
+  assert.deepEqual(errors.filter((e) => !/^(404|409|400) .*\/access\/\d+\/grants$/.test(e)), []);
+
+  // On a phone the console's screens do not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ["/trash", "/categories", "/grants"]) {
+    await page.goto(`${srv.base}${path}`);
+    await page.locator("main h1").waitFor();
+    await page.waitForFunction(() => !document.body.innerText.includes("Loading…"));
+    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scroll <= inner, `${path} on a phone: ${scroll} > ${inner}`);
+    if (path === "/categories") await snap(page, "console-phone-categories");
+  }
   await ctx.close();
 });

@@ -15,6 +15,7 @@ import { ExamResult, Exams, Plan, Plans } from "./Plans";
 import { Labs } from "./Labs";
 import { Shares, SharedView } from "./Share";
 import { Contact, Messages, Usage } from "./Site";
+import { Categories, Grants, Trash } from "./Console";
 
 export type Role = "user" | "moderator" | "admin";
 
@@ -35,6 +36,9 @@ const nav: NavItem[] = [
   { href: "/write", label: "Article editor", role: "moderator" },
   { href: "/drafts", label: "Drafts", role: "moderator" },
   { href: "/feedback", label: "Feedback", role: "moderator" },
+  { href: "/trash", label: "Trash", role: "moderator" },
+  { href: "/categories", label: "Categories", role: "moderator" },
+  { href: "/grants", label: "Grants", role: "moderator" },
   { href: "/models", label: "AI models", role: "admin" },
   { href: "/usage", label: "AI usage", role: "admin" },
   { href: "/settings", label: "Settings", role: "admin" },
@@ -169,6 +173,9 @@ function Page({ path, role }: { path: string; role: Role }) {
     if (path === "/drafts") return <Batches />;
     if ((m = match("/drafts/:id", path))) return <Batch key={m.id} id={Number(m.id)} />;
     if (path === "/feedback") return <FeedbackQueue />;
+    if (path === "/trash") return <Trash />;
+    if (path === "/categories") return <Categories />;
+    if (path === "/grants") return <Grants admin={role === "admin"} />;
   }
   if (role === "admin") {
     if (path === "/models") return <Models />;
