@@ -1047,7 +1047,12 @@ test("W1 learner: a moderator builds a test from the browser's filters and from 
   const ids = await call("GET", `/questions/bank/ids?q=${encodeURIComponent(word)}`);
   assert.ok(ids.length > 0);
 
+  // A moderator browses the whole bank, a page at a time.
+  const { total } = await call("GET", "/questions/bank?limit=1");
   await page.getByRole("link", { name: "Browse questions" }).click();
+  await assertText(page.getByTestId("learn-count"), `1–20 of ${total} questions`);
+  await page.getByRole("button", { name: "Next page" }).click();
+  await assertText(page.getByTestId("learn-count"), `21–${Math.min(40, total)} of ${total} questions`);
   await page.getByLabel("Search", { exact: true }).fill(word);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await assertText(page.getByTestId("learn-count"), `of ${ids.length} questions`);

@@ -418,6 +418,7 @@ export function Collections() {
             {(folders.data ?? []).map((f) => (
               <Renamable
                 key={f.id}
+                rowId={f.id}
                 kind="folder"
                 name={f.name}
                 extra={`${f.collections} collection${f.collections === 1 ? "" : "s"}`}
@@ -455,6 +456,7 @@ export function Collections() {
             {(cols.data ?? []).map((c) => (
               <Renamable
                 key={c.id}
+                rowId={c.id}
                 kind="collection"
                 name={c.name}
                 extra={`${c.questions} question${c.questions === 1 ? "" : "s"}${c.folder_id ? ` · in ${folderName(c.folder_id) ?? "a folder"}` : ""}`}
@@ -513,6 +515,7 @@ function FileIn({ id, collection, folders, onDone }: { id: string; collection: C
 
 /** Renamable is a folder or collection row: its name, renamed in place, and a delete. */
 function Renamable(props: {
+  rowId: number;
   kind: string;
   name: string;
   extra: string;
@@ -525,7 +528,7 @@ function Renamable(props: {
   const [draft, setDraft] = useState<string | null>(null);
   const rename = useMutation({ mutationFn: () => props.rename(draft ?? name), onSuccess: () => (setDraft(null), props.onDone()) });
   const remove = useMutation({ mutationFn: props.remove, onSuccess: props.onDone });
-  const id = `rename-${kind}-${name}`.replace(/\W+/g, "-");
+  const id = `rename-${kind}-${props.rowId}`;
   return (
     <li className="card">
       {draft === null ? (
