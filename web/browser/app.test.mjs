@@ -1053,6 +1053,17 @@ test("W1 learner: a moderator builds a test from the browser's filters and from 
   await assertText(page.getByTestId("learn-count"), `1–20 of ${total} questions`);
   await page.getByRole("button", { name: "Next page" }).click();
   await assertText(page.getByTestId("learn-count"), `21–${Math.min(40, total)} of ${total} questions`);
+  // Two categories and a tag go as the bank's comma-separated lists.
+  const cats = await call("GET", "/question-categories/");
+  const two = cats.filter((c) => c.branch_question_count > 0).slice(0, 2).map((c) => String(c.id));
+  const tag = (await call("GET", "/tags")).subjects[0];
+  const narrowed = await call("GET", `/questions/bank?limit=1&category_ids=${two.join(",")}&tag_ids=${tag.id}`);
+  assert.ok(narrowed.total < total, "the filters narrow the bank");
+  await page.getByLabel("Categories").selectOption(two);
+  await page.getByLabel("Tags (all of)").selectOption(String(tag.id));
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(page.getByTestId("learn-count"), narrowed.total ? `of ${narrowed.total} questions` : "No question matches.");
+  await page.getByRole("button", { name: "Clear" }).click();
   await page.getByLabel("Search", { exact: true }).fill(word);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await assertText(page.getByTestId("learn-count"), `of ${ids.length} questions`);
@@ -1069,7 +1080,6 @@ test("W1 learner: a moderator builds a test from the browser's filters and from 
   assert.deepEqual(quiz.questions.map((q) => q.id).sort(), [...ids].sort());
 
   // From a category, in study mode: the sitting shows answers at once.
-  const cats = await call("GET", "/question-categories/");
   const cat = cats.find((c) => c.branch_question_count > 0);
   await page.getByRole("link", { name: "Browse questions" }).click();
   await page.getByText("Build a test").click();
