@@ -118,11 +118,11 @@ async function assertText(locator, text) {
 const navLinks = (page) => page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
 
 test("each role sees the navigation its role reaches", async () => {
-  const learner = ["Dashboard", "Quizzes", "Study plans", "Exams", "Flashcards", "Library", "Lab values", "Shared links", "Devices", "Contact"];
+  const learner = ["Dashboard", "Quizzes", "Study plans", "Exams", "Flashcards", "Library", "Lab values", "Browse questions", "Collections", "Shared links", "Devices", "Contact"];
   const modOnly = ["Question bank", "Article editor", "Drafts", "Feedback", "Trash", "Categories", "Grants"];
   const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
-  const moderator = [...learner.slice(0, 7), ...modOnly, ...learner.slice(7)];
-  const admin = [...learner.slice(0, 7), ...modOnly, ...adminOnly, ...learner.slice(7)];
+  const moderator = [...learner.slice(0, 9), ...modOnly, ...learner.slice(9)];
+  const admin = [...learner.slice(0, 9), ...modOnly, ...adminOnly, ...learner.slice(9)];
   for (const [role, links] of Object.entries({ learner, moderator, admin })) {
     const { ctx, page, errors } = await signIn(role, { snapSignIn: role === "learner" });
     assert.deepEqual(await navLinks(page), links, role);
@@ -1110,5 +1110,182 @@ test("console grants: a moderator finds a learner, gives a category grant, meets
     assert.ok(scroll <= inner, `${path} on a phone: ${scroll} > ${inner}`);
     if (path === "/categories") await snap(page, "console-phone-categories");
   }
+  await ctx.close();
+});
+
+// ---- W1 learner ----
+
+/** phoneFits tells whether the page fits a 390 px phone without sideways scrolling. */
+async function phoneFits(page) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  await page.setViewportSize({ width: 1200, height: 800 });
+  return scroll <= inner;
+}
+
+test("W1 learner: the bank browser with filters, favourites and notes, then collections in folders", async () => {
+  const { ctx, page, errors, call } = await signIn("learner");
+  page.on("dialog", (d) => d.accept());
+  // A learner's bank is what their grants cover and their favourites: start with two favourites.
+  const [quiz] = await call("GET", "/quizzes/");
+  const [a, b] = (await call("GET", `/quizzes/${quiz.id}`)).questions;
+  for (const q of [a, b]) await call("POST", "/favorites", { question_id: q.id });
+
+  await page.getByRole("link", { name: "Browse questions" }).click();
+  await page.getByRole("heading", { name: "Browse questions" }).waitFor();
+  const count = page.getByTestId("learn-count");
+  await assertText(count, "1–2 of 2 questions");
+  const itemA = page.getByRole("listitem", { name: `Question ${a.id}` });
+  const itemB = page.getByRole("listitem", { name: `Question ${b.id}` });
+  await assertText(itemA, a.question_text);
+  // Answer-side fields only as the API gives them: a learner gets none.
+  const listed = await call("GET", "/questions/bank?limit=5");
+  assert.ok(listed.questions.every((q) => q.correct_answer === null && q.explanation === null));
+  assert.equal(await itemA.getByText("Answer:").count(), 0);
+  await itemA.scrollIntoViewIfNeeded();
+  await snap(page, "learn-browse");
+  assert.deepEqual(await axeCheck(page), [], "the bank browser: no serious axe violation");
+  assert.ok(await phoneFits(page), "the bank browser fits a phone");
+
+  // Unfavourite b through the star: the API drops it, and so does this learner's listing.
+  const starB = page.getByRole("button", { name: `Favourite question ${b.id}` });
+  assert.equal(await starB.getAttribute("aria-pressed"), "true");
+  await starB.click();
+  await itemB.waitFor({ state: "detached" });
+  await assertText(count, "1–1 of 1 questions");
+  assert.deepEqual(await call("GET", "/favorites"), [a.id]);
+  await page.getByLabel("Favourites only").check();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(count, "1–1 of 1 questions");
+  assert.equal(await page.getByRole("button", { name: `Favourite question ${a.id}` }).getAttribute("aria-pressed"), "true");
+
+  // A keyword search by a word of the stem finds it; nonsense finds nothing.
+  const word = a.question_text.split(/\W+/).filter((w) => w.length > 4)[0];
+  await page.getByLabel("Search", { exact: true }).fill(word);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(count, "of 1 questions");
+  await page.getByLabel("Search", { exact: true }).fill("zzqxnothingmatches");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(count, "No question matches.");
+  await page.getByRole("button", { name: "Clear" }).click();
+  await assertText(count, "of 1 questions");
+
+  // A note: written, edited, deleted; the API follows each step.
+  await page.getByRole("button", { name: `Write a note on question ${a.id}` }).click();
+  await page.getByLabel(`Your note on question ${a.id}`).fill("Think of the opening snap.");
+  await page.getByRole("button", { name: "Save note" }).click();
+  await assertText(page.getByTestId(`note-${a.id}`), "Think of the opening snap.");
+  assert.equal((await call("GET", `/notes/${a.id}`)).body, "Think of the opening snap.");
+  await page.getByRole("button", { name: `Edit note on question ${a.id}` }).click();
+  await page.getByLabel(`Your note on question ${a.id}`).fill("Opening snap after S2.");
+  await page.getByRole("button", { name: "Save note" }).click();
+  await assertText(page.getByTestId(`note-${a.id}`), "Opening snap after S2.");
+  assert.equal((await call("GET", `/notes/${a.id}`)).body, "Opening snap after S2.");
+  await page.getByRole("button", { name: `Delete note on question ${a.id}` }).click();
+  await page.getByTestId(`note-${a.id}`).waitFor({ state: "detached" });
+  assert.deepEqual(await call("GET", `/notes?question_ids=${a.id}`), []);
+
+  // Folders and collections: made, renamed and filed through the screen.
+  await page.getByRole("link", { name: "Collections" }).click();
+  await page.getByRole("heading", { name: "Collections", level: 1 }).waitFor();
+  await page.getByLabel("New folder").fill("Cardio");
+  await page.getByRole("button", { name: "Add folder" }).click();
+  await page.getByRole("button", { name: "Rename the folder Cardio" }).click();
+  await page.getByLabel("New name of the folder Cardio").fill("Cardiology");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await page.getByRole("button", { name: "Rename the folder Cardiology" }).waitFor();
+  const [folder] = await call("GET", "/folders");
+  assert.equal(folder.name, "Cardiology");
+  await page.getByLabel("New collection").fill("Murmurs");
+  await page.getByLabel("In folder").selectOption(String(folder.id));
+  await page.getByRole("button", { name: "Add collection" }).click();
+  await page.getByText("0 questions · in Cardiology").waitFor();
+  const [col] = await call("GET", "/collections");
+  assert.deepEqual([col.name, col.folder_id], ["Murmurs", folder.id]);
+  await page.getByLabel("Folder of Murmurs").selectOption("");
+  await page.getByText("0 questions", { exact: true }).waitFor();
+  assert.equal((await call("GET", `/collections/${col.id}`)).folder_id, null);
+
+  // Back in the browser the question goes into the collection.
+  await page.getByRole("link", { name: "Browse questions" }).click();
+  await page.getByLabel(`Collection for question ${a.id}`).selectOption(String(col.id));
+  await page.getByRole("button", { name: `Add question ${a.id} to the collection` }).click();
+  await page.getByText("Added to Murmurs.").waitFor();
+  assert.deepEqual((await call("GET", `/collections/${col.id}`)).question_ids, [a.id]);
+
+  // Opened, it shows the stem; removed, the API has none left.
+  await page.getByRole("link", { name: "Collections" }).click();
+  await page.getByRole("button", { name: "Open the collection Murmurs" }).click();
+  await page.getByRole("heading", { name: "Murmurs", level: 2 }).waitFor();
+  await page.getByText(a.question_text).waitFor();
+  await snap(page, "learn-collections");
+  assert.deepEqual(await axeCheck(page), [], "the collections screen: no serious axe violation");
+  assert.ok(await phoneFits(page), "the collections screen fits a phone");
+  await page.getByRole("button", { name: `Remove question ${a.id} from Murmurs` }).click();
+  await page.getByText("No question in it yet.").waitFor();
+  assert.deepEqual((await call("GET", `/collections/${col.id}`)).question_ids ?? [], []);
+
+  await page.getByRole("button", { name: "Delete the collection Murmurs" }).click();
+  await page.getByText("No collection yet.").waitFor();
+  await page.getByRole("button", { name: "Delete the folder Cardiology" }).click();
+  await page.getByText("No folder yet.").waitFor();
+  assert.deepEqual([await call("GET", "/collections"), await call("GET", "/folders")], [[], []]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test("W1 learner: a moderator builds a test from the browser's filters and from a category, and sits it", async () => {
+  const { ctx, page, errors, call } = await signIn("moderator");
+  // The longest word of a seeded stem: earlier tests add questions of their own.
+  const [seeded] = await call("GET", "/quizzes/");
+  const stem = (await call("GET", `/quizzes/${seeded.id}`)).questions[0].question_text;
+  const word = stem.split(/\W+/).reduce((a, b) => (b.length > a.length ? b : a));
+  const ids = await call("GET", `/questions/bank/ids?q=${encodeURIComponent(word)}`);
+  assert.ok(ids.length > 0);
+
+  // A moderator browses the whole bank, a page at a time.
+  const { total } = await call("GET", "/questions/bank?limit=1");
+  await page.getByRole("link", { name: "Browse questions" }).click();
+  await assertText(page.getByTestId("learn-count"), `1–20 of ${total} questions`);
+  await page.getByRole("button", { name: "Next page" }).click();
+  await assertText(page.getByTestId("learn-count"), `21–${Math.min(40, total)} of ${total} questions`);
+  // Two categories and a tag go as the bank's comma-separated lists.
+  const cats = await call("GET", "/question-categories/");
+  const two = cats.filter((c) => c.branch_question_count > 0).slice(0, 2).map((c) => String(c.id));
+  const tag = (await call("GET", "/tags")).subjects[0];
+  const narrowed = await call("GET", `/questions/bank?limit=1&category_ids=${two.join(",")}&tag_ids=${tag.id}`);
+  assert.ok(narrowed.total < total, "the filters narrow the bank");
+  await page.getByLabel("Categories").selectOption(two);
+  await page.getByLabel("Tags (all of)").selectOption(String(tag.id));
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(page.getByTestId("learn-count"), narrowed.total ? `of ${narrowed.total} questions` : "No question matches.");
+  await page.getByRole("button", { name: "Clear" }).click();
+  await page.getByLabel("Search", { exact: true }).fill(word);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(page.getByTestId("learn-count"), `of ${ids.length} questions`);
+  await page.getByText("Build a test").click();
+  await page.getByLabel("Title").fill("My murmur drill");
+  await page.getByLabel("Minutes (optional)").fill("5");
+  await snap(page, "learn-build");
+  assert.deepEqual(await axeCheck(page), [], "the build form: no serious axe violation");
+  await page.getByRole("button", { name: "Build and sit" }).click();
+  await page.getByRole("timer").waitFor();
+  const built = Number(new URL(page.url()).pathname.split("/")[2]);
+  const quiz = await call("GET", `/quizzes/${built}`);
+  assert.equal(quiz.title, "My murmur drill");
+  assert.deepEqual(quiz.questions.map((q) => q.id).sort(), [...ids].sort());
+
+  // From a category, in study mode: the sitting shows answers at once.
+  const cat = cats.find((c) => c.branch_question_count > 0);
+  await page.getByRole("link", { name: "Browse questions" }).click();
+  await page.getByText("Build a test").click();
+  await page.getByLabel("Title").fill("Category drill");
+  await page.getByLabel("Questions from").selectOption(String(cat.id));
+  await page.getByLabel("Mode", { exact: true }).selectOption("learning");
+  await page.getByRole("button", { name: "Build and sit" }).click();
+  await page.waitForURL(/\/quizzes\/\d+\/sit\?study=1$/);
+  const fromCat = await call("GET", `/quizzes/${Number(new URL(page.url()).pathname.split("/")[2])}`);
+  assert.deepEqual([fromCat.title, fromCat.questions.length], ["Category drill", cat.branch_question_count]);
+  assert.deepEqual(errors, []);
   await ctx.close();
 });

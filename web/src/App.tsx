@@ -16,6 +16,7 @@ import { Labs } from "./Labs";
 import { Shares, SharedView } from "./Share";
 import { Contact, Messages, Usage } from "./Site";
 import { Categories, Grants, Trash } from "./Console";
+import { Browse, Collections } from "./Learn";
 
 export type Role = "user" | "moderator" | "admin";
 
@@ -32,6 +33,8 @@ const nav: NavItem[] = [
   { href: "/flashcards", label: "Flashcards", role: "user" },
   { href: "/library", label: "Library", role: "user" },
   { href: "/labs", label: "Lab values", role: "user" },
+  { href: "/browse", label: "Browse questions", role: "user" },
+  { href: "/collections", label: "Collections", role: "user" },
   { href: "/bank", label: "Question bank", role: "moderator" },
   { href: "/write", label: "Article editor", role: "moderator" },
   { href: "/drafts", label: "Drafts", role: "moderator" },
@@ -157,6 +160,8 @@ function Page({ path, role }: { path: string; role: Role }) {
   if (path === "/flashcards/study") return <Study key={location.search} />;
   if (path === "/library") return <Library />;
   if ((m = match("/articles/:slug", path))) return <Article key={m.slug} slug={m.slug} />;
+  if (path === "/browse") return <Browse moderator={rank[role] >= rank.moderator} />;
+  if (path === "/collections") return <Collections />;
   const mod = rank[role] >= rank.moderator;
   if (path === "/plans") return <Plans moderator={mod} />;
   if ((m = match("/plans/:id", path))) return <Plan key={m.id} id={Number(m.id)} moderator={mod} />;
