@@ -33,8 +33,8 @@ type savedTestOutput struct{ Body SavedTestBody }
 // (issue 21); the rules live in app.BuildSavedTest.
 func registerSavedTests(r *httpapi.Router, s *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost, Path: "/saved-tests", Tags: []string{"quizzes"},
-		DefaultStatus: http.StatusCreated,
-		Summary:       "Build a test of your own from bank questions open to you (unpublished; only you sit it)"},
+		DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict},
+		Summary: "Build a test of your own from bank questions open to you (unpublished; only you sit it)"},
 		func(ctx context.Context, in *savedTestInput) (*savedTestOutput, error) {
 			b := in.Body
 			st := app.SavedTest{Title: b.Title, Mode: b.Mode, QuestionIDs: b.QuestionIDs}
