@@ -14,6 +14,10 @@ import (
 // is open to p. Study plans start blocks and exams with it.
 func (m *Module) BuildSavedTest(ctx context.Context, p auth.Principal, title, mode string, timeLimitMinutes int,
 	questionIDs []int64) (int64, error) {
-	return m.svc.BuildSavedTest(ctx, p, app.SavedTest{Title: title, Mode: mode, TimeLimitMinutes: timeLimitMinutes,
+	z, err := m.svc.BuildSavedTest(ctx, p, app.SavedTest{Title: title, Mode: mode, TimeLimitMinutes: timeLimitMinutes,
 		QuestionIDs: questionIDs})
+	if err != nil {
+		return 0, err
+	}
+	return z.ID, nil
 }

@@ -1230,6 +1230,24 @@ test("W1 learner: the bank browser with filters, favourites and notes, then coll
   await page.getByRole("button", { name: "Delete the folder Cardiology" }).click();
   await page.getByText("No folder yet.").waitFor();
   assert.deepEqual([await call("GET", "/collections"), await call("GET", "/folders")], [[], []]);
+
+  // A learner builds a study test of their own from the favourites filter
+  // (POST /saved-tests) and sits it: the API's quiz holds those questions.
+  await call("POST", "/favorites", { question_id: b.id });
+  const favs = await call("GET", "/questions/bank/ids?favorites_only=true");
+  assert.deepEqual([...favs].sort(), [a.id, b.id].sort());
+  await page.reload(); // the favourite came through the API: drop the cached listing
+  await page.getByRole("link", { name: "Browse questions" }).click();
+  await page.getByLabel("Favourites only").check();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await assertText(count, "1–2 of 2 questions");
+  await page.getByText("Build a test").click();
+  await page.getByLabel("Title").fill("My favourites drill");
+  await page.getByLabel("Mode", { exact: true }).selectOption("learning");
+  await page.getByRole("button", { name: "Build and sit" }).click();
+  await page.waitForURL(/\/quizzes\/\d+\/sit\?study=1$/);
+  const own = await call("GET", `/quizzes/${Number(new URL(page.url()).pathname.split("/")[2])}`);
+  assert.deepEqual([own.title, own.questions.map((q) => q.id)], ["My favourites drill", favs]);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -1,6 +1,6 @@
 // The learner's side of the bank: browse what reaches you with the bank's
 // filters, favourite, file questions in collections and folders, keep notes,
-// and (moderators, whom the API lets) build a test to sit.
+// and build a test of your own to sit (moderators: a quiz of any questions).
 import { useState, type ChangeEvent, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
@@ -129,7 +129,7 @@ export function Browse({ moderator = false }: { moderator?: boolean }) {
           </button>
         </p>
       </form>
-      {moderator && <BuildTest filters={applied} total={total} categories={cats.data ?? []} />}
+      <BuildTest moderator={moderator} filters={applied} total={total} categories={cats.data ?? []} />
       <Status q={res} />
       {res.data && (
         <>
@@ -315,10 +315,15 @@ function NoteEditor({ questionId, note }: { questionId: number; note?: Note }) {
   );
 }
 
-/** BuildTest makes a quiz of the listed questions or of a category's branch
- * and opens its sitting. The API lets only moderators make one (it starts
- * unpublished, so only they and the sitting see it). */
-function BuildTest({ filters, total, categories }: { filters: Filters; total: number; categories: [Category, number][] }) {
+/** maxSavedTest is POST /saved-tests' bound on question_ids. */
+const maxSavedTest = 200;
+
+/** BuildTest makes a test of the listed questions or of a category's branch
+ * and opens its sitting. Moderators make an unpublished quiz
+ * (POST /questions/from-bank or the category's create-quiz); everyone else a
+ * saved test of their own (POST /saved-tests), which keeps only the
+ * questions open to them and which only they sit. */
+function BuildTest({ moderator, filters, total, categories }: { moderator: boolean; filters: Filters; total: number; categories: [Category, number][] }) {
   const [title, setTitle] = useState("");
   const [mode, setMode] = useState<"timed" | "learning">("timed");
   const [minutes, setMinutes] = useState("");
@@ -326,11 +331,15 @@ function BuildTest({ filters, total, categories }: { filters: Filters; total: nu
   const build = useMutation({
     mutationFn: async () => {
       const time_limit_minutes = mode === "timed" && minutes ? Number(minutes) : undefined;
-      if (from !== "filters")
+      if (moderator && from !== "filters")
         return must(await api.POST("/api/v1/question-categories/{cat_id}/create-quiz", { params: { path: { cat_id: Number(from) }, query: { title, mode, time_limit_minutes } } }));
-      // The id list matches keyword text, as the bank's keyword mode does.
-      const question_ids = must(await api.GET("/api/v1/questions/bank/ids", { params: { query: query(filters) }, querySerializer: commas })) ?? [];
-      return must(await api.POST("/api/v1/questions/from-bank", { body: { title, mode, question_ids, time_limit_minutes } }));
+      // The id list matches keyword text, as the bank's keyword mode does; a
+      // category is the filter on its branch.
+      const q = from === "filters" ? query(filters) : { category_id: Number(from) };
+      const question_ids = must(await api.GET("/api/v1/questions/bank/ids", { params: { query: q }, querySerializer: commas })) ?? [];
+      if (moderator) return must(await api.POST("/api/v1/questions/from-bank", { body: { title, mode, question_ids, time_limit_minutes } }));
+      // A saved test takes at most 200 questions: the first 200 listed.
+      return must(await api.POST("/api/v1/saved-tests", { body: { title, mode, question_ids: question_ids.slice(0, maxSavedTest), time_limit_minutes } }));
     },
     onSuccess: (quiz) => navigate(`/quizzes/${quiz.id}/sit${mode === "learning" ? "?study=1" : ""}`),
   });
@@ -368,6 +377,7 @@ function BuildTest({ filters, total, categories }: { filters: Filters; total: nu
           <button type="submit" className="primary" disabled={build.isPending}>
             Build and sit
           </button>
+          {!moderator && <span className="muted">At most {maxSavedTest} questions, those open to you.</span>}
         </div>
       </form>
       <Failed m={build} />

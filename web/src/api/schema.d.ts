@@ -3286,6 +3286,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/saved-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Build a test of your own from bank questions open to you (unpublished; only you sit it) */
+        post: operations["post-saved-tests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -6264,6 +6281,26 @@ export interface components {
             /** Format: date-time */
             saved_at: string;
             stale?: boolean;
+        };
+        SavedTestBody: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            mode: "timed" | "learning";
+            /** Format: int64 */
+            questions_count: number;
+            title: string;
+        };
+        SavedTestInputBody: {
+            /**
+             * @default timed
+             * @enum {string}
+             */
+            mode: "timed" | "learning";
+            question_ids: number[] | null;
+            /** Format: int64 */
+            time_limit_minutes?: number | null;
+            title: string;
         };
         SearchHitBody: {
             /** Format: int64 */
@@ -21288,6 +21325,66 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-saved-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedTestInputBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedTestBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,29 +26,29 @@ const maxSavedTestTitle = 500
 // may see (what reaches them in the bank: grants, favourites, published
 // quizzes; moderators everything), in the order given. Only p sits it
 // (QuizForSitting); nobody else sees it. 409 when none of the questions is
-// open to p.
-func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in SavedTest) (int64, error) {
+// open to p. The quiz answered counts the questions kept.
+func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in SavedTest) (*Quiz, error) {
 	title := strings.TrimSpace(in.Title)
 	switch {
 	case title == "":
-		return 0, apperr.Invalidf("title", "the title is empty")
+		return nil, apperr.Invalidf("title", "the title is empty")
 	case utf8.RuneCountInString(title) > maxSavedTestTitle:
-		return 0, apperr.Invalidf("title", "the title must be at most %d characters", maxSavedTestTitle)
+		return nil, apperr.Invalidf("title", "the title must be at most %d characters", maxSavedTestTitle)
 	case in.Mode != ModeTimed && in.Mode != ModeLearning:
-		return 0, apperr.Invalidf("mode", "mode must be timed or learning")
+		return nil, apperr.Invalidf("mode", "mode must be timed or learning")
 	case in.TimeLimitMinutes < 0:
-		return 0, apperr.Invalidf("time_limit_minutes", "the time limit must not be negative")
+		return nil, apperr.Invalidf("time_limit_minutes", "the time limit must not be negative")
 	}
 	ids := dedupe(in.QuestionIDs)
 	visible, _, err := s.SearchReach(ctx, p, ids)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	z := NewQuiz{Title: title, Mode: in.Mode}
 	if in.TimeLimitMinutes > 0 {
 		z.TimeLimitMinutes = &in.TimeLimitMinutes
 	}
-	var quizID int64
+	var quiz *Quiz
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		live, err := s.store.LockLive(ctx, ids)
 		if err != nil {
@@ -71,10 +71,13 @@ func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in Saved
 		if err != nil {
 			return err
 		}
-		quizID = row.ID
-		return s.store.MarkSavedTest(ctx, quizID, p.UserID)
+		quiz = row
+		return s.store.MarkSavedTest(ctx, row.ID, p.UserID)
 	})
-	return quizID, err
+	if err != nil {
+		return nil, err
+	}
+	return quiz, nil
 }
 
 // maySit refuses (404) an unpublished quiz to anyone but a moderator and

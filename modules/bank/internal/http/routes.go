@@ -14,4 +14,5 @@ func Register(r *httpapi.Router, s *app.Service) {
 	registerTags(r, s)
 	registerFavorites(r, s)
 	registerSnapshots(r, s)
+	registerSavedTests(r, s)
 }
