@@ -142,7 +142,7 @@ test("each role sees the navigation its role reaches", async () => {
 });
 
 test("a learner sits a timed quiz through a reload and a dropped network, then reviews it", async () => {
-  const { ctx, page, errors } = await signIn("learner");
+  const { ctx, page, errors, call } = await signIn("learner");
   await snap(page, "dashboard");
   await page.getByRole("link", { name: "Quizzes" }).click();
   const sit = page.getByRole("link", { name: /^Sit .*timed review/ }).first();
@@ -190,6 +190,16 @@ test("a learner sits a timed quiz through a reload and a dropped network, then r
   const firstPeers = page.locator(".review li").filter({ hasText: first[0] }).locator(".peers");
   await assertText(firstPeers, new RegExp(`answers? from everyone · \\d+% correct · .*${first[1].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+%`));
   await snap(page, "review");
+  // A question met in a review can be kept: starred here, it is a favourite.
+  const star = page.locator(".review li").filter({ hasText: first[0] }).getByRole("button", { name: /^Favourite question \d+$/ });
+  const starred = Number((await star.getAttribute("aria-label")).split(" ").pop());
+  await star.click();
+  await until(async () => (await star.getAttribute("aria-pressed")) === "true", "the star pressed");
+  assert.ok((await call("GET", "/favorites")).includes(starred), "the review's star is a stored favourite");
+  // Unstarred again: later tests count this learner's favourites.
+  await star.click();
+  await until(async () => (await star.getAttribute("aria-pressed")) === "false", "the star released");
+  assert.ok(!(await call("GET", "/favorites")).includes(starred));
 
   await page.getByRole("link", { name: "Devices" }).click();
   await page.getByRole("cell", { name: /^Web \(Chrome\)/ }).first().waitFor();
@@ -848,9 +858,9 @@ test("every screen: no serious axe violation, and no sideways scrolling on a 390
   const [batch] = await call("GET", "/drafts/batches");
   // Screens whose data an earlier test made are left out when run alone.
   const screens = [
-    "/", "/quizzes", "/plans", plan && `/plans/${plan.id}`, "/exams", exam && `/exams/${exam.id}/result`, "/flashcards", "/library",
+    "/", "/quizzes", "/browse", "/collections", "/plans", plan && `/plans/${plan.id}`, "/exams", exam && `/exams/${exam.id}/result`, "/flashcards", "/library",
     published && `/articles/${published.slug}`, "/labs", "/shares", "/devices", "/contact", "/bank", "/write", article && `/write/${article.id}`,
-    `/questions/${questions[0].id}/edit`, "/drafts", batch && `/drafts/${batch.id}`, "/feedback", "/models", "/usage", "/settings", "/people", "/messages",
+    `/questions/${questions[0].id}/edit`, "/drafts", batch && `/drafts/${batch.id}`, "/feedback", "/trash", "/categories", "/grants", "/models", "/usage", "/settings", "/people", "/messages",
     `/quizzes/${quiz.id}/sit`,
   ].filter(Boolean);
   const found = [];

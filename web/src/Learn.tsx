@@ -165,19 +165,31 @@ export function Browse({ moderator = false }: { moderator?: boolean }) {
 
 type Note = components["schemas"]["NoteResponse"];
 
-/** Question is one listed question with its favourite star, its note and
- * the collection picker. The answer side shows only when the API sent it. */
-function Question({ x, favourite, note }: { x: BankQuestion; favourite: boolean; note?: Note }) {
+/** FavouriteButton stars or unstars a question for the signed-in person
+ * (the bank browser and the attempt review share it). */
+export function FavouriteButton({ questionId, favourite }: { questionId: number; favourite: boolean }) {
   const qc = useQueryClient();
-  const label = `question ${x.id}`;
   const fav = useMutation({
     mutationFn: async () => {
-      if (favourite) ok(await api.DELETE("/api/v1/favorites/{question_id}", { params: { path: { question_id: x.id } } }));
-      else must(await api.POST("/api/v1/favorites", { body: { question_id: x.id } }));
+      if (favourite) ok(await api.DELETE("/api/v1/favorites/{question_id}", { params: { path: { question_id: questionId } } }));
+      else must(await api.POST("/api/v1/favorites", { body: { question_id: questionId } }));
     },
     // A learner's listing is partly their favourites: it changes too.
     onSuccess: () => (qc.invalidateQueries({ queryKey: ["favorites"] }), qc.invalidateQueries({ queryKey: ["learn-bank"] })),
   });
+  return (
+    <>
+      <button aria-pressed={favourite} disabled={fav.isPending} onClick={() => fav.mutate()} aria-label={`Favourite question ${questionId}`}>
+        {favourite ? "★ Favourite" : "☆ Favourite"}
+      </button>
+      <Failed m={fav} />
+    </>
+  );
+}
+
+/** Question is one listed question with its favourite star, its note and
+ * the collection picker. The answer side shows only when the API sent it. */
+function Question({ x, favourite, note }: { x: BankQuestion; favourite: boolean; note?: Note }) {
   return (
     <li aria-label={`Question ${x.id}`}>
       <p className="stem-text">{x.question_text}</p>
@@ -200,12 +212,9 @@ function Question({ x, favourite, note }: { x: BankQuestion; favourite: boolean;
         {x.difficulty ? ` · ${x.difficulty}` : ""}
       </p>
       <p className="actions">
-        <button aria-pressed={favourite} disabled={fav.isPending} onClick={() => fav.mutate()} aria-label={`Favourite ${label}`}>
-          {favourite ? "★ Favourite" : "☆ Favourite"}
-        </button>
+        <FavouriteButton questionId={x.id} favourite={favourite} />
         <AddToCollection questionId={x.id} />
       </p>
-      <Failed m={fav} />
       <NoteEditor questionId={x.id} note={note} />
     </li>
   );

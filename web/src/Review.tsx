@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import { Link } from "./router";
 import { peerLine } from "./quiz";
+import { FavouriteButton } from "./Learn";
 
 export function Review({ attemptId }: { attemptId: number }) {
   const res = useQuery({
@@ -18,6 +19,7 @@ export function Review({ attemptId }: { attemptId: number }) {
     queryFn: async () =>
       must(await api.GET("/api/v1/attempts/{attempt_id}/peers", { params: { path: { attempt_id: attemptId } } })),
   });
+  const favs = useQuery({ queryKey: ["favorites"], queryFn: async () => new Set(must(await api.GET("/api/v1/favorites")) ?? []) });
   const peerOf = new Map((peers.data?.questions ?? []).map((q) => [q.question_id, q]));
   if (res.isPending) return <p aria-live="polite">Loading…</p>;
   if (res.isError) return <p role="alert">Could not load the attempt: {res.error.message}</p>;
@@ -52,6 +54,11 @@ export function Review({ attemptId }: { attemptId: number }) {
             {a.answers_shown && x.explanation && <p className="muted">{x.explanation}</p>}
             {peerOf.has(x.question_id) && peerLine(peerOf.get(x.question_id)!) && (
               <p className="muted peers">{peerLine(peerOf.get(x.question_id)!)}</p>
+            )}
+            {favs.data && (
+              <p className="actions">
+                <FavouriteButton questionId={x.question_id} favourite={favs.data.has(x.question_id)} />
+              </p>
             )}
           </li>
         ))}
