@@ -48,7 +48,7 @@ export function Models() {
       <Status q={res} />
       {res.data && res.data.length === 0 && <p>No model registered: the AI features answer "not configured".</p>}
       {!!res.data?.length && (
-        <div className="scroll"><table>
+        <div className="scroll" tabIndex={0} role="region" aria-label="Models"><table>
           <thead>
             <tr><th>Name</th><th>Model</th><th>Task</th><th>Key</th><th>State</th><th><span className="sr-only">Actions</span></th></tr>
           </thead>
@@ -148,7 +148,7 @@ export function Settings() {
       <p aria-live="polite">{saved}</p>
       <Failed m={save} />
       {res.data && (
-        <div className="scroll"><table className="settings">
+        <div className="scroll" tabIndex={0} role="region" aria-label="Settings"><table className="settings">
           <thead><tr><th>Setting</th><th>Value</th><th><span className="sr-only">Save</span></th></tr></thead>
           <tbody>
             {Object.entries(res.data).sort(([a], [b]) => a.localeCompare(b)).map(([key, v]) => {
@@ -211,7 +211,7 @@ export function People() {
       <Status q={res} />
       <Failed m={setRole} />
       {res.data && (
-        <div className="scroll"><table>
+        <div className="scroll" tabIndex={0} role="region" aria-label="People"><table>
           <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th></tr></thead>
           <tbody>
             {res.data.map((u) => (

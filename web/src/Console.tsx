@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, must } from "./api/client";
 import type { components } from "./api/schema";
@@ -49,134 +49,136 @@ export function Trash() {
   );
 }
 
-function TrashedQuestions({ onDone }: { onDone: (msg: string) => void }) {
+/** TrashList is one kind of trashed thing, paged, each row with Restore
+ * and a confirmed Delete for good; the kinds differ only in what they show. */
+function TrashList<T extends { id: number }>(props: {
+  kind: "question" | "quiz";
+  heading: string;
+  total?: number;
+  offset: number;
+  setOffset: (o: number) => void;
+  res: { data?: T[] } & Parameters<typeof Status>[0]["q"];
+  columns: [string, string, string];
+  cells: (row: T) => [ReactNode, ReactNode, ReactNode];
+  name: (row: T) => string;
+  warning: string;
+  restore: (row: T) => Promise<string>;
+  purge: (row: T) => Promise<string>;
+  invalidate: string[][];
+  onDone: (msg: string) => void;
+}) {
+  const { kind, res, offset, setOffset } = props;
   const qc = useQueryClient();
+  const done = (msg: string) => {
+    for (const key of props.invalidate) qc.invalidateQueries({ queryKey: key });
+    props.onDone(msg);
+  };
+  const restore = useMutation({ mutationFn: props.restore, onSuccess: done });
+  const purge = useMutation({ mutationFn: props.purge, onSuccess: done });
+  const rows = res.data ?? [];
+  const label = `Trashed ${kind === "quiz" ? "quizzes" : "questions"}`;
+  // A page emptied by the last action steps back one.
+  if (res.data && rows.length === 0 && offset > 0) setOffset(Math.max(0, offset - PAGE));
+  return (
+    <section aria-labelledby={`trash-${kind}-h`}>
+      <h2 id={`trash-${kind}-h`}>
+        {props.heading} {props.total != null && <span className="muted">({props.total})</span>}
+      </h2>
+      <Status q={res} />
+      <Failed m={restore} />
+      <Failed m={purge} />
+      {res.data && rows.length === 0 && <p>No trashed {kind}.</p>}
+      {rows.length > 0 && (
+        <div className="scroll" tabIndex={0} role="region" aria-label={label}>
+          <table>
+            <thead>
+              <tr>{props.columns.map((c) => <th key={c}>{c}</th>)}<th>Actions</th></tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const [head, a, b] = props.cells(row);
+                const name = props.name(row);
+                return (
+                  <tr key={row.id}>
+                    {head}
+                    <td>{a}</td>
+                    <td>{b}</td>
+                    <td className="actions">
+                      <button disabled={restore.isPending} onClick={() => restore.mutate(row)} aria-label={`Restore ${kind} ${name}`}>
+                        Restore
+                      </button>
+                      <button
+                        className="danger"
+                        disabled={purge.isPending}
+                        onClick={() => confirm(props.warning.replace("{name}", name)) && purge.mutate(row)}
+                        aria-label={`Delete for good ${kind} ${name}`}
+                      >
+                        Delete for good
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label={label} offset={offset} shown={rows.length} total={props.total} onMove={setOffset} />
+    </section>
+  );
+}
+
+type TrashedQuestion = components["schemas"]["QuestionBody"];
+
+function TrashedQuestions({ onDone }: { onDone: (msg: string) => void }) {
   const [offset, setOffset] = useState(0);
   const res = useQuery({
     queryKey: ["trash", "questions", offset],
     queryFn: async () => must(await api.GET("/api/v1/questions/trash", { params: { query: { limit: PAGE, offset } } })),
   });
-  const done = (msg: string) => {
-    qc.invalidateQueries({ queryKey: ["trash", "questions"] });
-    qc.invalidateQueries({ queryKey: ["bank"] });
-    onDone(msg);
-  };
-  const restore = useMutation({
-    mutationFn: async (id: number) => must(await api.PATCH("/api/v1/questions/{id}/restore", { params: { path: { id } } })),
-    onSuccess: (q) => done(`Restored question ${q.id}.`),
-  });
-  const purge = useMutation({
-    mutationFn: async (id: number) => (gone(await api.DELETE("/api/v1/questions/{id}/permanent", { params: { path: { id } } })), id),
-    onSuccess: (id) => done(`Deleted question ${id} for good.`),
-  });
-  const rows = res.data?.questions ?? [];
-  // A page emptied by the last action steps back one.
-  if (res.data && rows.length === 0 && offset > 0) setOffset(Math.max(0, offset - PAGE));
+  const list = { ...res, data: res.data ? (res.data.questions ?? []) : undefined };
   return (
-    <section aria-labelledby="trash-q-h">
-      <h2 id="trash-q-h">Questions {res.data && <span className="muted">({res.data.total})</span>}</h2>
-      <Status q={res} />
-      <Failed m={restore} />
-      <Failed m={purge} />
-      {res.data && rows.length === 0 && <p>No trashed question.</p>}
-      {rows.length > 0 && (
-        <div className="scroll" tabIndex={0} role="region" aria-label="Trashed questions">
-          <table>
-            <thead>
-              <tr><th>Question</th><th>Category</th><th>Trashed</th><th>Actions</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((q) => (
-                <tr key={q.id}>
-                  <th scope="row" className="trash-stem">{q.question_text}</th>
-                  <td>{q.question_category_name ?? "–"}</td>
-                  <td>{when(q.deleted_at)}</td>
-                  <td className="actions">
-                    <button disabled={restore.isPending} onClick={() => restore.mutate(q.id)} aria-label={`Restore question ${q.id}`}>
-                      Restore
-                    </button>
-                    <button
-                      className="danger"
-                      disabled={purge.isPending}
-                      onClick={() => confirm(`Delete question ${q.id} for good? This cannot be undone.`) && purge.mutate(q.id)}
-                      aria-label={`Delete for good question ${q.id}`}
-                    >
-                      Delete for good
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager label="Trashed questions" offset={offset} shown={rows.length} total={res.data?.total} onMove={setOffset} />
-    </section>
+    <TrashList<TrashedQuestion>
+      kind="question"
+      heading="Questions"
+      total={res.data?.total}
+      offset={offset}
+      setOffset={setOffset}
+      res={list}
+      columns={["Question", "Category", "Trashed"]}
+      cells={(q) => [<th scope="row" className="trash-stem">{q.question_text}</th>, q.question_category_name ?? "–", when(q.deleted_at)]}
+      name={(q) => String(q.id)}
+      warning="Delete question {name} for good? This cannot be undone."
+      restore={async (q) => `Restored question ${must(await api.PATCH("/api/v1/questions/{id}/restore", { params: { path: { id: q.id } } })).id}.`}
+      purge={async (q) => (gone(await api.DELETE("/api/v1/questions/{id}/permanent", { params: { path: { id: q.id } } })), `Deleted question ${q.id} for good.`)}
+      invalidate={[["trash", "questions"], ["bank"]]}
+      onDone={onDone}
+    />
   );
 }
 
 function TrashedQuizzes({ onDone }: { onDone: (msg: string) => void }) {
-  const qc = useQueryClient();
   const [offset, setOffset] = useState(0);
   const res = useQuery({
     queryKey: ["trash", "quizzes", offset],
     queryFn: async () => must(await api.GET("/api/v1/quizzes/trash", { params: { query: { limit: PAGE, offset } } })) ?? [],
   });
-  const done = (msg: string) => {
-    qc.invalidateQueries({ queryKey: ["trash", "quizzes"] });
-    qc.invalidateQueries({ queryKey: ["quizzes"] });
-    onDone(msg);
-  };
-  const restore = useMutation({
-    mutationFn: async (quiz_id: number) => must(await api.PATCH("/api/v1/quizzes/{quiz_id}/restore", { params: { path: { quiz_id } } })),
-    onSuccess: (z) => done(`Restored quiz “${z.title}”.`),
-  });
-  const purge = useMutation({
-    mutationFn: async (z: components["schemas"]["QuizBody"]) => (gone(await api.DELETE("/api/v1/quizzes/{quiz_id}/permanent", { params: { path: { quiz_id: z.id } } })), z),
-    onSuccess: (z) => done(`Deleted quiz “${z.title}” for good.`),
-  });
-  const rows = res.data ?? [];
-  if (res.data && rows.length === 0 && offset > 0) setOffset(Math.max(0, offset - PAGE));
   return (
-    <section aria-labelledby="trash-z-h">
-      <h2 id="trash-z-h">Quizzes</h2>
-      <Status q={res} />
-      <Failed m={restore} />
-      <Failed m={purge} />
-      {res.data && rows.length === 0 && <p>No trashed quiz.</p>}
-      {rows.length > 0 && (
-        <div className="scroll" tabIndex={0} role="region" aria-label="Trashed quizzes">
-          <table>
-            <thead>
-              <tr><th>Quiz</th><th>Questions</th><th>Trashed</th><th>Actions</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((z) => (
-                <tr key={z.id}>
-                  <th scope="row">{z.title}</th>
-                  <td>{z.questions_count}</td>
-                  <td>{when(z.deleted_at)}</td>
-                  <td className="actions">
-                    <button disabled={restore.isPending} onClick={() => restore.mutate(z.id)} aria-label={`Restore quiz ${z.title}`}>
-                      Restore
-                    </button>
-                    <button
-                      className="danger"
-                      disabled={purge.isPending}
-                      onClick={() => confirm(`Delete quiz “${z.title}” for good? Its questions stay in the bank.`) && purge.mutate(z)}
-                      aria-label={`Delete for good quiz ${z.title}`}
-                    >
-                      Delete for good
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager label="Trashed quizzes" offset={offset} shown={rows.length} onMove={setOffset} />
-    </section>
+    <TrashList<components["schemas"]["QuizBody"]>
+      kind="quiz"
+      heading="Quizzes"
+      offset={offset}
+      setOffset={setOffset}
+      res={res}
+      columns={["Quiz", "Questions", "Trashed"]}
+      cells={(z) => [<th scope="row">{z.title}</th>, z.questions_count, when(z.deleted_at)]}
+      name={(z) => z.title}
+      warning="Delete quiz “{name}” for good? Its questions stay in the bank."
+      restore={async (z) => `Restored quiz “${must(await api.PATCH("/api/v1/quizzes/{quiz_id}/restore", { params: { path: { quiz_id: z.id } } })).title}”.`}
+      purge={async (z) => (gone(await api.DELETE("/api/v1/quizzes/{quiz_id}/permanent", { params: { path: { quiz_id: z.id } } })), `Deleted quiz “${z.title}” for good.`)}
+      invalidate={[["trash", "quizzes"], ["quizzes"]]}
+      onDone={onDone}
+    />
   );
 }
 

@@ -44,7 +44,7 @@ export function ArticleList() {
       <AiDraft />
       <Status q={list} />
       {list.data && (
-        <div className="scroll">
+        <div className="scroll" tabIndex={0} role="region" aria-label="Articles">
           <table>
             <thead><tr><th>Title</th><th>Updated</th></tr></thead>
             <tbody>
@@ -374,7 +374,7 @@ export function QuestionEditor({ id }: { id: number }) {
               {changes.length > 0 && (
                 <details>
                   <summary>Compare with now</summary>
-                  <div className="scroll">
+                  <div className="scroll" tabIndex={0} role="region" aria-label="Changes since this version">
                     <table className="diff">
                       <thead>
                         <tr><th scope="col">Field</th><th scope="col">This version</th><th scope="col">Now</th></tr>

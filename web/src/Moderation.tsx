@@ -24,7 +24,7 @@ export function Batches() {
       <Status q={res} />
       {res.data && res.data.length === 0 && <p>No {status} batch.</p>}
       {!!res.data?.length && (
-        <div className="scroll"><table>
+        <div className="scroll" tabIndex={0} role="region" aria-label="Draft batches"><table>
           <thead>
             <tr><th>Batch</th><th>Pages</th><th>Extractor</th><th>Pending</th><th>Accepted</th><th>Rejected</th><th>Created</th></tr>
           </thead>

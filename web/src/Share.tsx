@@ -98,7 +98,7 @@ export function Shares() {
       <Failed m={revoke} />
       {links.data && links.data.length === 0 && <p>No link yet.</p>}
       {!!links.data?.length && (
-        <div className="scroll">
+        <div className="scroll" tabIndex={0} role="region" aria-label="Share links">
           <table>
             <thead>
               <tr><th>Shared</th><th>State</th><th>Expires</th><th>Opened</th><th><span className="sr-only">Actions</span></th></tr>

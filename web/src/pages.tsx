@@ -27,7 +27,7 @@ export function Dashboard() {
               None yet. <Link href="/quizzes">Pick a quiz</Link>.
             </p>
           ) : (
-            <div className="scroll"><table>
+            <div className="scroll" tabIndex={0} role="region" aria-label="Recent attempts"><table>
               <thead><tr><th>Quiz</th><th>Mode</th><th>Score</th><th>Finished</th></tr></thead>
               <tbody>
                 {(d.recent_attempts ?? []).map((a) => (
@@ -146,7 +146,7 @@ export function Devices() {
       <p>Each device you signed in on. Ending one stops it from renewing its sign-in.</p>
       <Status q={res} />
       {res.data && (
-        <div className="scroll"><table>
+        <div className="scroll" tabIndex={0} role="region" aria-label="Devices"><table>
           <thead><tr><th>Device</th><th>Signed in</th><th>Last used</th><th><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {res.data.map((s) => (
