@@ -154,7 +154,9 @@ func Start(opts ...Option) (_ *Harness, err error) {
 	}
 	h := &Harness{App: a, Config: cfg, DBURL: dbURL, dataDir: dataDir, idp: s.idp, ownIdP: ownIdP,
 		rootState: rootState{rootEmail: cfg.Get("identity.bootstrap_admin_email").(string)},
-		HTTP: &http.Client{Timeout: 30 * time.Second,
+		// Its own transport, so Stop can close this app's idle connections
+		// and no other harness's.
+		HTTP: &http.Client{Timeout: 30 * time.Second, Transport: http.DefaultTransport.(*http.Transport).Clone(),
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	if a.HTTPAddr() != "" {
 		h.BaseURL = "http://" + a.HTTPAddr()
@@ -172,6 +174,11 @@ func logSink() io.Writer {
 
 // Stop shuts the app down, drops its database and removes its files.
 func (h *Harness) Stop() error {
+	// The client's idle connections go first: one its transport dialled but
+	// never used (it lost a race to a connection that came free) is, to the
+	// server, a new connection that Shutdown waits 5 s for, as long as the
+	// harness's whole shutdown deadline.
+	h.HTTP.CloseIdleConnections()
 	err := h.App.Stop()
 	if h.ownIdP {
 		err = errors.Join(err, h.idp.Stop())
