@@ -40,16 +40,21 @@ func benchPNG(n int) []byte {
 	return buf.Bytes()
 }
 
-func BenchmarkExportQTI1k(b *testing.B) {
+// benchModerator starts an app for one benchmark and signs a moderator in,
+// with a category of the given name to file into.
+func benchModerator(b *testing.B, category string) (*harness.Harness, *harness.Client, int64) {
 	hh, err := harness.Start()
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = hh.Stop() })
-	m := hh.NewUser(auth.RoleModerator)
-	c := m.Client(hh)
-	cat := c.Post("/api/v1/question-categories/", map[string]any{"name": "QTI bench"})
-	catID := int64(cat.Map()["id"].(float64))
+	c := hh.NewUser(auth.RoleModerator).Client(hh)
+	cat := c.Post("/api/v1/question-categories/", map[string]any{"name": category})
+	return hh, c, int64(cat.Map()["id"].(float64))
+}
+
+func BenchmarkExportQTI1k(b *testing.B) {
+	hh, c, catID := benchModerator(b, "QTI bench")
 	for i := 0; i < 1000; i++ {
 		q := map[string]any{"question_type": "mcq", "question_category_id": catID,
 			"question_text": fmt.Sprintf("Question %d: which finding is most typical of condition %d?", i, i),
@@ -97,15 +102,7 @@ func BenchmarkExportQTI1k(b *testing.B) {
 }
 
 func BenchmarkImportApkgImages200(b *testing.B) {
-	hh, err := harness.Start()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = hh.Stop() })
-	m := hh.NewUser(auth.RoleModerator)
-	c := m.Client(hh)
-	cat := c.Post("/api/v1/question-categories/", map[string]any{"name": "Apkg bench"})
-	catID := int64(cat.Map()["id"].(float64))
+	_, c, catID := benchModerator(b, "Apkg bench")
 	p := ankifixtures.Package{DeckName: "Pictures", Media: map[string]string{}, Files: map[string][]byte{}}
 	for i := 0; i < 200; i++ {
 		name := fmt.Sprintf("picture-%d.png", i)
