@@ -150,6 +150,80 @@ var _ = Describe("Saved progress", func() {
 		Expect(readProgress(phone, quiz).Answers[fmt.Sprint(ids[0])]).To(Equal(fmt.Sprintf("answer %d", n)))
 	})
 
+	// Saves arriving together are stored by one statement (the app's
+	// combiner): each must still get its own answer and only the fitting
+	// ones may be stored.
+	It("judges each of many learners' simultaneous saves on its own", func() {
+		const n = 24
+		type sitter struct {
+			u    *User
+			a    attempt
+			want int // the status its save must get
+		}
+		sitters := make([]sitter, n)
+		for i := range sitters {
+			s := sitter{u: learner(), want: 200}
+			s.a = start(s.u, quiz, "")
+			switch {
+			case i%6 == 5:
+				submit(s.u, s.a.ID, nil)
+				s.want = 409
+			case i%4 == 3:
+				s.want = 422 // answers a question its attempt does not hold
+			case i%7 == 6:
+				s.want = 404 // names another learner's attempt
+			}
+			sitters[i] = s
+		}
+		// One learner's clock says year 0 (a date Postgres cannot read as
+		// text): it is stored as sent, and its batch-mates' saves too.
+		startedAt := func(i int) string {
+			if i == 0 {
+				return "0000-01-01T00:00:00Z"
+			}
+			return fmt.Sprintf("2026-11-26T10:%02d:00.123456Z", i)
+		}
+		results := make([]*Response, n)
+		var wg sync.WaitGroup
+		for i, s := range sitters {
+			answers := map[int64]string{ids[0]: fmt.Sprintf("learner %d", i), ids[1]: "Ünïcødé \"quoted\" \u2028"}
+			attemptID := s.a.ID
+			switch s.want {
+			case 422:
+				answers[999999] = "x"
+			case 404:
+				attemptID = a.ID // the suite's learner's attempt
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = s.u.Client(h).With("x-quiz-session", fmt.Sprint("device ", i)).Post(
+					"/api/v1/attempts/progress", save(quiz, attemptID, answers,
+						map[string]any{"revision": i, "current_idx": i, "time_left": 100.5 + float64(i),
+							"started_at": startedAt(i)}))
+			}()
+		}
+		wg.Wait()
+		for i, s := range sitters {
+			Expect(results[i].Status).To(Equal(s.want), "learner %d: %s", i, results[i].Body)
+			p := readProgress(s.u.Client(h).With("x-quiz-session", fmt.Sprint("device ", i)), quiz)
+			if s.want != 200 {
+				Expect(p).To(BeNil(), "learner %d", i)
+				continue
+			}
+			Expect(results[i].Map()["saved"]).To(BeTrue())
+			Expect(p.AttemptID).To(Equal(s.a.ID))
+			Expect(p.Answers).To(Equal(map[string]string{fmt.Sprint(ids[0]): fmt.Sprintf("learner %d", i),
+				fmt.Sprint(ids[1]): "Ünïcødé \"quoted\" \u2028"}))
+			Expect(*p.Revision).To(Equal(int64(i)))
+			Expect(p.CurrentIdx).To(Equal(i))
+			Expect(*p.TimeLeft).To(Equal(100.5 + float64(i)))
+			Expect(*p.Device).To(Equal(fmt.Sprint("device ", i)))
+			Expect(*p.StartedAt).To(Equal(startedAt(i)))
+		}
+		Expect(readProgress(u.Client(h), quiz)).To(BeNil(), "no save reached the suite learner's attempt")
+	})
+
 	It("never leaves progress behind a submission racing with saves", func() {
 		phone := u.Client(h).With("x-quiz-session", "phone")
 		var wg sync.WaitGroup

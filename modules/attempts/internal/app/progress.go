@@ -57,18 +57,19 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 	row := &store.Progress{UserID: p.UserID, QuizID: in.QuizID, AttemptID: in.AttemptID,
 		Answers: in.Answers, CurrentIdx: in.CurrentIdx, Mode: in.Mode, Voice: in.Voice, TimeLeft: in.TimeLeft,
 		StartedAt: in.StartedAt, TotalTime: in.TotalTime, Device: device, Revision: in.Revision}
-	// The common case in one statement; anything else takes the slow path,
-	// which applies the same rules step by step and says what went wrong.
-	applied, err := s.store.SaveIfFits(ctx, row, ids, s.policy.TimerGrace, s.policy.DeviceLock, s.policy.ProgressTTL)
-	if err != nil {
+	// The common case in one statement shared with other learners' saves
+	// (saves.go); anything else takes the slow path, which applies the
+	// same rules step by step and says what went wrong.
+	fit := &store.FitSave{Progress: row, QuestionIDs: ids}
+	if err := s.saves.Do(ctx, fit); err != nil {
 		return nil, err
 	}
-	if applied {
+	if fit.Applied {
 		return &Saved{SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
 	}
 	var out Saved
 	timeUp := false
-	err = s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		// KEY SHARE: saves run side by side, a submit (FOR UPDATE) waits.
 		a, err := s.store.Attempt(ctx, p.UserID, in.AttemptID, db.ForKeyShare)
 		if err != nil {

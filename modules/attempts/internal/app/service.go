@@ -15,6 +15,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/combine"
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -92,10 +93,13 @@ type Service struct {
 	completions Completions
 	policy      Config
 	now         func() time.Time
+	saves       *combine.Combiner[*store.FitSave, int64]
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, store: store.New(d.DB), log: d.Log, ports: d.Ports,
+	s := &Service{db: d.DB, store: store.New(d.DB), log: d.Log, ports: d.Ports,
 		completions: d.Completions, policy: d.Policy, now: func() time.Time { return time.Now().UTC() }}
+	s.saves = s.newSaves()
+	return s
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -29,7 +30,7 @@ const upsertProgress = `INSERT INTO attempts.saved_progress AS sp
 		       AND (EXCLUDED.revision IS NULL OR sp.revision IS NULL OR EXCLUDED.revision >= sp.revision))
 		   OR (sp.device <> EXCLUDED.device
 		       AND (sp.device = '' OR sp.saved_at <= now() - make_interval(secs => ?)))
-		RETURNING saved_at, expires_at`
+		RETURNING sp.attempt_id, sp.saved_at, sp.expires_at`
 
 // savedFields are the saved fields after the attempt id, in upsertProgress's
 // column order (answers to revision).
@@ -71,9 +72,9 @@ func (s *Store) SaveProgress(ctx context.Context, p *Progress, lock, ttl time.Du
 	return s.saved(ctx, p, q, append(args, ttl.Seconds(), lock.Seconds())...)
 }
 
-// saved runs a save statement answering (saved_at, expires_at) in at most
-// one row, scanned into explicit targets; it reports whether the save was
-// applied (a row with times) and fills p's times when it was.
+// saved runs a save statement answering (attempt_id, saved_at, expires_at)
+// in at most one row, scanned into explicit targets; it reports whether
+// the save was applied (a row) and fills p's times when it was.
 func (s *Store) saved(ctx context.Context, p *Progress, query string, args ...any) (bool, error) {
 	tx := s.db.Conn(ctx).Raw(query, args...)
 	rows, err := tx.Rows()
@@ -81,20 +82,14 @@ func (s *Store) saved(ctx context.Context, p *Progress, query string, args ...an
 		return false, err
 	}
 	defer rows.Close()
-	var savedAt, expiresAt *time.Time
-	if rows.Next() {
-		if err := rows.Scan(&savedAt, &expiresAt); err != nil {
+	var id int64
+	applied := rows.Next()
+	if applied {
+		if err := rows.Scan(&id, &p.SavedAt, &p.ExpiresAt); err != nil {
 			return false, tx.AddError(err)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return false, tx.AddError(err)
-	}
-	if savedAt == nil || expiresAt == nil {
-		return false, nil
-	}
-	p.SavedAt, p.ExpiresAt = *savedAt, *expiresAt
-	return true, nil
+	return applied, tx.AddError(rows.Err())
 }
 
 // LatestProgress loads the learner's most recently saved progress for a
@@ -141,26 +136,96 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 	return res.RowsAffected, res.Error
 }
 
-// SaveIfFits is the whole common autosave in one statement (no explicit
-// transaction, one round trip): it key-share locks the learner's attempt
-// (so a submit waits for it), checks the attempt is of the quiz, incomplete,
-// within its time plus grace and holds every answered question, and then
-// upserts under the same rules as SaveProgress. It reports whether it
-// saved; when it did not, the caller works out why on the slow path.
-func (s *Store) SaveIfFits(ctx context.Context, p *Progress, questionIDs []int64, grace, lock, ttl time.Duration) (bool, error) {
-	args := []any{p.AttemptID, p.UserID, p.QuizID, grace.Seconds(), db.IDArray(questionIDs), len(questionIDs),
-		p.UserID, p.QuizID}
-	args = append(append(args, savedFields(p)...), ttl.Seconds(), lock.Seconds())
-	return s.saved(ctx, p, `WITH a AS (
-		  SELECT id FROM attempts.attempts
-		  WHERE id = ? AND user_id = ? AND quiz_id = ? AND completed_at IS NULL
-		    AND (deadline_at IS NULL OR deadline_at >= now() - make_interval(secs => ?))
-		  FOR KEY SHARE
+// FitSave is one autosave for SaveManyIfFits: the row to store and the
+// questions it answers. Applied is its outcome: set (with the row's times)
+// when it was stored.
+type FitSave struct {
+	Progress    *Progress
+	QuestionIDs []int64
+	Applied     bool
+}
+
+// fitRow is a FitSave as the statement reads it (jsonb_to_recordset).
+type fitRow struct {
+	AttemptID   int64             `json:"attempt_id"`
+	UserID      int64             `json:"user_id"`
+	QuizID      int64             `json:"quiz_id"`
+	QuestionIDs []int64           `json:"question_ids"`
+	Answers     map[string]string `json:"answers"`
+	CurrentIdx  int               `json:"current_idx"`
+	Mode        *string           `json:"mode"`
+	Voice       *string           `json:"voice"`
+	TimeLeft    *float64          `json:"time_left"`
+	StartedAt   *int64            `json:"started_at"` // µs since the epoch: no text date to refuse (year 0)
+	TotalTime   *float64          `json:"total_time"`
+	Device      string            `json:"device"`
+	Revision    *int64            `json:"revision"`
+}
+
+func unixMicro(t *time.Time) *int64 {
+	if t == nil {
+		return nil
+	}
+	us := t.UnixMicro()
+	return &us
+}
+
+// SaveManyIfFits is the common autosave of many learners in one statement
+// (one round trip, no explicit transaction), each save judged on its own:
+// it key-share locks each learner's attempt (so a submit waits for it),
+// checks the attempt is of the quiz, incomplete, within its time plus grace
+// and holds every answered question, and upserts under the same rules as
+// SaveProgress. The saves must name distinct attempts. It marks which
+// saves it stored; the caller works out why for the others on the slow
+// path.
+func (s *Store) SaveManyIfFits(ctx context.Context, saves []*FitSave, grace, lock, ttl time.Duration) error {
+	in := make([]fitRow, len(saves))
+	byAttempt := make(map[int64]*FitSave, len(saves))
+	for i, f := range saves {
+		p := f.Progress
+		in[i] = fitRow{AttemptID: p.AttemptID, UserID: p.UserID, QuizID: p.QuizID, QuestionIDs: f.QuestionIDs,
+			Answers: p.Answers, CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft,
+			StartedAt: unixMicro(p.StartedAt), TotalTime: p.TotalTime, Device: p.Device, Revision: p.Revision}
+		byAttempt[p.AttemptID] = f
+	}
+	batch, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	tx := s.db.Conn(ctx).Raw(`WITH input AS (
+		  SELECT * FROM jsonb_to_recordset(CAST(? AS jsonb)) AS i(attempt_id bigint, user_id bigint, quiz_id bigint,
+		    question_ids bigint[], answers jsonb, current_idx int, mode text, voice text, time_left float8,
+		    started_at bigint, total_time float8, device text, revision bigint)
+		), a AS (
+		  SELECT i.* FROM input i
+		  JOIN attempts.attempts t ON t.id = i.attempt_id AND t.user_id = i.user_id AND t.quiz_id = i.quiz_id
+		  WHERE t.completed_at IS NULL
+		    AND (t.deadline_at IS NULL OR t.deadline_at >= now() - make_interval(secs => ?))
+		  ORDER BY t.id
+		  FOR KEY SHARE OF t
 		), fits AS (
-		  SELECT id FROM a WHERE (SELECT count(*) FROM attempts.answers
-		    WHERE attempt_id = a.id AND question_id = ANY(CAST(? AS bigint[]))) = ?
-		), up AS (`+fmt.Sprintf(upsertProgress, `SELECT ?, ?, fits.id, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(),
-		  now() + make_interval(secs => ?) FROM fits`)+`
+		  SELECT a.* FROM a WHERE (SELECT count(*) FROM attempts.answers x
+		    WHERE x.attempt_id = a.attempt_id AND x.question_id = ANY(a.question_ids)) = coalesce(cardinality(a.question_ids), 0)
+		), up AS (`+fmt.Sprintf(upsertProgress, `SELECT user_id, quiz_id, attempt_id, coalesce(answers, '{}'), current_idx,
+		  mode, voice, time_left, timestamptz 'epoch' + started_at * interval '1 microsecond', total_time,
+		  device, revision, now(), now() + make_interval(secs => ?)
+		  FROM fits ORDER BY attempt_id`)+`
 		)
-		SELECT up.saved_at, up.expires_at FROM (SELECT 1) AS one LEFT JOIN up ON true`, args...)
+		SELECT attempt_id, saved_at, expires_at FROM up`, string(batch), grace.Seconds(), ttl.Seconds(), lock.Seconds())
+	rows, err := tx.Rows()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var savedAt, expiresAt time.Time
+		if err := rows.Scan(&id, &savedAt, &expiresAt); err != nil {
+			return tx.AddError(err)
+		}
+		if f := byAttempt[id]; f != nil {
+			f.Applied, f.Progress.SavedAt, f.Progress.ExpiresAt = true, savedAt, expiresAt
+		}
+	}
+	return tx.AddError(rows.Err())
 }
