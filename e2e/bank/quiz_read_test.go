@@ -172,6 +172,33 @@ var _ = Describe("Reading a quiz through its cached question list", func() {
 		Expect(getQuiz(mod, sharer, "").QuestionsCount).To(Equal(1))
 	})
 
+	It("moves the content version without waiting for a quiz row a quiz route holds", func() {
+		// The quiz routes lock the quiz row before a question (removing one
+		// from a quiz); the triggers lock bank.quiz_contents after one. A
+		// trash or an edit must not wait for the quiz row, or the two orders
+		// could deadlock (docs/decisions/bank.md).
+		a, b := create(mcq(unique("Held one"))), create(mcq(unique("Held two")))
+		z := quiz(unique("Held quiz"), []int64{a, b})
+		publish(z)
+		learner := h.NewUser(auth.RoleUser)
+		Expect(questionIDs(getQuiz(learner, z, ""))).To(Equal([]int64{a, b}))
+
+		holder, err := h.App.DB.StdPool().BeginTx(ctxBG, nil)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = holder.Rollback() }()
+		_, err = holder.ExecContext(ctxBG, `SELECT 1 FROM bank.quizzes WHERE id = $1 FOR UPDATE`, z)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(mod.Client(h).Patch(path("/questions/%d", b), q{"question_text": "Held edit"})).To(HaveStatus(200))
+		Expect(mod.Client(h).Delete(path("/questions/%d", a))).To(HaveStatus(204))
+		Expect(holder.Rollback()).To(Succeed())
+
+		d := getQuiz(learner, z, "")
+		Expect(questionIDs(d)).To(Equal([]int64{b}))
+		Expect(d.QuestionsCount).To(Equal(1))
+		Expect(d.Questions[0]["question_text"]).To(Equal("Held edit"))
+		Expect(d.Questions[0]["correct_answer"]).To(BeNil())
+	})
+
 	It("keeps the contract: questions is an array of QuestionBody in the OpenAPI document", func() {
 		var doc struct {
 			Components struct {
