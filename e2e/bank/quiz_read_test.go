@@ -138,8 +138,18 @@ var _ = Describe("Reading a quiz through its cached question list", func() {
 		Expect(first(d, "question_category_id")).To(BeNil())
 		Expect(first(d, "question_category_name")).To(BeNil())
 
-		// No route reorders a quiz: the links are rewritten as a tool would.
+		// No route reorders a quiz or adds to one: the links are written as a
+		// tool would.
 		Expect(h.App.DB.Conn(ctxBG).Exec(`UPDATE bank.quiz_questions SET position = 4 - position WHERE quiz_id = ?`, z).
+			Error).To(Succeed())
+		Expect(questionIDs(changed())).To(Equal([]int64{c, b, a}))
+		added := create(mcq(unique("Cached added")))
+		Expect(h.App.DB.Conn(ctxBG).Exec(`INSERT INTO bank.quiz_questions (quiz_id, question_id, position) VALUES (?, ?, 9)`,
+			z, added).Error).To(Succeed())
+		d = changed()
+		Expect(questionIDs(d)).To(Equal([]int64{c, b, a, added}))
+		Expect(d.QuestionsCount).To(Equal(4))
+		Expect(h.App.DB.Conn(ctxBG).Exec(`DELETE FROM bank.quiz_questions WHERE quiz_id = ? AND question_id = ?`, z, added).
 			Error).To(Succeed())
 		Expect(questionIDs(changed())).To(Equal([]int64{c, b, a}))
 
