@@ -176,13 +176,13 @@ func (s *Service) detail(ctx context.Context, z *store.QuizSummary, answers bool
 }
 
 // OpenedQuiz is a quiz a caller may open, before its questions are read:
-// whether they carry the answer side, and the stamp of what they show
-// (equal stamps and the same AnswersShown give the same questions, for any
-// caller: the list is cacheable by them).
+// whether they carry the answer side, and the version of what they show
+// (equal versions and the same AnswersShown give the same questions, for
+// any caller: the list is cacheable by them).
 type OpenedQuiz struct {
 	Quiz
 	AnswersShown bool
-	Stamp        string
+	Version      int64
 }
 
 // OpenQuiz checks p may open a quiz (one query): a timed quiz hides the
@@ -190,7 +190,7 @@ type OpenedQuiz struct {
 // session of any quiz). A learner's saved test opens to them, the one
 // who sits it (docs/decisions/bank.md).
 func (s *Service) OpenQuiz(ctx context.Context, p auth.Principal, id int64, study bool) (*OpenedQuiz, error) {
-	z, err := s.store.QuizWithStamp(ctx, id)
+	z, err := s.store.QuizWithVersion(ctx, id)
 	if err != nil {
 		return nil, notFoundOr(err, "quiz")
 	}
@@ -205,7 +205,7 @@ func (s *Service) OpenQuiz(ctx context.Context, p auth.Principal, id int64, stud
 	} else if err := s.mayOpen(ctx, p, &z.QuizSummary); err != nil {
 		return nil, err
 	}
-	return &OpenedQuiz{Quiz: z.QuizSummary, AnswersShown: answers, Stamp: z.Stamp}, nil
+	return &OpenedQuiz{Quiz: z.QuizSummary, AnswersShown: answers, Version: z.Version}, nil
 }
 
 // OpenedQuestions reads an opened quiz's live questions, redacted as it

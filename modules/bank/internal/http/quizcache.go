@@ -22,14 +22,15 @@ type quizBodyKey struct {
 }
 
 type quizBody struct {
-	stamp   string
+	version int64
 	encoded []byte
 }
 
 // quizBodies caches GET /quizzes/{id}'s encoded question lists per quiz
-// and answer side, each valid while the quiz's stamp is the one it was
-// built under. The stamp is read with the access check on every request,
-// so an edit is seen at once on every replica (no event to wait for).
+// and answer side, each valid while the quiz's content version is the one
+// it was built under. The version is read with the access check on every
+// request (one row the bank's triggers keep), so an edit is seen at once
+// on every replica (no event to wait for).
 type quizBodies struct {
 	svc   *app.Service
 	cache *lru.Cache[quizBodyKey, quizBody]
@@ -45,7 +46,7 @@ func newQuizBodies(s *app.Service) *quizBodies {
 
 // get opens the quiz for the caller and answers its detail as bytes: the
 // quiz's fields encoded per request (they are read fresh), then the
-// question list from the cache when its stamp still holds. The bytes are
+// question list from the cache when its version still holds. The bytes are
 // those huma writes for the same QuizDetailBody (quizcache_test.go).
 func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*httpapi.Encoded, error) {
 	z, err := b.svc.OpenQuiz(ctx, auth.MustFrom(ctx), id, study)
@@ -66,7 +67,7 @@ func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*httpapi.En
 // list is the opened quiz's encoded question list.
 func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) ([]byte, error) {
 	key := quizBodyKey{quiz: z.ID, answers: z.AnswersShown}
-	if hit, ok := b.cache.Get(key); ok && hit.stamp == z.Stamp {
+	if hit, ok := b.cache.Get(key); ok && hit.version == z.Version {
 		return hit.encoded, nil
 	}
 	qs, err := b.svc.OpenedQuestions(ctx, z)
@@ -77,7 +78,7 @@ func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	b.cache.Add(key, quizBody{stamp: z.Stamp, encoded: encoded})
+	b.cache.Add(key, quizBody{version: z.Version, encoded: encoded})
 	return encoded, nil
 }
 

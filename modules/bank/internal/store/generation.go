@@ -34,9 +34,10 @@ func (s *Store) RatedQuestions(ctx context.Context, ids, categories []int64, lim
 
 // SetDifficulty stores ids[i]'s difficulty levels[i] on the live ones and
 // counts them. A rating is not an edit: the version and its history stay
-// (the quiz read's stamp reads the level itself, so no cached quiz body
-// shows an old one). Levels are the three plain words the column allows
-// (the caller checks), so they go in an array literal as they are.
+// (the bank.quiz_contents trigger moves its quizzes' content version, so
+// no cached quiz body shows an old level). Levels are the three plain
+// words the column allows (the caller checks), so they go in an array
+// literal as they are.
 func (s *Store) SetDifficulty(ctx context.Context, ids []int64, levels []string) (int64, error) {
 	res := s.db.Conn(ctx).Exec(`UPDATE bank.questions q SET difficulty = v.level
 		FROM unnest(?::bigint[], ?::text[]) AS v(id, level)

@@ -8,12 +8,12 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// quizSelect reads quizzes with their live question count and category name.
+// quizSelect reads quizzes with their live question count (kept by the
+// bank.quiz_contents triggers) and category name.
 const quizSelect = `SELECT z.id, z.section_id, z.user_id, z.title, z.mode, z.time_limit_minutes, z.is_published,
-	z.category_id, z.created_at, z.updated_at, z.deleted_at, c.name AS category_name,
-	(SELECT count(*) FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
-	 WHERE qq.quiz_id = z.id) AS questions_count
-FROM bank.quizzes z LEFT JOIN bank.quiz_categories c ON c.id = z.category_id`
+	z.category_id, z.created_at, z.updated_at, z.deleted_at, c.name AS category_name, k.questions_count
+FROM bank.quizzes z JOIN bank.quiz_contents k ON k.quiz_id = z.id
+LEFT JOIN bank.quiz_categories c ON c.id = z.category_id`
 
 // InsertQuiz stores z, filling its id and times.
 func (s *Store) InsertQuiz(ctx context.Context, z *Quiz) error {
@@ -48,35 +48,30 @@ func (s *Store) Quiz(ctx context.Context, id int64, lock bool) (*QuizSummary, er
 	return &rows[0], nil
 }
 
-// QuizStamped is a quiz with what opening it needs: a digest of
-// everything its detail shows of its questions (which live questions in
-// which order, each one's version, which every write to a question bumps,
-// and its category's id and name) and, for a learner's saved test, whose
-// it is.
-type QuizStamped struct {
+// QuizVersioned is a quiz with what opening it needs: the version of what
+// its read shows of its questions (bank.quiz_contents: its triggers move
+// it on every write that can change that list or its count) and, for a
+// learner's saved test, whose it is.
+type QuizVersioned struct {
 	QuizSummary
-	Stamp   string
+	Version int64
 	SavedBy *int64 // the learner whose saved test it is; nil for other quizzes
 }
 
-// QuizWithStamp loads a quiz (trashed or not) with its stamp and saved-test
-// owner in one query, the live questions joined once for both the count
-// and the stamp; db.ErrNotFound on a miss. Explicit scan targets: this is
-// every quiz read's first query.
-func (s *Store) QuizWithStamp(ctx context.Context, id int64) (*QuizStamped, error) {
-	var z QuizStamped
+// QuizWithVersion loads a quiz (trashed or not) with its content version,
+// live question count and saved-test owner in one query that reads no
+// question; db.ErrNotFound on a miss. Explicit scan targets: this is every
+// quiz read's first query.
+func (s *Store) QuizWithVersion(ctx context.Context, id int64) (*QuizVersioned, error) {
+	var z QuizVersioned
 	err := s.row(ctx, `SELECT z.id, z.section_id, z.user_id, z.title, z.mode, z.time_limit_minutes, z.is_published,
-		z.category_id, z.created_at, z.updated_at, z.deleted_at, c.name, l.n, l.stamp,
+		z.category_id, z.created_at, z.updated_at, z.deleted_at, c.name, k.questions_count, k.version,
 		(SELECT st.user_id FROM bank.saved_tests st WHERE st.quiz_id = z.id)
-	FROM bank.quizzes z LEFT JOIN bank.quiz_categories c ON c.id = z.category_id
-	CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(md5(string_agg(concat_ws('.', q.id, q.version, coalesce(q.difficulty, '-'), qc.id, qc.name),
-			'/' ORDER BY qq.position, q.id)), '') AS stamp
-		FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
-		LEFT JOIN bank.question_categories qc ON qc.id = q.question_category_id
-		WHERE qq.quiz_id = z.id) l
+	FROM bank.quizzes z JOIN bank.quiz_contents k ON k.quiz_id = z.id
+	LEFT JOIN bank.quiz_categories c ON c.id = z.category_id
 	WHERE z.id = ?`, id).Scan(&z.ID, &z.SectionID, &z.UserID, &z.Title, &z.Mode, &z.TimeLimitMinutes,
 		&z.IsPublished, &z.CategoryID, &z.CreatedAt, &z.UpdatedAt, &z.DeletedAt, &z.CategoryName, &z.QuestionsCount,
-		&z.Stamp, &z.SavedBy)
+		&z.Version, &z.SavedBy)
 	if err != nil {
 		return nil, err
 	}
