@@ -76,9 +76,11 @@ CREATE TRIGGER quiz_questions_deleted AFTER DELETE ON bank.quiz_questions
 CREATE TRIGGER quiz_questions_updated AFTER UPDATE ON bank.quiz_questions
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bank.quiz_questions_changed();
 
--- A question changed anything a quiz read shows of it (every column but
--- created_by and search_document; version alone would miss a difficulty
--- rating, which is not an edit) or was trashed or restored.
+-- A question changed anything a quiz read shows of it (or was trashed or
+-- restored). Whole rows are compared, less the columns no read shows, so
+-- a column added later counts until someone says otherwise: a needless
+-- bump costs one re-encode, a missed one serves a stale question. version
+-- alone would miss a difficulty rating, which is not an edit.
 -- +goose StatementBegin
 CREATE FUNCTION bank.questions_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -86,13 +88,8 @@ BEGIN
   PERFORM bank.bump_quiz_contents(ARRAY(
     SELECT DISTINCT qq.quiz_id FROM old_rows o JOIN new_rows n ON n.id = o.id
       JOIN bank.quiz_questions qq ON qq.question_id = n.id
-    WHERE (o.question_type, o.question_text, o.options, o.correct_answer, o.explanation, o.option_explanations,
-           o.key_points, o.attending_tip, o.explanation_image_path, o.image_path, o.figures, o.question_category_id,
-           o.difficulty, o.version, o.created_at, o.updated_at, o.deleted_at)
-      IS DISTINCT FROM
-          (n.question_type, n.question_text, n.options, n.correct_answer, n.explanation, n.option_explanations,
-           n.key_points, n.attending_tip, n.explanation_image_path, n.image_path, n.figures, n.question_category_id,
-           n.difficulty, n.version, n.created_at, n.updated_at, n.deleted_at)));
+    WHERE to_jsonb(o) - '{created_by,search_document}'::text[]
+      IS DISTINCT FROM to_jsonb(n) - '{created_by,search_document}'::text[]));
   RETURN NULL;
 END
 $$;
