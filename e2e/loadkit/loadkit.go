@@ -1,15 +1,19 @@
-// Package loadkit is what the load suite (e2e/load) and the benchmark
-// command (scripts/bench) share: a JSON client of the API as a learner's
-// device uses it, the quiz both sit, and latency percentiles.
+// Package loadkit is what the load suite (e2e/load) and the benchmarks
+// (scripts/bench and the scale benchmarks it runs) share: a JSON client of
+// the API as a learner's device uses it, the quiz both sit, latency
+// percentiles and the bench table's rows.
 package loadkit
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -113,4 +117,87 @@ func (a *API) Start(tok string, quizID int64) (int64, error) {
 	var at struct{ ID int64 }
 	err := a.Call(tok, http.MethodPost, fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", quizID), nil, nil, &at)
 	return at.ID, err
+}
+
+// Row is one line of the bench table. The scale benchmarks, which run as
+// their own programs (they seed 100,000 questions inside their modules),
+// print theirs with EmitRow; scripts/bench reads them back with ParseRows
+// and prints every row in one table with WriteTable.
+type Row struct {
+	Path   string  `json:"path"`
+	Rate   float64 `json:"rate"` // requests per second
+	P50    float64 `json:"p50_ms"`
+	P95    float64 `json:"p95_ms"`
+	P99    float64 `json:"p99_ms"`
+	Errors int     `json:"errors"`
+	Limit  string  `json:"limit"` // what the machine does without Rounds, or a quality figure; "" for none
+	Ratio  float64 `json:"ratio"` // Rounds' rate over the limit's; 0 for none
+}
+
+// NewRow summarises latencies (in any order) taken over window.
+func NewRow(path string, latencies []time.Duration, window time.Duration, errors int) Row {
+	s := slices.Clone(latencies)
+	slices.Sort(s)
+	ms := func(p float64) float64 { return float64(Percentile(s, p)) / float64(time.Millisecond) }
+	r := Row{Path: path, P50: ms(.50), P95: ms(.95), P99: ms(.99), Errors: errors}
+	if window > 0 {
+		r.Rate = float64(len(s)) / window.Seconds()
+	}
+	return r
+}
+
+// rowPrefix marks a row among a benchmark's other output.
+const rowPrefix = "bench-row: "
+
+// EmitRow writes r as one line ParseRows finds.
+func EmitRow(w io.Writer, r Row) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s%s\n", rowPrefix, b)
+	return err
+}
+
+// ParseRows reads the rows EmitRow wrote among other output (go test's
+// lines, progress), in order.
+func ParseRows(out io.Reader) ([]Row, error) {
+	var rows []Row
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		_, js, ok := strings.Cut(sc.Text(), rowPrefix)
+		if !ok {
+			continue
+		}
+		var r Row
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			return nil, fmt.Errorf("bench row %q: %w", js, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, sc.Err()
+}
+
+// WriteTable prints rows as the Markdown table of docs/performance.md.
+func WriteTable(w io.Writer, rows []Row) {
+	fmt.Fprintln(w, "| Path | Rounds | p50 / p95 / p99 | errors | The machine's limit, same run | Ratio |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	dash := func(s string) string {
+		if s == "" {
+			return "—"
+		}
+		return s
+	}
+	for _, r := range rows {
+		rate, ratio := "", ""
+		if r.Rate > 0 {
+			rate = strconv.FormatFloat(r.Rate, 'f', 0, 64) + "/s"
+		}
+		if r.Ratio > 0 {
+			ratio = strconv.FormatFloat(r.Ratio, 'f', 2, 64)
+		}
+		fmt.Fprintf(w, "| %s | %s | %.1f / %.1f / %.1f ms | %d | %s | %s |\n", r.Path, dash(rate),
+			r.P50, r.P95, r.P99, r.Errors, dash(r.Limit), dash(ratio))
+	}
 }

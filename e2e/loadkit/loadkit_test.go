@@ -1,6 +1,8 @@
 package loadkit
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,5 +25,46 @@ func TestPercentile(t *testing.T) {
 	}
 	if got := Millis(1500 * time.Microsecond); got != "1.5 ms" {
 		t.Errorf("Millis = %q", got)
+	}
+}
+
+func TestRowsRoundTrip(t *testing.T) {
+	var lat []time.Duration
+	for i := 100; i >= 1; i-- { // any order
+		lat = append(lat, time.Duration(i)*time.Millisecond)
+	}
+	search := NewRow("`GET /search`", lat, 2*time.Second, 0)
+	search.Limit = "recall@10 0.966 at ef_search 200"
+	bank := Row{Path: "`GET /questions/bank`", Rate: 80, P50: 10, P95: 15.94, P99: 20, Limit: "raw SQL", Ratio: 0.8}
+	if search.Rate != 50 || search.P50 != 51 || search.P95 != 96 || search.P99 != 100 {
+		t.Fatalf("NewRow = %+v", search)
+	}
+	var out strings.Builder
+	out.WriteString("goos: linux\nBenchmarkBankListing-2  1400  1.2 ns/op\n")
+	for _, r := range []Row{search, bank} {
+		if err := EmitRow(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		out.WriteString("PASS\n")
+	}
+	got, err := ParseRows(strings.NewReader(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []Row{search, bank}) {
+		t.Fatalf("ParseRows = %+v", got)
+	}
+	if _, err := ParseRows(strings.NewReader(rowPrefix + "{not json\n")); err == nil {
+		t.Error("a garbled row is an error, not a silently missing row")
+	}
+
+	var table strings.Builder
+	WriteTable(&table, []Row{bank, {Path: "submit", P50: 1, P95: 2, P99: 3, Errors: 2}})
+	want := "| Path | Rounds | p50 / p95 / p99 | errors | The machine's limit, same run | Ratio |\n" +
+		"|---|---|---|---|---|---|\n" +
+		"| `GET /questions/bank` | 80/s | 10.0 / 15.9 / 20.0 ms | 0 | raw SQL | 0.80 |\n" +
+		"| submit | — | 1.0 / 2.0 / 3.0 ms | 2 | — | — |\n"
+	if table.String() != want {
+		t.Errorf("WriteTable:\n%s\nwant:\n%s", table.String(), want)
 	}
 }

@@ -5,17 +5,26 @@
 // read over loopback HTTP with keep-alive, and beside each runs the
 // machine's own limit: pgbench on the single-row upsert an autosave boils
 // down to (same database, same table shape), and a bare net/http handler
-// serving the same bytes as the quiz read. It prints one Markdown table
-// with the ratios, for docs/performance.md.
+// serving the same bytes as the quiz read. It then submits 100-question
+// attempts (1 client, then 10) and runs the scale benchmarks, each its own
+// program on its own database of 100,000 questions (the seeders live in the
+// modules' internal packages): the bank listing through HTTP beside its
+// page and count statements as raw SQL, and hybrid search through
+// GET /search with the index's recall@10. It prints one Markdown table of
+// every row, for docs/performance.md.
 //
-// Run it with `go tool task bench` (it needs the local cluster up).
+// Run it with `go tool task bench` (it needs the local cluster up);
+// `-scale=false` skips the two 100,000-question benchmarks.
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -43,6 +52,8 @@ type options struct {
 	questions        int
 	learners         int
 	cpuProfile       string
+	scale            bool
+	bankRequests     int
 }
 
 func main() {
@@ -52,6 +63,8 @@ func main() {
 	flag.IntVar(&o.questions, "questions", 50, "questions in the quiz")
 	flag.IntVar(&o.learners, "learners", 1000, "learners signed in (the largest load)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the loads (server and generator share the process)")
+	flag.BoolVar(&o.scale, "scale", true, "also run the 100,000-question benchmarks (bank listing, search)")
+	flag.IntVar(&o.bankRequests, "bank-requests", 1400, "bank listing requests over the 100,000 questions (spread over its 14 filter shapes)")
 	flag.Parse()
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
@@ -63,15 +76,26 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(o); err != nil {
+	begin := time.Now()
+	rows, err := run(o)
+	if err != nil {
 		log.Fatal(err)
 	}
+	hot := time.Since(begin)
+	if o.scale {
+		scale, err := scaleRows(o)
+		if err != nil {
+			log.Fatal(err)
+		}
+		rows = append(rows, scale...)
+	}
+	printTable(rows, o, hot, time.Since(begin))
 }
 
-func run(o options) error {
+func run(o options) ([]loadkit.Row, error) {
 	defaults, err := config.Read()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	h, err := harness.Start(harness.WithConfig(func(c *config.Config) {
 		// The deployment's pool and caches, not the tests' small ones.
@@ -79,13 +103,13 @@ func run(o options) error {
 		c.Auth.RoleCacheTTL = defaults.Auth.RoleCacheTTL
 	}))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() { _ = h.Stop() }()
 
 	w, err := setUp(h, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var rows []row
 
@@ -96,40 +120,47 @@ func run(o options) error {
 		c = min(c, o.learners)
 		rounds, err := save(c, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		limit, err := pgbenchUpsert(h.DBURL, c, o.duration)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners back to back", c), rounds,
 			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS", c, limit), rounds.rate() / limit})
 	}
 	paced, err := save(o.learners, 3*time.Second)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, "—", 0})
 
 	quiz, err := drive(min(50, o.learners), 0, o, func(i int) error { return w.readQuiz(i) })
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bare, err := bareHandler(w.quizBody, 50, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rows = append(rows, row{fmt.Sprintf("`GET /quizzes/{id}`, %d questions, 50 clients", o.questions), quiz,
 		fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s", bare.rate()), quiz.rate() / bare.rate()})
 
-	printTable(rows, o)
-	return nil
+	var out []loadkit.Row
+	for _, r := range rows {
+		t := loadkit.NewRow(r.path, r.rounds.latencies, r.rounds.window, r.rounds.errors)
+		t.Limit, t.Ratio = r.limit, r.ratio
+		out = append(out, t)
+	}
+	submits, err := w.submitRows(o)
+	return append(out, submits...), err
 }
 
 // world is what the loads act on: a published quiz and learners each with
 // a started attempt of it.
 type world struct {
 	api       *loadkit.API
+	mod       *harness.User
 	quizID    int64
 	questions []int64
 	learners  []learner
@@ -144,7 +175,8 @@ type learner struct {
 
 func setUp(h *harness.Harness, o options) (*world, error) {
 	w := &world{api: loadkit.NewAPI(h.BaseURL, o.learners, 30*time.Second)}
-	mod := h.NewUser(auth.RoleModerator)
+	w.mod = h.NewUser(auth.RoleModerator)
+	mod := w.mod
 	quiz, err := w.api.PublishQuiz(mod.Token, "Bench", o.questions, func(int) string { return "the alphabet" })
 	if err != nil {
 		return nil, err
@@ -340,18 +372,144 @@ type row struct {
 	ratio  float64
 }
 
-func printTable(rows []row, o options) {
-	fmt.Printf("\nOne run, %s per load after %s warm-up, on %s.\n\n", o.duration, o.warmup, machine())
-	fmt.Println("| Path | Rounds | p50 / p95 / p99 | errors | The machine's limit, same run | Ratio |")
-	fmt.Println("|---|---|---|---|---|---|")
-	for _, r := range rows {
-		ratio := "—"
-		if r.ratio > 0 {
-			ratio = fmt.Sprintf("%.2f", r.ratio)
-		}
-		fmt.Printf("| %s | %.0f/s | %s / %s / %s | %d | %s | %s |\n", r.path, r.rounds.rate(),
-			loadkit.Millis(loadkit.Percentile(r.rounds.latencies, 0.50)), loadkit.Millis(loadkit.Percentile(r.rounds.latencies, 0.95)), loadkit.Millis(loadkit.Percentile(r.rounds.latencies, 0.99)), r.rounds.errors, r.limit, ratio)
+// submitAnswered is how many questions the submitted attempts hold.
+const submitAnswered = 100
+
+// submitRows publishes a 100-question quiz, starts every learner's attempt
+// at it (not timed: a submit completes its attempt, so each submit needs
+// its own), and submits them with every question answered: a few to warm
+// up, three in ten by one client back to back, the rest by 10 clients.
+func (w *world) submitRows(o options) ([]loadkit.Row, error) {
+	quiz, err := w.api.PublishQuiz(w.mod.Token, "Bench submit", submitAnswered, func(int) string { return "the alphabet" })
+	if err != nil {
+		return nil, err
 	}
+	answers := map[string]string{}
+	for _, q := range quiz.Questions {
+		answers[strconv.FormatInt(q, 10)] = "Bravo"
+	}
+	log.Printf("starting %d attempts of a %d-question quiz", len(w.learners), submitAnswered)
+	attempts := make([]int64, len(w.learners))
+	var g errgroup.Group
+	g.SetLimit(8)
+	for i, l := range w.learners {
+		g.Go(func() (err error) {
+			attempts[i], err = w.api.Start(l.token, quiz.ID)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	submit := func(i int) error {
+		return w.api.Call(w.learners[i].token, http.MethodPost, fmt.Sprintf("/api/v1/attempts/%d/submit", attempts[i]),
+			nil, map[string]any{"answers": answers}, nil)
+	}
+	warm := min(10, len(attempts)/10)
+	for i := range warm {
+		if err := submit(i); err != nil {
+			return nil, err
+		}
+	}
+	alone := warm + (len(attempts)-warm)*3/10
+	var rows []loadkit.Row
+	for _, part := range []struct {
+		clients  int
+		from, to int
+	}{{1, warm, alone}, {10, alone, len(attempts)}} {
+		rows = append(rows, submitLoad(part.clients, part.from, part.to, submit))
+	}
+	return rows, nil
+}
+
+// submitLoad submits attempts from..to-1 over clients workers, each taking
+// the next one, and summarises them over the load's wall time.
+func submitLoad(clients, from, to int, submit func(i int) error) loadkit.Row {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var errs int
+	var firstErr error
+	next := make(chan int)
+	var wg sync.WaitGroup
+	begin := time.Now()
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				t0 := time.Now()
+				err := submit(i)
+				took := time.Since(t0)
+				mu.Lock()
+				if err != nil {
+					errs++
+					firstErr = cmp.Or(firstErr, err)
+				} else {
+					lat = append(lat, took)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := from; i < to; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		log.Printf("%d errors; first: %v", errs, firstErr)
+	}
+	who := "1 client"
+	if clients > 1 {
+		who = fmt.Sprintf("%d clients", clients)
+	}
+	return loadkit.NewRow(fmt.Sprintf("`POST /attempts/{id}/submit`, %d answered questions, %s, %d attempts",
+		submitAnswered, who, to-from), lat, time.Since(begin), errs)
+}
+
+// scaleRows runs the two 100,000-question benchmarks one after the other,
+// each in its own process (their seeders are the modules' internal code),
+// passes their output on to stderr as progress and keeps the rows they
+// print (loadkit.EmitRow).
+func scaleRows(o options) ([]loadkit.Row, error) {
+	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -m: %w", err)
+	}
+	var rows []loadkit.Row
+	for _, args := range [][]string{
+		{"test", "-count=1", "-timeout=0", "./modules/bank/internal/store/", "-run=^$", "-bench=BankListing",
+			fmt.Sprintf("-benchtime=%dx", o.bankRequests)},
+		{"run", "./modules/search/internal/bench", "-n=100000"},
+	} {
+		log.Printf("go %s", strings.Join(args, " "))
+		cmd := exec.Command("go", args...)
+		cmd.Dir = strings.TrimSpace(string(root))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(os.Stderr, &out), os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+		}
+		got, err := loadkit.ParseRows(&out)
+		if err != nil {
+			return nil, err
+		}
+		if len(got) == 0 {
+			return nil, fmt.Errorf("go %s printed no bench row", strings.Join(args, " "))
+		}
+		rows = append(rows, got...)
+	}
+	return rows, nil
+}
+
+func printTable(rows []loadkit.Row, o options, hot, all time.Duration) {
+	fmt.Printf("\nOne run on %s: the first rows %s per load after %s warm-up (%s with set-up and the submits)", machine(),
+		o.duration, o.warmup, hot.Round(time.Second))
+	if o.scale {
+		fmt.Printf(", the 100,000-question rows their own programs (%s in all)", all.Round(time.Second))
+	}
+	fmt.Print(".\n\n")
+	loadkit.WriteTable(os.Stdout, rows)
 }
 
 func machine() string {

@@ -8,6 +8,12 @@ package store_test
 //
 //	go test ./modules/bank/internal/store/ -run '^$' -bench BankListing -benchtime 2000x
 //
+// Beside it, the page and count statements the app ran for each shape
+// (captured from gorm on the warm-up requests) are replayed as raw SQL on
+// the same database, as often as the shape was requested: the listing's
+// cost over its queries alone. The comparison is printed as one bench-table
+// row (loadkit.EmitRow) that `go tool task bench` merges into its table.
+//
 // Data: the demo bank's 468 questions varied into 100,000 (each stem gets
 // two extra clinical words), filed under the demo tree (5% unfiled, 1%
 // trashed), each with its source's subject and disease tags, three in four
@@ -30,9 +36,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"gorm.io/gorm"
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -67,9 +75,13 @@ func BenchmarkBankListing(b *testing.B) {
 		b.Fatal(envErr)
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
-	// Warm the pool and the caches once per request shape.
+	// Warm the pool and the caches once per request shape, capturing the
+	// shape's statements on the first run.
 	for _, r := range env.requests {
-		if _, err := call(client, r); err != nil {
+		captured.start(r.name)
+		_, err := call(client, r)
+		captured.stop()
+		if err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -96,7 +108,151 @@ func BenchmarkBankListing(b *testing.B) {
 	}
 	if b.N >= len(env.requests) {
 		explain(b)
+		if err := compareRaw(per, all); err != nil {
+			b.Fatal(err)
+		}
 	}
+}
+
+// statement is one page or count query as the app sent it (SQL with $n
+// placeholders and the bound values).
+type statement struct {
+	sql  string
+	args []any
+}
+
+// capture records, per request shape, the listing's page and count
+// statements from a gorm callback registered once after gorm's own
+// row-query callback (the listing runs them with Raw(...).Scan).
+type capture struct {
+	mu    sync.Mutex
+	shape string // "" when not recording
+	stmts map[string][]statement
+}
+
+var captured = &capture{stmts: map[string][]statement{}}
+
+func (c *capture) register(db *gorm.DB) error {
+	return db.Callback().Row().After("gorm:row").Register("bench:capture", func(tx *gorm.DB) {
+		sql := strings.TrimSpace(tx.Statement.SQL.String())
+		if !strings.Contains(sql, "bank.questions") ||
+			!(strings.HasPrefix(sql, "SELECT count(*) FROM") || strings.HasPrefix(sql, "WITH p AS (")) {
+			return
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.shape != "" {
+			c.stmts[c.shape] = append(c.stmts[c.shape], statement{sql, slices.Clone(tx.Statement.Vars)})
+		}
+	})
+}
+
+// start records the next request's statements under shape, unless an
+// earlier run recorded them.
+func (c *capture) start(shape string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, done := c.stmts[shape]; !done {
+		c.shape = shape
+	}
+}
+
+func (c *capture) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.shape = ""
+}
+
+// compareRaw replays each shape's captured statements with pgx, in a
+// transaction that plans them for their values as the store's does, as
+// many times as the shape was requested, and prints the bench row: the
+// HTTP listing beside its raw SQL, with the per-shape range of p50s.
+func compareRaw(per map[string][]time.Duration, all []time.Duration) error {
+	ctx := context.Background()
+	pg, err := pgx.Connect(ctx, env.h.DBURL)
+	if err != nil {
+		return err
+	}
+	defer pg.Close(ctx)
+	// replay returns the page's question ids (its second column).
+	replay := func(stmts []statement) (page []int64, err error) {
+		tx, err := pg.Begin(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = tx.Rollback(ctx) }()
+		if _, err := tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_custom_plan`); err != nil {
+			return nil, err
+		}
+		for _, s := range stmts {
+			rows, err := tx.Query(ctx, s.sql, s.args...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				v, err := rows.Values()
+				if err != nil {
+					return nil, err
+				}
+				if id, ok := v[min(1, len(v)-1)].(int64); ok && strings.HasPrefix(s.sql, "WITH p AS (") {
+					page = append(page, id)
+				}
+			}
+			if rows.Err() != nil {
+				return nil, rows.Err()
+			}
+		}
+		return page, tx.Commit(ctx)
+	}
+	var raw []time.Duration
+	var httpTime, rawTime time.Duration
+	lo, hi := 0.0, 0.0
+	for _, r := range env.requests {
+		stmts, n := captured.stmts[r.name], len(per[r.name])
+		if len(stmts) == 0 || n == 0 {
+			return fmt.Errorf("%s: no captured page or count statement", r.name)
+		}
+		// Warm, as the HTTP side was, and check the replay lists the page
+		// the listing does.
+		page, err := replay(stmts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		var listed struct{ Questions []struct{ ID int64 } }
+		r.user.Client(env.h).Get("/api/v1/questions/bank?" + r.query).JSON(&listed)
+		var want []int64
+		for _, q := range listed.Questions {
+			want = append(want, q.ID)
+		}
+		if !slices.Equal(page, want) {
+			return fmt.Errorf("%s: the raw statements list %v, the listing %v", r.name, page, want)
+		}
+		var mine []time.Duration
+		for range n {
+			t0 := time.Now()
+			if _, err := replay(stmts); err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
+			mine = append(mine, time.Since(t0))
+		}
+		raw = append(raw, mine...)
+		for i := range n {
+			httpTime += per[r.name][i]
+			rawTime += mine[i]
+		}
+		times := float64(pct(per[r.name], 50)) / float64(pct(mine, 50))
+		if lo == 0 || times < lo {
+			lo = times
+		}
+		hi = max(hi, times)
+	}
+	row := loadkit.NewRow(fmt.Sprintf("`GET /questions/bank`, %d filter shapes over %dk questions, 1 client",
+		len(env.requests), benchQuestions/1000), all, httpTime, 0)
+	rawRow := loadkit.NewRow("", raw, rawTime, 0)
+	row.Limit = fmt.Sprintf("the same page+count statements as raw SQL (pgx): %.0f/s, %.1f / %.1f / %.1f ms; HTTP p50 %.2f-%.2f × raw per shape",
+		rawRow.Rate, rawRow.P50, rawRow.P95, rawRow.P99, lo, hi)
+	row.Ratio = row.Rate / rawRow.Rate
+	return loadkit.EmitRow(os.Stdout, row)
 }
 
 func call(c *http.Client, r benchRequest) (time.Duration, error) {
@@ -176,6 +332,9 @@ func setUp() (*benchEnv, error) {
 		if err := h.App.DB.Conn(ctx).Exec(`DELETE FROM identity.users WHERE email LIKE '%@example.test'`).Error; err != nil {
 			return nil, err
 		}
+	}
+	if err := captured.register(e.h.App.DB.Detached(ctx)); err != nil {
+		return nil, err
 	}
 	e.mod = e.h.NewUser(auth.RoleModerator)
 	pg, err := pgx.Connect(ctx, e.h.DBURL)
