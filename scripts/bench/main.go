@@ -4,8 +4,9 @@
 // provider, learners signed in through SSO), drives autosave and the quiz
 // read over loopback HTTP with keep-alive, and beside each runs the
 // machine's own limit: pgbench on the single-row upsert an autosave boils
-// down to (same database, same table shape), and a bare net/http handler
-// serving the same bytes as the quiz read. It then submits 100-question
+// down to (same database, same table shape) with a bare net/http handler
+// taking the same requests (the HTTP floor), and a bare handler serving the
+// same bytes as the quiz read. It then submits 100-question
 // attempts (1 client, then 10) and runs the scale benchmarks, each its own
 // program on its own database of 100,000 questions (the seeders live in the
 // modules' internal packages): the bank listing through HTTP beside its
@@ -126,8 +127,13 @@ func run(o options) ([]loadkit.Row, error) {
 		if err != nil {
 			return nil, err
 		}
+		floor, err := w.bareSaved(c, o)
+		if err != nil {
+			return nil, err
+		}
 		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners back to back", c), rounds,
-			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS", c, limit), rounds.rate() / limit})
+			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS (a bare net/http handler reading the same requests: %.0f/s, Rounds at %.2f of it)",
+				c, limit, floor.rate(), rounds.rate()/floor.rate()), rounds.rate() / limit})
 	}
 	paced, err := save(o.learners, 3*time.Second)
 	if err != nil {
@@ -139,7 +145,7 @@ func run(o options) ([]loadkit.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	bare, err := bareHandler(w.quizBody, 50, o)
+	bare, err := bareRead(w.quizBody, 50, o)
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +212,13 @@ func setUp(h *harness.Harness, o options) (*world, error) {
 // autosave sends learner i's next revision of its progress (one worker
 // drives a learner at a time).
 func (w *world) autosave(i int) error {
+	return w.api.Call(w.learners[i].token, http.MethodPost, "/api/v1/attempts/progress",
+		http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, w.nextSave(i), nil)
+}
+
+// nextSave is learner i's next revision of its progress, as a client
+// sends it.
+func (w *world) nextSave(i int) map[string]any {
 	l := &w.learners[i]
 	l.revision++
 	rev := l.revision
@@ -213,10 +226,8 @@ func (w *world) autosave(i int) error {
 	for k := range min(int(rev), len(w.questions)) {
 		answers[strconv.FormatInt(w.questions[k], 10)] = "Bravo"
 	}
-	body := map[string]any{"quiz_id": w.quizID, "attempt_id": l.attemptID, "answers": answers,
+	return map[string]any{"quiz_id": w.quizID, "attempt_id": l.attemptID, "answers": answers,
 		"current_idx": int(rev) % len(w.questions), "mode": "timed", "time_left": 36000 - rev, "revision": rev}
-	return w.api.Call(l.token, http.MethodPost, "/api/v1/attempts/progress",
-		http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, body, nil)
 }
 
 // readQuiz reads the quiz and drops the body, as the bare handler's load
@@ -293,21 +304,42 @@ func drive(clients int, every time.Duration, o options, op func(worker int) erro
 	return all, nil
 }
 
-// bareHandler serves body from a plain net/http handler and drives it like
-// the quiz read: the ceiling of HTTP on this machine for these bytes.
-func bareHandler(body []byte, clients int, o options) (load, error) {
+// bare runs handler as a plain net/http server and drives it from clients
+// workers with op (given the worker and the server's client): the ceiling
+// of HTTP on this machine for the same requests and answers.
+func bare(handler http.HandlerFunc, clients int, o options, op func(worker int, c *loadkit.API) error) (load, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return load{}, err
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	})}
+	srv := &http.Server{Handler: handler}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	bare := loadkit.NewAPI("http://"+ln.Addr().String(), clients, 0)
-	return drive(clients, 0, o, func(int) error { return bare.Call("", http.MethodGet, "/", nil, nil, nil) })
+	c := loadkit.NewAPI("http://"+ln.Addr().String(), clients, 0)
+	return drive(clients, 0, o, func(i int) error { return op(i, c) })
+}
+
+// bareRead serves body to every GET, as the quiz read answers it.
+func bareRead(body []byte, clients int, o options) (load, error) {
+	return bare(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}, clients, o, func(_ int, c *loadkit.API) error { return c.Call("", http.MethodGet, "/", nil, nil, nil) })
+}
+
+// bareSaved reads each autosave's body (the same bodies, sent the same way)
+// and answers what a save answers, doing nothing else: the HTTP floor of
+// an autosave beside pgbench's database floor.
+func (w *world) bareSaved(clients int, o options) (load, error) {
+	saved := []byte(`{"saved":true,"saved_at":"2026-11-26T21:00:00Z","expires_at":"2026-12-03T21:00:00Z"}` + "\n")
+	return bare(func(rw http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		rw.Header().Set("Content-Type", "application/json")
+		_, _ = rw.Write(saved)
+	}, clients, o, func(i int, c *loadkit.API) error {
+		return c.Call(w.learners[i].token, http.MethodPost, "/",
+			http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, w.nextSave(i), nil)
+	})
 }
 
 // upsertScript is the single-row upsert an autosave boils down to, on a
