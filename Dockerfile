@@ -32,7 +32,12 @@ WORKDIR /data
 # Listen on every interface inside the container; the metrics listener too,
 # so that Prometheus and the worker's probe reach it (keep it off the public
 # network: the chart exposes only the API port through its Service).
-ENV ROUNDS_HTTP_ADDR=:8080 \
+# GOGC=400: a heap target five times the live heap, for throughput (the
+# hot paths allocate per request; docs/operations.md "Memory and GC"); set
+# GOMEMLIMIT below the container's memory limit so the GC tightens before
+# it (the Helm chart does).
+ENV GOGC=400 \
+    ROUNDS_HTTP_ADDR=:8080 \
     ROUNDS_METRICS_ADDR=:9090 \
     ROUNDS_STORAGE_URL=file:///data/uploads \
     ROUNDS_LOG_FORMAT=json
