@@ -7,6 +7,7 @@ package loadkit
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -97,6 +99,40 @@ func (a *API) PublishQuiz(tok, title string, n int, topic func(i int) string) (*
 	}
 	quiz.ID = made.ID
 	return quiz, a.Call(tok, http.MethodPatch, fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", quiz.ID), nil, nil, nil)
+}
+
+// Spread calls fn once per item from clients workers at once, each taking
+// the next item, and returns the latency of every call that succeeded, how
+// many failed and the first failure.
+func Spread[T any](clients int, items []T, fn func(T) error) (latencies []time.Duration, failed int, first error) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan T)
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range next {
+				t0 := time.Now()
+				err := fn(it)
+				took := time.Since(t0)
+				mu.Lock()
+				if err != nil {
+					failed++
+					first = cmp.Or(first, err)
+				} else {
+					latencies = append(latencies, took)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, it := range items {
+		next <- it
+	}
+	close(next)
+	wg.Wait()
+	return latencies, failed, first
 }
 
 // Percentile reads the p-th quantile (0 to 1) of sorted latencies; 0 for none.

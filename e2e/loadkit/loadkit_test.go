@@ -1,8 +1,10 @@
 package loadkit
 
 import (
+	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -66,5 +68,32 @@ func TestRowsRoundTrip(t *testing.T) {
 		"| submit | — | 1.0 / 2.0 / 3.0 ms | 2 | — | — |\n"
 	if table.String() != want {
 		t.Errorf("WriteTable:\n%s\nwant:\n%s", table.String(), want)
+	}
+}
+
+func TestSpreadCallsEachItemOnceAndCountsFailures(t *testing.T) {
+	items := make([]int, 100)
+	for i := range items {
+		items[i] = i
+	}
+	var mu sync.Mutex
+	seen := map[int]int{}
+	boom := errors.New("boom")
+	lat, failed, first := Spread(7, items, func(i int) error {
+		mu.Lock()
+		seen[i]++
+		mu.Unlock()
+		if i%10 == 0 {
+			return boom
+		}
+		return nil
+	})
+	if len(seen) != 100 || len(lat) != 90 || failed != 10 || first != boom {
+		t.Fatalf("seen %d items, %d latencies, %d failed, first %v", len(seen), len(lat), failed, first)
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Fatalf("item %d called %d times", i, n)
+		}
 	}
 }

@@ -20,7 +20,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -457,37 +456,8 @@ func (w *world) submitRows(o options) ([]loadkit.Row, error) {
 // submitLoad submits attempts from..to-1 over clients workers, each taking
 // the next one, and summarises them over the load's wall time.
 func submitLoad(clients, from, to int, submit func(i int) error) loadkit.Row {
-	var mu sync.Mutex
-	var lat []time.Duration
-	var errs int
-	var firstErr error
-	next := make(chan int)
-	var wg sync.WaitGroup
 	begin := time.Now()
-	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				t0 := time.Now()
-				err := submit(i)
-				took := time.Since(t0)
-				mu.Lock()
-				if err != nil {
-					errs++
-					firstErr = cmp.Or(firstErr, err)
-				} else {
-					lat = append(lat, took)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := from; i < to; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	lat, errs, firstErr := loadkit.Spread(clients, seq(from, to), submit)
 	if firstErr != nil {
 		log.Printf("%d errors; first: %v", errs, firstErr)
 	}
@@ -497,6 +467,15 @@ func submitLoad(clients, from, to int, submit func(i int) error) loadkit.Row {
 	}
 	return loadkit.NewRow(fmt.Sprintf("`POST /attempts/{id}/submit`, %d answered questions, %s, %d attempts",
 		submitAnswered, who, to-from), lat, time.Since(begin), errs)
+}
+
+// seq is from, from+1, ..., to-1.
+func seq(from, to int) []int {
+	out := make([]int, 0, max(0, to-from))
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // scaleRows runs the two 100,000-question benchmarks one after the other,

@@ -257,33 +257,7 @@ func measure(qs []string, clients int, fn func(string) error) ([]time.Duration, 
 			return nil, err
 		}
 	}
-	var mu sync.Mutex
-	var lat []time.Duration
-	var firstErr error
-	var wg sync.WaitGroup
-	next := make(chan string)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for q := range next {
-				t := time.Now()
-				err := fn(q)
-				d := time.Since(t)
-				mu.Lock()
-				lat = append(lat, d)
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, q := range qs {
-		next <- q
-	}
-	close(next)
-	wg.Wait()
+	lat, _, firstErr := loadkit.Spread(clients, qs, fn)
 	return lat, firstErr
 }
 
