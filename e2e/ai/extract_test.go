@@ -28,15 +28,8 @@ func paperSection() int64 {
 
 // extractWith runs an extraction to its end and returns the job.
 func extractWith(body q) map[string]any {
-	res := mod.Client(h).Post("/api/v1/drafts/extract", body)
-	ExpectWithOffset(1, res).To(HaveStatus(202))
-	job := res.Map()["job_id"].(string)
-	var last map[string]any
-	EventuallyWithOffset(1, func() any {
-		last = mod.Client(h).Get("/api/v1/quizzes/job/" + job).Map()
-		return last["status"]
-	}, "15s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
-	return last
+	c := mod.Client(h)
+	return c.AwaitJob("/api/v1/quizzes/job/" + c.StartJob("/api/v1/drafts/extract", body))
 }
 
 const extractedJSON = "```json\n" + `{"questions":[

@@ -14,15 +14,8 @@ import (
 
 // articleJob runs a library generation job to its end and returns it.
 func articleJob(path string, body q) map[string]any {
-	res := mod.Client(h).Post("/api/v1"+path, body)
-	ExpectWithOffset(1, res).To(HaveStatus(202))
-	id := res.Map()["job_id"].(string)
-	var job map[string]any
-	EventuallyWithOffset(1, func() any {
-		job = mod.Client(h).Get("/api/v1/articles/jobs/" + id).Map()
-		return job["status"]
-	}, "15s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
-	return job
+	c := mod.Client(h)
+	return c.AwaitJob("/api/v1/articles/jobs/" + c.StartJob("/api/v1"+path, body))
 }
 
 func stepNames(job map[string]any) []string {
@@ -227,15 +220,8 @@ var _ = Describe("Generation jobs", Ordered, func() {
 
 // difficultyJob runs a difficulty classification to its end.
 func difficultyJob(body q) map[string]any {
-	res := mod.Client(h).Post("/api/v1/questions/classify-difficulty", body)
-	ExpectWithOffset(1, res).To(HaveStatus(202))
-	id := res.Map()["job_id"].(string)
-	var job map[string]any
-	EventuallyWithOffset(1, func() any {
-		job = mod.Client(h).Get("/api/v1/questions/classify-difficulty/" + id).Map()
-		return job["status"]
-	}, "15s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
-	return job
+	c := mod.Client(h)
+	return c.AwaitJob("/api/v1/questions/classify-difficulty/" + c.StartJob("/api/v1/questions/classify-difficulty", body))
 }
 
 func difficultyOf(id int64) string {

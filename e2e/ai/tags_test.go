@@ -13,15 +13,8 @@ import (
 
 // tagJob runs a tag classification (POST /tags/classify) to its end.
 func tagJob() map[string]any {
-	res := mod.Client(h).Post("/api/v1/tags/classify", nil)
-	ExpectWithOffset(1, res).To(HaveStatus(202))
-	id := res.Map()["job_id"].(string)
-	var job map[string]any
-	EventuallyWithOffset(1, func() any {
-		job = mod.Client(h).Get("/api/v1/tags/status/" + id).Map()
-		return job["status"]
-	}, "30s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
-	return job
+	c := mod.Client(h)
+	return c.AwaitJob("/api/v1/tags/status/" + c.StartJob("/api/v1/tags/classify", nil))
 }
 
 func stepDetail(job map[string]any, name string) string {

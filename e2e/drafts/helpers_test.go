@@ -61,14 +61,7 @@ func extract(hh *harness.Harness, u *harness.User, body map[string]any) string {
 
 // waitJob polls the job until it is over.
 func waitJob(hh *harness.Harness, u *harness.User, jobID string) map[string]any {
-	var last map[string]any
-	Eventually(func() string {
-		res := u.Client(hh).Get("/api/v1/quizzes/job/" + jobID)
-		Expect(res).To(HaveStatus(200))
-		last = res.Map()
-		return last["status"].(string)
-	}, "15s", "50ms").Should(BeElementOf("completed", "failed", "cancelled"))
-	return last
+	return u.Client(hh).AwaitJob("/api/v1/quizzes/job/" + jobID)
 }
 
 // extractedBatch runs the built-in extractor over pages first..last of a

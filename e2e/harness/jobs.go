@@ -1,0 +1,26 @@
+package harness
+
+import (
+	"github.com/onsi/gomega"
+)
+
+// StartJob posts body to path, a route that queues a job, expects 202 and
+// returns the job's id.
+func (c *Client) StartJob(path string, body any) string {
+	res := c.Post(path, body)
+	gomega.ExpectWithOffset(1, res).To(HaveStatus(202))
+	return res.Map()["job_id"].(string)
+}
+
+// AwaitJob polls path, a job's status route, until the job has ended
+// (completed, failed or cancelled) and returns its last state.
+func (c *Client) AwaitJob(path string) map[string]any {
+	var job map[string]any
+	gomega.EventuallyWithOffset(1, func(g gomega.Gomega) any {
+		res := c.Get(path)
+		g.Expect(res).To(HaveStatus(200))
+		job = res.Map()
+		return job["status"]
+	}, "30s", "50ms").Should(gomega.BeElementOf("completed", "failed", "cancelled"))
+	return job
+}
