@@ -62,20 +62,10 @@ func main() {
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured time before each load")
 	flag.IntVar(&o.questions, "questions", 50, "questions in the quiz")
 	flag.IntVar(&o.learners, "learners", 1000, "learners signed in (the largest load)")
-	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the loads (server and generator share the process)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of each load's measured window to this prefix + the load's name + .prof (server and generator share the process)")
 	flag.BoolVar(&o.scale, "scale", true, "also run the 100,000-question benchmarks (bank listing, search)")
 	flag.IntVar(&o.bankRequests, "bank-requests", 1400, "bank listing requests over the 100,000 questions (spread over its 14 filter shapes)")
 	flag.Parse()
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
-		defer pprof.StopCPUProfile()
-	}
 	begin := time.Now()
 	rows, err := run(o)
 	if err != nil {
@@ -114,7 +104,7 @@ func run(o options) ([]loadkit.Row, error) {
 	var rows []row
 
 	save := func(clients int, every time.Duration) (load, error) {
-		return drive(clients, every, o, func(i int) error { return w.autosave(i) })
+		return drive(fmt.Sprintf("autosave-%d", clients), clients, every, o, func(i int) error { return w.autosave(i) })
 	}
 	for _, c := range []int{50, 200} {
 		c = min(c, o.learners)
@@ -140,7 +130,7 @@ func run(o options) ([]loadkit.Row, error) {
 	}
 	rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, "—", 0})
 
-	quiz, err := drive(min(50, o.learners), 0, o, func(i int) error { return w.readQuiz(i) })
+	quiz, err := drive("quiz", min(50, o.learners), 0, o, func(i int) error { return w.readQuiz(i) })
 	if err != nil {
 		return nil, err
 	}
@@ -216,17 +206,34 @@ func (w *world) autosave(i int) error {
 }
 
 // nextSave is learner i's next revision of its progress, as a client
-// sends it.
-func (w *world) nextSave(i int) map[string]any {
+// sends it, encoded by hand: the generator shares the process with the
+// service, so its own work (a map and reflection per request) would count
+// against both Rounds and the bare handler.
+func (w *world) nextSave(i int) json.RawMessage {
 	l := &w.learners[i]
 	l.revision++
 	rev := l.revision
-	answers := make(map[string]string, rev)
+	b := make([]byte, 0, 64+24*len(w.questions))
+	b = append(b, `{"quiz_id":`...)
+	b = strconv.AppendInt(b, w.quizID, 10)
+	b = append(b, `,"attempt_id":`...)
+	b = strconv.AppendInt(b, l.attemptID, 10)
+	b = append(b, `,"answers":{`...)
 	for k := range min(int(rev), len(w.questions)) {
-		answers[strconv.FormatInt(w.questions[k], 10)] = "Bravo"
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, w.questions[k], 10)
+		b = append(b, `":"Bravo"`...)
 	}
-	return map[string]any{"quiz_id": w.quizID, "attempt_id": l.attemptID, "answers": answers,
-		"current_idx": int(rev) % len(w.questions), "mode": "timed", "time_left": 36000 - rev, "revision": rev}
+	b = append(b, `},"current_idx":`...)
+	b = strconv.AppendInt(b, rev%int64(len(w.questions)), 10)
+	b = append(b, `,"mode":"timed","time_left":`...)
+	b = strconv.AppendInt(b, 36000-rev, 10)
+	b = append(b, `,"revision":`...)
+	b = strconv.AppendInt(b, rev, 10)
+	return append(b, '}')
 }
 
 // readQuiz reads the quiz and drops the body, as the bare handler's load
@@ -254,12 +261,20 @@ func (l load) rate() float64 { return float64(len(l.latencies)) / l.window.Secon
 
 // drive runs op from clients workers (back to back when every is 0, else
 // each worker once per every, starts spread over one period) through the
-// warm-up and the measured window, and keeps what the window saw.
-func drive(clients int, every time.Duration, o options, op func(worker int) error) (load, error) {
+// warm-up and the measured window, and keeps what the window saw (and,
+// with -cpuprofile, profiles the window as name).
+func drive(name string, clients int, every time.Duration, o options, op func(worker int) error) (load, error) {
 	begin := time.Now()
 	from, end := begin.Add(o.warmup), begin.Add(o.warmup+o.duration)
 	results := make([]load, clients)
 	var wg sync.WaitGroup
+	if o.cpuProfile != "" {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			profile(o.cpuProfile+name+".prof", from, end)
+		}()
+	}
 	for i := range clients {
 		wg.Add(1)
 		go func() {
@@ -306,7 +321,7 @@ func drive(clients int, every time.Duration, o options, op func(worker int) erro
 // bare runs handler as a plain net/http server and drives it from clients
 // workers with op (given the worker and the server's client): the ceiling
 // of HTTP on this machine for the same requests and answers.
-func bare(handler http.HandlerFunc, clients int, o options, op func(worker int, c *loadkit.API) error) (load, error) {
+func bare(name string, handler http.HandlerFunc, clients int, o options, op func(worker int, c *loadkit.API) error) (load, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return load{}, err
@@ -315,12 +330,28 @@ func bare(handler http.HandlerFunc, clients int, o options, op func(worker int, 
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	c := loadkit.NewAPI("http://"+ln.Addr().String(), clients, 0)
-	return drive(clients, 0, o, func(i int) error { return op(i, c) })
+	return drive(name, clients, 0, o, func(i int) error { return op(i, c) })
+}
+
+// profile writes a CPU profile of the process from from to end to path.
+func profile(path string, from, end time.Time) {
+	time.Sleep(time.Until(from))
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		log.Printf("cpu profile %s: %v", path, err)
+		return
+	}
+	time.Sleep(time.Until(end))
+	pprof.StopCPUProfile()
+	_ = f.Close()
 }
 
 // bareRead serves body to every GET, as the quiz read answers it.
 func bareRead(body []byte, clients int, o options) (load, error) {
-	return bare(func(w http.ResponseWriter, _ *http.Request) {
+	return bare("quiz-bare", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
 	}, clients, o, func(_ int, c *loadkit.API) error { return c.Call("", http.MethodGet, "/", nil, nil, nil) })
@@ -331,7 +362,7 @@ func bareRead(body []byte, clients int, o options) (load, error) {
 // an autosave beside pgbench's database floor.
 func (w *world) bareSaved(clients int, o options) (load, error) {
 	saved := []byte(`{"saved":true,"saved_at":"2026-11-26T21:00:00Z","expires_at":"2026-12-03T21:00:00Z"}` + "\n")
-	return bare(func(rw http.ResponseWriter, r *http.Request) {
+	return bare(fmt.Sprintf("autosave-%d-bare", clients), func(rw http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "application/json")
 		_, _ = rw.Write(saved)
