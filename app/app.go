@@ -230,6 +230,11 @@ func (a *App) Start(ctx context.Context, role Role) error {
 			a.cancel()
 			return err
 		}
+		for _, m := range a.Modules {
+			if b, ok := m.(module.Background); ok {
+				a.goRun(m.Name(), func() error { return b.Background(ctx) })
+			}
+		}
 	}
 	if a.devIdP != nil && role.runs(RoleServe) {
 		ln, err := net.Listen("tcp", a.Config.DevIdP.Addr)

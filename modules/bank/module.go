@@ -77,6 +77,11 @@ func (m *Module) Start(ctx context.Context) error {
 	return err
 }
 
+// Background keeps the quiz rows quiz reads open with fresh in memory
+// while the process serves (docs/decisions/bank.md, "The quiz row in
+// memory").
+func (m *Module) Background(ctx context.Context) error { return m.svc.FollowQuizRows(ctx) }
+
 // SeedDemo loads the demo bank if the bank is empty (no questions, quizzes
 // or categories) and reports whether it did; safe to call from several
 // replicas at once.

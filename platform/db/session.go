@@ -14,9 +14,11 @@ import (
 // pool (it would keep listening, or keep the lock alive), so both close it
 // for good.
 
-// Listen holds one session LISTENing on channel and calls notify for each
-// notification until ctx ends or the session fails (the caller retries).
-func (d *DB) Listen(ctx context.Context, channel string, notify func()) error {
+// Listen holds one session LISTENing on channel: it calls listening once
+// the session listens (nil: nothing to do), then notify with each
+// notification's payload, until ctx ends or the session fails (the caller
+// retries; notifications sent while no session listened are lost).
+func (d *DB) Listen(ctx context.Context, channel string, listening func(), notify func(payload string)) error {
 	conn, err := d.sql.Conn(ctx)
 	if err != nil {
 		return err
@@ -28,11 +30,15 @@ func (d *DB) Listen(ctx context.Context, channel string, notify func()) error {
 		if _, listenErr = pc.Exec(ctx, fmt.Sprintf("LISTEN %q", channel)); listenErr != nil {
 			return driver.ErrBadConn
 		}
+		if listening != nil {
+			listening()
+		}
 		for {
-			if _, listenErr = pc.WaitForNotification(ctx); listenErr != nil {
+			n, err := pc.WaitForNotification(ctx)
+			if listenErr = err; err != nil {
 				return driver.ErrBadConn
 			}
-			notify()
+			notify(n.Payload)
 		}
 	})
 	return listenErr

@@ -295,7 +295,7 @@ func (r *Runner) listen(ctx context.Context) {
 }
 
 func (r *Runner) listenOnce(ctx context.Context) error {
-	return r.db.Listen(ctx, notifyChannel, func() {
+	return r.db.Listen(ctx, notifyChannel, nil, func(string) {
 		select {
 		case r.wake <- struct{}{}:
 		default:

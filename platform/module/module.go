@@ -54,6 +54,12 @@ type (
 	Starter interface {
 		Start(ctx context.Context) error
 	}
+	// Background runs beside the HTTP server for the life of a process
+	// that serves (a read cache kept fresh by notifications); it returns
+	// nil once ctx ends.
+	Background interface {
+		Background(ctx context.Context) error
+	}
 )
 
 // Kit is what a module is built from: the platform's shared pieces. The

@@ -59,7 +59,11 @@ func (s *Service) DeleteQuizCategory(ctx context.Context, p auth.Principal, id i
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators manage categories")
 	}
-	ok, err := s.store.DeleteQuizCategory(ctx, id)
+	var ok bool
+	err := s.write(ctx, func(ctx context.Context) (err error) {
+		ok, err = s.store.DeleteQuizCategory(ctx, id)
+		return err
+	})
 	if err != nil {
 		return err
 	}

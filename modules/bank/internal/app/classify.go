@@ -159,7 +159,7 @@ func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
 				ids = append(ids, q.ID)
 			}
 		}
-		err = s.db.Tx(ctx, func(ctx context.Context) error {
+		err = s.write(ctx, func(ctx context.Context) error {
 			if len(ids) == 0 {
 				return nil
 			}

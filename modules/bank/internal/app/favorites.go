@@ -15,7 +15,7 @@ type Favorite = store.Favorite
 // returns the same favourite.
 func (s *Service) AddFavorite(ctx context.Context, p auth.Principal, questionID int64) (*Favorite, error) {
 	var out *Favorite
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		// Share-locked so a purge cannot slip in before the insert.
 		live, err := s.store.LockLive(ctx, []int64{questionID})
 		if err != nil {

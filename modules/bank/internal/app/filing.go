@@ -14,7 +14,7 @@ func (s *Service) FileQuestion(ctx context.Context, p auth.Principal, id int64, 
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators file questions")
 	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		if _, err := s.liveQuestion(ctx, id, true); err != nil {
 			return err
 		}
@@ -30,7 +30,7 @@ func (s *Service) FileQuestions(ctx context.Context, p auth.Principal, ids []int
 		return 0, apperr.Forbiddenf("only moderators file questions")
 	}
 	moved := 0
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		n, err := s.file(ctx, ids, category)
 		moved = n
 		return err

@@ -48,7 +48,7 @@ func (s *Service) SetDifficulty(ctx context.Context, levels map[int64]string) (i
 		vals[i] = levels[id]
 	}
 	var n int64
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		var err error
 		n, err = s.store.SetDifficulty(ctx, ids, vals)
 		return err

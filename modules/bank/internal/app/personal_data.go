@@ -15,7 +15,7 @@ func (s *Service) ExportPersonalData(ctx context.Context, userID int64, x *modul
 // ForgetPersonalData removes a deleted account's favourites and the saved
 // tests built for it, in one transaction (a second run finds nothing).
 func (s *Service) ForgetPersonalData(ctx context.Context, userID int64) error {
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		if err := s.ForgetUser(ctx, userID); err != nil {
 			return err
 		}

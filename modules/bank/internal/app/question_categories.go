@@ -128,7 +128,7 @@ func (s *Service) reshapeTree(ctx context.Context, p auth.Principal, fn func(ctx
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators manage categories")
 	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		if err := s.store.LockCategoryTree(ctx); err != nil {
 			return err
 		}
@@ -236,7 +236,7 @@ func (s *Service) QuizFromCategory(ctx context.Context, p auth.Principal, id int
 		return nil, apperr.Invalidf("title", "the title is empty")
 	}
 	var out *Quiz
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		t, err := s.loadTree(ctx)
 		if err != nil {
 			return err

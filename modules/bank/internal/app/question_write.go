@@ -24,7 +24,7 @@ func (s *Service) CreateQuestion(ctx context.Context, p auth.Principal, in NewQu
 		return nil, apperr.Forbiddenf("only moderators create questions")
 	}
 	var out *Question
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		ids, err := s.createQuestions(ctx, p.UserID, []NewQuestion{in}, "")
 		if err != nil {
 			return err
@@ -59,7 +59,7 @@ func (s *Service) createQuestions(ctx context.Context, by int64, qs []NewQuestio
 		return nil, invalid(bad)
 	}
 	ids := make([]int64, 0, len(qs))
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		if len(categories) > 0 {
 			// Share-locked: a category delete cannot slip in before the insert.
 			found, err := s.store.LockCategories(ctx, dedupe(categories))
@@ -186,7 +186,7 @@ func (s *Service) edit(ctx context.Context, p auth.Principal, id int64, refuse f
 		return nil, err
 	}
 	var out *Question
-	err = s.db.Tx(ctx, func(ctx context.Context) error {
+	err = s.write(ctx, func(ctx context.Context) error {
 		q, err := s.editTarget(ctx, v, id)
 		if err != nil {
 			return err

@@ -52,7 +52,7 @@ func (s *Service) CreateQuiz(ctx context.Context, p auth.Principal, in NewQuiz) 
 	}
 	ids := dedupe(in.QuestionIDs)
 	var out *Quiz
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		live, err := s.store.LockLive(ctx, ids)
 		if err != nil {
 			return err
@@ -190,7 +190,7 @@ type OpenedQuiz struct {
 // session of any quiz). A learner's saved test opens to them, the one
 // who sits it (docs/decisions/bank.md).
 func (s *Service) OpenQuiz(ctx context.Context, p auth.Principal, id int64, study bool) (*OpenedQuiz, error) {
-	z, err := s.store.QuizWithVersion(ctx, id)
+	z, err := s.quizRows.get(id, func() (*store.QuizVersioned, error) { return s.store.QuizWithVersion(ctx, id) })
 	if err != nil {
 		return nil, notFoundOr(err, "quiz")
 	}
@@ -316,7 +316,7 @@ func (s *Service) RemoveQuizQuestion(ctx context.Context, p auth.Principal, quiz
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators manage quiz questions")
 	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		if err := s.checkLinked(ctx, quizID, questionID, true); err != nil {
 			return err
 		}
@@ -367,7 +367,7 @@ func (s *Service) changeQuiz(ctx context.Context, p auth.Principal, id int64,
 		return nil, apperr.Forbiddenf("only moderators manage quizzes")
 	}
 	var out *Quiz
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		z, err := s.liveQuiz(ctx, id, true)
 		if err != nil {
 			return err
@@ -404,7 +404,7 @@ func (s *Service) RestoreQuiz(ctx context.Context, p auth.Principal, id int64) (
 		return nil, apperr.Forbiddenf("only moderators manage quizzes")
 	}
 	var out *Quiz
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		if err := s.trashedQuiz(ctx, id, "the quiz is not in the trash"); err != nil {
 			return err
 		}
@@ -427,7 +427,7 @@ func (s *Service) PurgeQuiz(ctx context.Context, p auth.Principal, id int64) err
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators manage quizzes")
 	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		if err := s.trashedQuiz(ctx, id, "only a quiz in the trash can be deleted permanently: delete it first"); err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in Saved
 		z.TimeLimitMinutes = &in.TimeLimitMinutes
 	}
 	var quiz *Quiz
-	err = s.db.Tx(ctx, func(ctx context.Context) error {
+	err = s.write(ctx, func(ctx context.Context) error {
 		live, err := s.store.LockLive(ctx, ids)
 		if err != nil {
 			return err

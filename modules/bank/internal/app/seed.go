@@ -17,7 +17,7 @@ const seedLock = 7_470_204
 func (s *Service) SeedDemo(ctx context.Context) (bool, error) {
 	start := time.Now()
 	var b *demo.Bank
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		if err := s.store.Lock(ctx, seedLock); err != nil {
 			return err
 		}

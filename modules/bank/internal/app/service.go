@@ -85,11 +85,25 @@ type Service struct {
 	log     *slog.Logger
 	changes Changes
 	ports   *Ports
+	// quizRows keeps the rows quiz reads open with (quizrows.go).
+	quizRows *quizRows
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, queue: d.Queue, store: store.New(d.DB), log: d.Log, changes: d.Changes, ports: d.Ports}
+	return &Service{db: d.DB, queue: d.Queue, store: store.New(d.DB), log: d.Log, changes: d.Changes, ports: d.Ports,
+		quizRows: newQuizRows()}
+}
+
+// write runs fn in one transaction and then forgets the quiz rows this
+// process keeps, so that it reads its own writes at once (other processes
+// hear of them from the bank's triggers).
+func (s *Service) write(ctx context.Context, fn func(ctx context.Context) error) error {
+	err := s.db.Tx(ctx, fn)
+	if err == nil {
+		s.quizRows.forgetAll()
+	}
+	return err
 }
 
 // publish emits a change for q.

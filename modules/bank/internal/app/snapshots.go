@@ -37,7 +37,7 @@ type Rollback struct {
 // once per job (a resumed run keeps the first), holding other tag writers
 // off while it reads.
 func (s *Service) snapshotBeforeRun(ctx context.Context, job uuid.UUID, by *int64) error {
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		if err := s.store.LockClassification(ctx); err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func (s *Service) RollbackClassification(ctx context.Context, p auth.Principal, 
 		return nil, apperr.Forbiddenf("only administrators roll back a classification")
 	}
 	out := &Rollback{Restored: id}
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		if err := s.store.LockClassification(ctx); err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ func (s *Service) TrashQuestion(ctx context.Context, p auth.Principal, id int64)
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators delete questions")
 	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		return s.trash(ctx, id)
 	})
 }
@@ -51,7 +51,7 @@ func (s *Service) RestoreQuestion(ctx context.Context, p auth.Principal, id int6
 		return nil, apperr.Forbiddenf("only moderators restore questions")
 	}
 	var out *Question
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.write(ctx, func(ctx context.Context) error {
 		q, err := s.trashedQuestion(ctx, id, "the question is not in the trash")
 		if err != nil {
 			return err
@@ -75,7 +75,7 @@ func (s *Service) PurgeQuestion(ctx context.Context, p auth.Principal, id int64)
 	if !p.IsModerator() {
 		return apperr.Forbiddenf("only moderators delete questions permanently")
 	}
-	return s.db.Tx(ctx, func(ctx context.Context) error {
+	return s.write(ctx, func(ctx context.Context) error {
 		q, err := s.trashedQuestion(ctx, id, "only a question in the trash can be deleted permanently: delete it first")
 		if err != nil {
 			return err
