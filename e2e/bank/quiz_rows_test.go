@@ -59,7 +59,7 @@ var _ = Describe("The quiz rows a serving process keeps", func() {
 		// Cut the listening session: what was kept may have missed a change,
 		// so nothing is kept until a session listens again.
 		var cut int
-		Expect(h.App.DB.Conn(ctxBG).Raw(`SELECT count(pg_terminate_backend(pid)) `+listening).Scan(&cut).Error).To(Succeed())
+		Expect(h.App.DB.Conn(ctxBG).Raw(`SELECT count(pg_terminate_backend(pid)) ` + listening).Scan(&cut).Error).To(Succeed())
 		Expect(cut).To(Equal(1))
 		elsewhere(`UPDATE bank.quizzes SET title = 'Renamed while deaf' WHERE id = ?`, z)
 		soon(title).Should(Equal("Renamed while deaf"))
