@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,9 +22,12 @@ import (
 // start, after a lost connection) nothing is kept: every read goes to the
 // database, as before. A write of this process forgets every row once it
 // commits, so the writer reads its own write at once; other processes hear
-// of it when Postgres delivers the notification, within milliseconds. A
-// row is kept at most quizRowKeptFor even so: a session cut off without a
-// word (a network partition) would otherwise hear nothing and say nothing
+// of it when Postgres delivers the notification, within milliseconds.
+// Rows are kept only once the session has heard its own probe, sent from
+// another connection: behind a transaction-pooling PgBouncer a LISTEN
+// succeeds but hears nothing, and then nothing is kept. A row is kept at
+// most quizRowKeptFor even so: a session cut off without a word (a network
+// partition) would otherwise hear nothing and say nothing
 // (docs/decisions/bank.md, "The quiz row in memory").
 
 const (
@@ -31,6 +36,8 @@ const (
 	quizRowKeptFor  = 10 * time.Second
 	// quizRowsRetry is the wait before listening again after a lost session.
 	quizRowsRetry = time.Second
+	// quizRowsProbe starts the payload of a probe (never a quiz id).
+	quizRowsProbe = "probe "
 )
 
 type quizRows struct {
@@ -81,6 +88,19 @@ func (r *quizRows) get(id int64, load func() (*store.QuizVersioned, error)) (*st
 	return z, nil
 }
 
+// heard takes a notification: probe (this session's own) starts keeping
+// rows, another process's probe means nothing, anything else is a change.
+func (r *quizRows) heard(probe string) func(payload string) {
+	return func(payload string) {
+		switch {
+		case payload == probe:
+			r.setLive(true)
+		case !strings.HasPrefix(payload, quizRowsProbe):
+			r.forget(payload)
+		}
+	}
+}
+
 // forget drops one quiz's row, or every row for "*" (or a payload that
 // names no quiz).
 func (r *quizRows) forget(payload string) {
@@ -109,10 +129,22 @@ func (r *quizRows) setLive(live bool) {
 }
 
 // FollowQuizRows listens for changed quiz rows until ctx ends, listening
-// again after a lost session; rows are kept only while a session listens.
+// again after a lost session; rows are kept only while a session listens
+// and has heard its probe.
 func (s *Service) FollowQuizRows(ctx context.Context) error {
 	for ctx.Err() == nil {
-		err := s.db.Listen(ctx, quizRowsChannel, func() { s.quizRows.setLive(true) }, s.quizRows.forget)
+		probe := quizRowsProbe + strconv.FormatInt(rand.Int64(), 36)
+		sent := func() {
+			if err := s.db.Conn(ctx).Exec(`SELECT pg_notify(?, ?)`, quizRowsChannel, probe).Error; err != nil {
+				s.log.WarnContext(ctx, "bank: quiz rows probe not sent", "err", err)
+			}
+			time.AfterFunc(quizRowsRetry*5, func() {
+				if !s.quizRows.live.Load() && ctx.Err() == nil {
+					s.log.WarnContext(ctx, "bank: quiz rows are read from the database: the listening session did not hear its probe (a transaction-pooling PgBouncer?)")
+				}
+			})
+		}
+		err := s.db.Listen(ctx, quizRowsChannel, sent, s.quizRows.heard(probe))
 		s.quizRows.setLive(false)
 		if ctx.Err() == nil {
 			s.log.WarnContext(ctx, "bank: quiz rows are read from the database until listening again", "err", err)

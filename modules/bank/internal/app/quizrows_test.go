@@ -21,6 +21,8 @@ func (l *loads) of(title string, during func()) func() (*store.QuizVersioned, er
 	}
 }
 
+// Rows are kept from the moment the session hears its own probe until it
+// is lost.
 func TestQuizRowsKeepOnlyWhileListening(t *testing.T) {
 	r, l := newQuizRows(), &loads{}
 	for range 3 {
@@ -31,7 +33,7 @@ func TestQuizRowsKeepOnlyWhileListening(t *testing.T) {
 	if l.n != 3 {
 		t.Fatalf("not listening: %d reads of 3 went to the database", l.n)
 	}
-	r.setLive(true)
+	r.heard("probe mine")("probe mine")
 	r.get(1, l.of("a", nil))
 	if z, _ := r.get(1, l.of("b", nil)); z.Title != "a" || l.n != 4 {
 		t.Fatalf("listening: kept row not served (%q, %d reads)", z.Title, l.n)
@@ -53,6 +55,10 @@ func TestQuizRowsForget(t *testing.T) {
 	}
 	if z, _ := r.get(2, l.of("x", nil)); z.Title != "two" {
 		t.Fatalf("forgetting quiz 1 dropped quiz 2: %q", z.Title)
+	}
+	r.heard("probe mine")("probe theirs")
+	if z, _ := r.get(2, l.of("x", nil)); z.Title != "two" {
+		t.Fatalf("another process's probe dropped a row: %q", z.Title)
 	}
 	r.forget("*")
 	if z, _ := r.get(2, l.of("two again", nil)); z.Title != "two again" {
