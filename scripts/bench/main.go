@@ -88,9 +88,12 @@ func run(o options) ([]loadkit.Row, error) {
 		return nil, err
 	}
 	h, err := harness.Start(harness.WithConfig(func(c *config.Config) {
-		// The deployment's pool and caches, not the tests' small ones.
+		// The deployment's pool, caches and pollers, not the tests' small
+		// pool and fast polling (a few hundred idle polls a second).
 		c.Database.MaxOpenConns, c.Database.MaxIdleConns = defaults.Database.MaxOpenConns, defaults.Database.MaxIdleConns
 		c.Auth.RoleCacheTTL = defaults.Auth.RoleCacheTTL
+		c.Events.PollInterval, c.Jobs.PollInterval = defaults.Events.PollInterval, defaults.Jobs.PollInterval
+		c.Scheduler.LeaderCheck = defaults.Scheduler.LeaderCheck
 	}))
 	if err != nil {
 		return nil, err
