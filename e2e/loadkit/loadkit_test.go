@@ -2,9 +2,15 @@ package loadkit
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -95,5 +101,54 @@ func TestSpreadCallsEachItemOnceAndCountsFailures(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("item %d called %d times", i, n)
 		}
+	}
+}
+
+func TestWireKeepsOneConnectionAndReadsEveryAnswer(t *testing.T) {
+	var conns, requests atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		n := requests.Add(1)
+		switch {
+		case r.Header.Get("Authorization") != "Bearer tok" || r.Header.Get("X-Quiz-Session") != "dev" ||
+			r.Header.Get("Content-Type") != "application/json" || string(body) != `{"n":1}`:
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, "got %v %q", r.Header, body)
+		case n == 3:
+			w.Header().Set("Connection", "close") // the next request dials again
+			fmt.Fprint(w, strings.Repeat("x", 100_000))
+		case n == 5:
+			w.WriteHeader(http.StatusConflict)
+			fmt.Fprint(w, "refused")
+		default:
+			fmt.Fprint(w, strings.Repeat("y", 100_000)) // more than the reader's buffer
+		}
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	w, err := NewWire(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	req := w.AppendRequest(nil, http.MethodPost, "/save", "tok", []Header{{"X-Quiz-Session", "dev"}}, []byte(`{"n":1}`))
+	for i := 1; i <= 4; i++ {
+		if err := w.Do(req); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	if err := w.Do(req); err == nil || err.Error() != "409 refused" {
+		t.Fatalf("a 409 read as %v", err)
+	}
+	if err := w.Do(req); err != nil {
+		t.Fatalf("after a refusal the connection should still serve: %v", err)
+	}
+	if got := conns.Load(); got != 2 {
+		t.Fatalf("%d connections for 6 requests, one of them answered with Connection: close; want 2", got)
 	}
 }

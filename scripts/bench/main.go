@@ -137,7 +137,7 @@ func run(o options) ([]loadkit.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	bare, err := bareRead(w.quizBody, 50, o)
+	bare, err := w.bareRead(50, o)
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +169,8 @@ type learner struct {
 	token     string
 	attemptID int64
 	revision  int64 // the learner's device counts its saves across loads, as a client would
+	wire      *loadkit.Wire
+	req       []byte // the learner's last request, its buffer reused
 }
 
 func setUp(h *harness.Harness, o options) (*world, error) {
@@ -189,7 +191,11 @@ func setUp(h *harness.Harness, o options) (*world, error) {
 		g.Go(func() error {
 			tok := h.NewUser(auth.RoleUser).Token
 			id, err := w.api.Start(tok, w.quizID)
-			w.learners[i] = learner{token: tok, attemptID: id}
+			if err != nil {
+				return err
+			}
+			wire, err := loadkit.NewWire(h.BaseURL)
+			w.learners[i] = learner{token: tok, attemptID: id, wire: wire}
 			return err
 		})
 	}
@@ -202,10 +208,18 @@ func setUp(h *harness.Harness, o options) (*world, error) {
 }
 
 // autosave sends learner i's next revision of its progress (one worker
-// drives a learner at a time).
+// drives a learner at a time), on the learner's own connection.
 func (w *world) autosave(i int) error {
-	return w.api.Call(w.learners[i].token, http.MethodPost, "/api/v1/attempts/progress",
-		http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, w.nextSave(i), nil)
+	return w.learners[i].wire.Do(w.saveRequest(i, w.learners[i].wire))
+}
+
+// saveRequest is learner i's next autosave as wire sends it, the same
+// bytes for Rounds and the bare handler.
+func (w *world) saveRequest(i int, wire *loadkit.Wire) []byte {
+	l := &w.learners[i]
+	l.req = wire.AppendRequest(l.req[:0], http.MethodPost, "/api/v1/attempts/progress", l.token,
+		[]loadkit.Header{{Name: "X-Quiz-Session", Value: "bench-device-" + strconv.Itoa(i)}}, w.nextSave(i))
+	return l.req
 }
 
 // nextSave is learner i's next revision of its progress, as a client
@@ -243,7 +257,14 @@ func (w *world) nextSave(i int) json.RawMessage {
 // does: decoding 50 KB per read in the generator (which shares the
 // process with the service) would count against Rounds alone.
 func (w *world) readQuiz(i int) error {
-	return w.api.Call(w.learners[i].token, http.MethodGet, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID), nil, nil, nil)
+	return w.learners[i].wire.Do(w.quizRequest(i, w.learners[i].wire))
+}
+
+// quizRequest is learner i's quiz read as wire sends it.
+func (w *world) quizRequest(i int, wire *loadkit.Wire) []byte {
+	l := &w.learners[i]
+	l.req = wire.AppendRequest(l.req[:0], http.MethodGet, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID), l.token, nil, nil)
+	return l.req
 }
 
 func (w *world) get(tok, path string) ([]byte, error) {
@@ -322,9 +343,10 @@ func drive(name string, clients int, every time.Duration, o options, op func(wor
 }
 
 // bare runs handler as a plain net/http server and drives it from clients
-// workers with op (given the worker and the server's client): the ceiling
-// of HTTP on this machine for the same requests and answers.
-func bare(name string, handler http.HandlerFunc, clients int, o options, op func(worker int, c *loadkit.API) error) (load, error) {
+// workers, each on its own connection, with the request build makes for
+// the worker: the ceiling of HTTP on this machine for the same requests
+// and answers.
+func bare(name string, handler http.HandlerFunc, clients int, o options, build func(worker int, wire *loadkit.Wire) []byte) (load, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return load{}, err
@@ -332,8 +354,14 @@ func bare(name string, handler http.HandlerFunc, clients int, o options, op func
 	srv := &http.Server{Handler: handler}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	c := loadkit.NewAPI("http://"+ln.Addr().String(), clients, 0)
-	return drive(name, clients, 0, o, func(i int) error { return op(i, c) })
+	wires := make([]*loadkit.Wire, clients)
+	for i := range wires {
+		if wires[i], err = loadkit.NewWire("http://" + ln.Addr().String()); err != nil {
+			return load{}, err
+		}
+		defer wires[i].Close()
+	}
+	return drive(name, clients, 0, o, func(i int) error { return wires[i].Do(build(i, wires[i])) })
 }
 
 // profile writes a CPU profile of the process from from to end to path.
@@ -352,27 +380,25 @@ func profile(path string, from, end time.Time) {
 	_ = f.Close()
 }
 
-// bareRead serves body to every GET, as the quiz read answers it.
-func bareRead(body []byte, clients int, o options) (load, error) {
-	return bare("quiz-bare", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}, clients, o, func(_ int, c *loadkit.API) error { return c.Call("", http.MethodGet, "/", nil, nil, nil) })
+// bareRead serves body to every GET, as the quiz read answers it, to the
+// quiz read's requests.
+func (w *world) bareRead(clients int, o options) (load, error) {
+	return bare("quiz-bare", func(rw http.ResponseWriter, _ *http.Request) {
+		rw.Header().Set("Content-Type", "application/json")
+		_, _ = rw.Write(w.quizBody)
+	}, clients, o, w.quizRequest)
 }
 
-// bareSaved reads each autosave's body (the same bodies, sent the same way)
-// and answers what a save answers, doing nothing else: the HTTP floor of
-// an autosave beside pgbench's database floor.
+// bareSaved reads each autosave's body (the same requests, sent the same
+// way) and answers what a save answers, doing nothing else: the HTTP floor
+// of an autosave beside pgbench's database floor.
 func (w *world) bareSaved(clients int, o options) (load, error) {
 	saved := []byte(`{"saved":true,"saved_at":"2026-11-26T21:00:00Z","expires_at":"2026-12-03T21:00:00Z"}` + "\n")
 	return bare(fmt.Sprintf("autosave-%d-bare", clients), func(rw http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "application/json")
 		_, _ = rw.Write(saved)
-	}, clients, o, func(i int, c *loadkit.API) error {
-		return c.Call(w.learners[i].token, http.MethodPost, "/",
-			http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, w.nextSave(i), nil)
-	})
+	}, clients, o, w.saveRequest)
 }
 
 // upsertScript is the single-row upsert an autosave boils down to, on a

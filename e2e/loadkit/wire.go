@@ -1,0 +1,110 @@
+package loadkit
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Wire is one keep-alive HTTP/1.1 connection that writes a request's bytes
+// as they are given and reads its answer, for load generators that share
+// the machine with the service they measure: http.Client hands every
+// request between two goroutines per connection (its read and write
+// loops), which cost the bench's autosave load about a quarter of the
+// process's CPU; pgbench's client, the other side of the comparison, is a
+// few lines of C. The answer is parsed by net/http (http.ReadResponse).
+// One goroutine uses a Wire at a time.
+type Wire struct {
+	host string
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+// NewWire is a connection to base (http://host:port), dialled on first use
+// and again after the server closes it.
+func NewWire(base string) (*Wire, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	if u.Scheme != "http" {
+		return nil, fmt.Errorf("loadkit: a wire speaks plain http, not %q", u.Scheme)
+	}
+	return &Wire{host: u.Host}, nil
+}
+
+// Header is one request header line.
+type Header struct{ Name, Value string }
+
+// AppendRequest appends an HTTP/1.1 request for the wire's host to dst: a
+// bearer token when tok is set, the headers, and a JSON body when body is
+// not nil.
+func (w *Wire) AppendRequest(dst []byte, method, path, tok string, headers []Header, body []byte) []byte {
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = append(dst, path...)
+	dst = append(dst, " HTTP/1.1\r\nHost: "...)
+	dst = append(dst, w.host...)
+	if tok != "" {
+		dst = append(dst, "\r\nAuthorization: Bearer "...)
+		dst = append(dst, tok...)
+	}
+	for _, h := range headers {
+		dst = append(dst, "\r\n"...)
+		dst = append(dst, h.Name...)
+		dst = append(dst, ": "...)
+		dst = append(dst, h.Value...)
+	}
+	if body != nil {
+		dst = append(dst, "\r\nContent-Type: application/json\r\nContent-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(body)), 10)
+	}
+	dst = append(dst, "\r\n\r\n"...)
+	return append(dst, body...)
+}
+
+// Do sends req (from AppendRequest) and reads the answer to its end,
+// dropping its body; a status other than 2xx is an error carrying it.
+func (w *Wire) Do(req []byte) error {
+	if w.conn == nil {
+		c, err := net.Dial("tcp", w.host)
+		if err != nil {
+			return err
+		}
+		w.conn, w.r = c, bufio.NewReaderSize(c, 16<<10)
+	}
+	res, err := w.roundTrip(req)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer res.Body.Close()
+	if res.Close {
+		defer w.Close()
+	}
+	if res.StatusCode/100 != 2 {
+		data, _ := io.ReadAll(res.Body)
+		return fmt.Errorf("%d %s", res.StatusCode, data)
+	}
+	_, err = io.Copy(io.Discard, res.Body)
+	return err
+}
+
+func (w *Wire) roundTrip(req []byte) (*http.Response, error) {
+	if _, err := w.conn.Write(req); err != nil {
+		return nil, err
+	}
+	return http.ReadResponse(w.r, nil)
+}
+
+// Close closes the connection (the next Do dials again).
+func (w *Wire) Close() {
+	if w.conn != nil {
+		_ = w.conn.Close()
+		w.conn, w.r = nil, nil
+	}
+}
