@@ -383,8 +383,10 @@ func profile(path string, from, end time.Time) {
 // bareRead serves body to every GET, as the quiz read answers it, to the
 // quiz read's requests.
 func (w *world) bareRead(clients int, o options) (load, error) {
+	length := strconv.Itoa(len(w.quizBody))
 	return bare("quiz-bare", func(rw http.ResponseWriter, _ *http.Request) {
 		rw.Header().Set("Content-Type", "application/json")
+		rw.Header().Set("Content-Length", length) // as Rounds sends it (not chunked)
 		_, _ = rw.Write(w.quizBody)
 	}, clients, o, w.quizRequest)
 }
