@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -36,8 +37,11 @@ const (
 	quizRowKeptFor  = 10 * time.Second
 	// quizRowsRetry is the wait before listening again after a lost session.
 	quizRowsRetry = time.Second
-	// quizRowsProbe starts the payload of a probe (never a quiz id).
-	quizRowsProbe = "probe "
+	// quizRowsProbe starts the payload of a probe (never a quiz id);
+	// quizRowsProbeWait is how long a probe may take before it is said
+	// that none arrives.
+	quizRowsProbe     = "probe "
+	quizRowsProbeWait = 5 * time.Second
 )
 
 type quizRows struct {
@@ -138,16 +142,21 @@ func (s *Service) FollowQuizRows(ctx context.Context) error {
 			if err := s.db.Conn(ctx).Exec(`SELECT pg_notify(?, ?)`, quizRowsChannel, probe).Error; err != nil {
 				s.log.WarnContext(ctx, "bank: quiz rows probe not sent", "err", err)
 			}
-			time.AfterFunc(quizRowsRetry*5, func() {
+			time.AfterFunc(quizRowsProbeWait, func() {
 				if !s.quizRows.live.Load() && ctx.Err() == nil {
 					s.log.WarnContext(ctx, "bank: quiz rows are read from the database: the listening session did not hear its probe (a transaction-pooling PgBouncer?)")
 				}
 			})
 		}
 		err := s.db.Listen(ctx, quizRowsChannel, sent, s.quizRows.heard(probe))
+		lost := s.quizRows.live.Load()
 		s.quizRows.setLive(false)
 		if ctx.Err() == nil {
-			s.log.WarnContext(ctx, "bank: quiz rows are read from the database until listening again", "err", err)
+			level := slog.LevelDebug // still down: said once when it was lost
+			if lost {
+				level = slog.LevelWarn
+			}
+			s.log.Log(ctx, level, "bank: quiz rows are read from the database until listening again", "err", err)
 			select {
 			case <-ctx.Done():
 			case <-time.After(quizRowsRetry):
