@@ -83,6 +83,53 @@ var _ = Describe("Saved progress", func() {
 		Expect(u.Client(h).Delete(fmt.Sprintf("/api/v1/attempts/progress/%d", a.ID))).To(HaveStatus(204))
 	})
 
+	It("stores hostile text exactly as sent, and judges answer keys by the question they name", func() {
+		// The body is read in one pass and the saves are written into the
+		// combined statement's JSON by hand: both must keep every string.
+		hostile := []string{`she said "MS"`, `back\slash \"`, `\u0000 as text`, "line\nbreak\r\tand\x01\x1f\x7f",
+			"ünïcødé — \u2028\u2029 🫀", "", `{"answers":{"1":"x"}}`, "</script><b>&amp;</b>", strings.Repeat("é", 400)}
+		answers := map[int64]string{}
+		for i, s := range hostile {
+			answers[ids[i%len(ids)]] += s
+		}
+		device := `tab "quoted" \ é`
+		c := u.Client(h).With("x-quiz-session", device)
+		res := c.Post("/api/v1/attempts/progress", save(quiz, a.ID, answers,
+			map[string]any{"mode": `"\` + "\t", "voice": hostile[4], "time_left": 0.1 + 0.2, "total_time": 1e21}))
+		Expect(res).To(HaveStatus(200))
+		want := map[string]string{}
+		for id, s := range answers {
+			want[fmt.Sprint(id)] = s
+		}
+		p := readProgress(c, quiz)
+		Expect(p.Answers).To(Equal(want))
+		Expect(*p.Mode).To(Equal(`"\` + "\t"))
+		Expect(*p.Voice).To(Equal(hostile[4]))
+		Expect(*p.TimeLeft).To(Equal(0.1 + 0.2))
+		Expect(*p.TotalTime).To(Equal(1e21))
+		Expect(*p.Device).To(Equal(device))
+		for id, s := range want {
+			var stored string
+			Expect(h.App.DB.Conn(ctxb).Raw(`SELECT answers->>? FROM attempts.saved_progress WHERE attempt_id = ?`,
+				id, a.ID).Scan(&stored).Error).To(Succeed())
+			Expect(stored).To(Equal(s), "question %s as stored", id)
+		}
+
+		// A key naming a question of the attempt in another spelling is
+		// that question; one naming none is refused; no answers is fine.
+		other := "0" + fmt.Sprint(ids[0])
+		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
+			"answers": map[string]string{other: "Nitrate"}})).To(HaveStatus(200))
+		Expect(readProgress(c, quiz).Answers).To(Equal(map[string]string{other: "Nitrate"}))
+		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
+			"answers": map[string]string{fmt.Sprint(ids[0]): "Nitrate", "999999999": "x"}})).
+			To(HaveError(422, "invalid_request"))
+		Expect(readProgress(c, quiz).Answers).To(Equal(map[string]string{other: "Nitrate"}), "the refused save changed nothing")
+		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
+			"answers": map[string]string{}})).To(HaveStatus(200))
+		Expect(readProgress(c, quiz).Answers).To(BeEmpty())
+	})
+
 	It("answers 409 to another device while the lock is fresh, and lets it take over after", func() {
 		phone := u.Client(h).With("x-quiz-session", "phone")
 		laptop := u.Client(h).With("x-quiz-session", "laptop")

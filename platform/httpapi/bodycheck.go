@@ -37,3 +37,26 @@ func (c *BodyCheck) Check(v any) []error {
 	huma.Validate(c.registry, c.schema, pb, huma.ModeWriteToServer, v, &res)
 	return res.Errors
 }
+
+// BodyDecoder is a body type that reads its JSON bytes itself: the API's
+// JSON format hands them over without encoding/json's validity scan and
+// decode around it (json.Unmarshaler still gets both). It must refuse
+// malformed JSON as encoding/json does (the hot autosave body reads the
+// usual case in one pass and leaves the rest to encoding/json).
+type BodyDecoder interface {
+	DecodeBody(data []byte) error
+}
+
+// jsonFormat is huma's JSON format with BodyDecoder honoured.
+var jsonFormat = huma.Format{
+	Marshal: huma.DefaultJSONFormat.Marshal,
+	Unmarshal: func(data []byte, v any) error {
+		if d, ok := v.(BodyDecoder); ok {
+			return d.DecodeBody(data)
+		}
+		return huma.DefaultJSONFormat.Unmarshal(data, v)
+	},
+}
+
+// Formats are the API's formats (as huma's defaults, JSON only).
+var Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}

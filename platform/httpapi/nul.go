@@ -36,6 +36,12 @@ var (
 	rawMessageType  = reflect.TypeFor[json.RawMessage]()
 )
 
+// TextChecked is a body that may know it holds no unstorable text (its own
+// decoder checked every string as it read it), sparing the walk below.
+type TextChecked interface {
+	TextChecked() bool
+}
+
 // refuseNUL returns the refusal for the first NUL byte in the decoded input,
 // or nil.
 func refuseNUL(in any) *apperr.Error {
@@ -63,6 +69,9 @@ func refuseNUL(in any) *apperr.Error {
 			continue
 		}
 		if f.Name == "Body" {
+			if c, ok := v.Field(i).Addr().Interface().(TextChecked); ok && c.TextChecked() {
+				continue
+			}
 			if field, msg := nulIn(v.Field(i), "body"); msg != "" {
 				return apperr.Invalidf(field, "%s", msg)
 			}

@@ -68,3 +68,39 @@ func TestRefuseNUL(t *testing.T) {
 		}
 	}
 }
+
+// checkedBody decoded itself and may say its text is storable.
+type checkedBody struct {
+	Name    string `json:"name"`
+	checked bool
+}
+
+func (b *checkedBody) TextChecked() bool { return b.checked }
+
+func (b *checkedBody) DecodeBody(data []byte) error {
+	b.checked = true
+	return json.Unmarshal(data, &b.Name)
+}
+
+// A body whose decoder checked its text is not walked again; one that did
+// not say so is. The JSON format hands a BodyDecoder its bytes and decodes
+// anything else as huma does.
+func TestTextCheckedBodyAndDecoder(t *testing.T) {
+	type input struct{ Body checkedBody }
+	in := input{Body: checkedBody{Name: "a\x00b", checked: true}}
+	if ae := refuseNUL(&in); ae != nil {
+		t.Errorf("a checked body was walked: %v", ae)
+	}
+	in.Body.checked = false
+	if ae := refuseNUL(&in); ae == nil || fromAppErr(ae).Err.Fields[0].Field != "body.name" {
+		t.Errorf("an unchecked body was not walked: %v", ae)
+	}
+	var b checkedBody
+	if err := Formats["application/json"].Unmarshal([]byte(`"x"`), &b); err != nil || b.Name != "x" || !b.checked {
+		t.Errorf("DecodeBody not called: %v %+v", err, b)
+	}
+	var plain struct{ Name string }
+	if err := Formats["json"].Unmarshal([]byte(`{"name":"y"}`), &plain); err != nil || plain.Name != "y" {
+		t.Errorf("plain decode: %v %+v", err, plain)
+	}
+}

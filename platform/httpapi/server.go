@@ -79,6 +79,7 @@ func New(opts Options) (*Server, error) {
 	cfg.DocsPath = "" // served from the binary (docs.go), not huma's CDN page
 	cfg.SchemasPath = "/api/schemas"
 	cfg.CreateHooks = nil // no $schema links in response bodies
+	cfg.Formats = Formats
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"bearer": {Type: "http", Scheme: "bearer", BearerFormat: "JWT",
 			Description: "Access token from POST /api/v1/auth/sso/exchange."},

@@ -60,7 +60,7 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 	// The common case in one statement shared with other learners' saves
 	// (saves.go); anything else takes the slow path, which applies the
 	// same rules step by step and says what went wrong.
-	fit := &store.FitSave{Progress: row, QuestionIDs: ids}
+	fit := &store.FitSave{Progress: row}
 	if err := s.saves.Do(ctx, fit); err != nil {
 		return nil, err
 	}

@@ -29,7 +29,8 @@ type ProgressFields struct {
 	TotalTime  *float64          `json:"total_time" required:"false" nullable:"true" minimum:"0" doc:"seconds"`
 	Revision   *int64            `json:"revision" required:"false" nullable:"true" minimum:"0" doc:"monotonic per device (a counter or a clock in ms): an older save never overwrites a newer one"`
 
-	invalid []error // what the schema refused (progressbody.go)
+	invalid     []error // what the schema refused (progressbody.go)
+	textChecked bool    // read by readProgress: no NUL, valid UTF-8
 }
 
 type saveProgressIn struct {

@@ -14,19 +14,36 @@ import (
 
 // POST /attempts/progress is the hottest write, and huma decodes a body
 // twice (into any for the schema check, then into the struct). The route
-// skips huma's check (SkipValidateBody) and ProgressFields decodes itself
-// once: into any, checked against its own schema exactly as huma checks it
-// (httpapi.BodyCheck), then copied field by field from the checked values.
-// A body the schema refuses gets the same 422 as before, through Resolve.
+// skips huma's check (SkipValidateBody), and the API's JSON format hands
+// the bytes straight to DecodeBody (httpapi.BodyDecoder): the usual save is
+// read in one pass (readProgress, progressread.go); any other body takes
+// UnmarshalJSON, which decodes into any once, checks it against its own
+// schema exactly as huma checks it (httpapi.BodyCheck) and copies the
+// checked values field by field. A body the schema refuses gets the same
+// 422 as before, through Resolve.
 
 var progressCheck = httpapi.NewBodyCheck[ProgressFields]()
 
-// UnmarshalJSON decodes the body once (huma has already refused malformed
-// JSON by then). What the copy cannot take exactly is left to the plain
-// struct decode, which answers it as before: a key in another letter case
-// (huma's check and encoding/json both accept it), a number a float64
-// cannot carry exactly (from 2^53 on, or a fraction where an integer goes)
-// and a date-time string time.Time does not parse.
+// DecodeBody reads the body once when readProgress takes it, and as
+// before otherwise (encoding/json, which refuses malformed JSON first).
+func (f *ProgressFields) DecodeBody(b []byte) error {
+	if readProgress(b, f) {
+		return nil
+	}
+	*f = ProgressFields{}
+	return json.Unmarshal(b, f)
+}
+
+// TextChecked reports that readProgress read the body, so no string in it
+// has a NUL byte or bytes that are not UTF-8 (httpapi's text check skips it).
+func (f *ProgressFields) TextChecked() bool { return f.textChecked }
+
+// UnmarshalJSON decodes the body once (encoding/json has already refused
+// malformed JSON by then). What the copy cannot take exactly is left to
+// the plain struct decode, which answers it as before: a key in another
+// letter case (huma's check and encoding/json both accept it), a number a
+// float64 cannot carry exactly (from 2^53 on, or a fraction where an
+// integer goes) and a date-time string time.Time does not parse.
 func (f *ProgressFields) UnmarshalJSON(b []byte) error {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {

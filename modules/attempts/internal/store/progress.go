@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -59,6 +58,9 @@ type Progress struct {
 // TableName places the row in the module's schema.
 func (Progress) TableName() string { return "attempts.saved_progress" }
 
+var saveProgress = fmt.Sprintf(upsertProgress,
+	`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))`)
+
 // SaveProgress upserts the progress of an attempt in one statement,
 // under the row lock ON CONFLICT takes, so racing saves are decided against
 // the newest committed row. The save is applied when there is no row, the
@@ -68,8 +70,7 @@ func (Progress) TableName() string { return "attempts.saved_progress" }
 // and fills p.SavedAt and p.ExpiresAt when it did.
 func (s *Store) SaveProgress(ctx context.Context, p *Progress, lock, ttl time.Duration) (bool, error) {
 	args := append([]any{p.UserID, p.QuizID, p.AttemptID}, savedFields(p)...)
-	q := fmt.Sprintf(upsertProgress, `VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))`)
-	return s.saved(ctx, p, q, append(args, ttl.Seconds(), lock.Seconds())...)
+	return s.saved(ctx, p, saveProgress, append(args, ttl.Seconds(), lock.Seconds())...)
 }
 
 // saved runs a save statement answering (attempt_id, saved_at, expires_at)
@@ -136,65 +137,21 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 	return res.RowsAffected, res.Error
 }
 
-// FitSave is one autosave for SaveManyIfFits: the row to store and the
-// questions it answers. Applied is its outcome: set (with the row's times)
-// when it was stored.
+// FitSave is one autosave for SaveManyIfFits: the row to store. Applied is
+// its outcome: set (with the row's times) when it was stored.
 type FitSave struct {
-	Progress    *Progress
-	QuestionIDs []int64
-	Applied     bool
+	Progress *Progress
+	Applied  bool
 }
 
-// fitRow is a FitSave as the statement reads it (jsonb_to_recordset).
-type fitRow struct {
-	AttemptID   int64             `json:"attempt_id"`
-	UserID      int64             `json:"user_id"`
-	QuizID      int64             `json:"quiz_id"`
-	QuestionIDs []int64           `json:"question_ids"`
-	Answers     map[string]string `json:"answers"`
-	CurrentIdx  int               `json:"current_idx"`
-	Mode        *string           `json:"mode"`
-	Voice       *string           `json:"voice"`
-	TimeLeft    *float64          `json:"time_left"`
-	StartedAt   *int64            `json:"started_at"` // µs since the epoch: no text date to refuse (year 0)
-	TotalTime   *float64          `json:"total_time"`
-	Device      string            `json:"device"`
-	Revision    *int64            `json:"revision"`
-}
-
-func unixMicro(t *time.Time) *int64 {
-	if t == nil {
-		return nil
-	}
-	us := t.UnixMicro()
-	return &us
-}
-
-// SaveManyIfFits is the common autosave of many learners in one statement
-// (one round trip, no explicit transaction), each save judged on its own:
-// it key-share locks each learner's attempt (so a submit waits for it),
-// checks the attempt is of the quiz, incomplete, within its time plus grace
-// and holds every answered question, and upserts under the same rules as
-// SaveProgress. The saves must name distinct attempts. It marks which
-// saves it stored; the caller works out why for the others on the slow
-// path.
-func (s *Store) SaveManyIfFits(ctx context.Context, saves []*FitSave, grace, lock, ttl time.Duration) error {
-	in := make([]fitRow, len(saves))
-	byAttempt := make(map[int64]*FitSave, len(saves))
-	for i, f := range saves {
-		p := f.Progress
-		in[i] = fitRow{AttemptID: p.AttemptID, UserID: p.UserID, QuizID: p.QuizID, QuestionIDs: f.QuestionIDs,
-			Answers: p.Answers, CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft,
-			StartedAt: unixMicro(p.StartedAt), TotalTime: p.TotalTime, Device: p.Device, Revision: p.Revision}
-		byAttempt[p.AttemptID] = f
-	}
-	batch, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	tx := s.db.Conn(ctx).Raw(`WITH input AS (
+// saveManyIfFits is SaveManyIfFits' statement, built once. started_at
+// travels as microseconds since the epoch (fitbatch.go) and is added as
+// whole seconds plus microseconds: interval arithmetic goes through
+// float8, exact for either part, not for all the microseconds of a date
+// far from 1970 (year 0 lost a few).
+var saveManyIfFits = `WITH input AS (
 		  SELECT * FROM jsonb_to_recordset(CAST(? AS jsonb)) AS i(attempt_id bigint, user_id bigint, quiz_id bigint,
-		    question_ids bigint[], answers jsonb, current_idx int, mode text, voice text, time_left float8,
+		    answered int, answers jsonb, current_idx int, mode text, voice text, time_left float8,
 		    started_at bigint, total_time float8, device text, revision bigint)
 		), a AS (
 		  SELECT i.* FROM input i
@@ -204,14 +161,41 @@ func (s *Store) SaveManyIfFits(ctx context.Context, saves []*FitSave, grace, loc
 		  ORDER BY t.id
 		  FOR KEY SHARE OF t
 		), fits AS (
-		  SELECT a.* FROM a WHERE (SELECT count(*) FROM attempts.answers x
-		    WHERE x.attempt_id = a.attempt_id AND x.question_id = ANY(a.question_ids)) = coalesce(cardinality(a.question_ids), 0)
-		), up AS (`+fmt.Sprintf(upsertProgress, `SELECT user_id, quiz_id, attempt_id, coalesce(answers, '{}'), current_idx,
-		  mode, voice, time_left, timestamptz 'epoch' + started_at * interval '1 microsecond', total_time,
-		  device, revision, now(), now() + make_interval(secs => ?)
-		  FROM fits ORDER BY attempt_id`)+`
+		  SELECT a.* FROM a WHERE a.answered = 0 OR a.answered = (SELECT count(*) FROM attempts.answers x
+		    WHERE x.attempt_id = a.attempt_id AND jsonb_exists(a.answers, x.question_id::text))
 		)
-		SELECT attempt_id, saved_at, expires_at FROM up`, string(batch), grace.Seconds(), ttl.Seconds(), lock.Seconds())
+		` + fmt.Sprintf(upsertProgress, `SELECT user_id, quiz_id, attempt_id, answers, current_idx,
+		  mode, voice, time_left,
+		  timestamptz 'epoch' + started_at / 1000000 * interval '1 second' + started_at % 1000000 * interval '1 microsecond',
+		  total_time,
+		  device, revision, now(), now() + make_interval(secs => ?)
+		  FROM fits ORDER BY attempt_id`)
+
+// SaveManyIfFits is the common autosave of many learners in one statement
+// (one round trip, no explicit transaction), each save judged on its own:
+// it key-share locks each learner's attempt (so a submit waits for it),
+// checks the attempt is of the quiz, incomplete, within its time plus grace
+// and holds every answered question, and upserts under the same rules as
+// SaveProgress. The saves must name distinct attempts. It marks which
+// saves it stored; the caller works out why for the others on the slow
+// path.
+//
+// The answered-questions check reads the attempt's questions once (one
+// index range) and counts those whose id, as decimal text, is a key of the
+// answers: every key is a question of the attempt exactly when that count
+// is the number of keys (a key the slow path would read as a question in
+// another spelling, "07", is left to it). jsonb_exists is the ? operator,
+// which gorm would read as a placeholder.
+func (s *Store) SaveManyIfFits(ctx context.Context, saves []*FitSave, grace, lock, ttl time.Duration) error {
+	byAttempt := make(map[int64]*FitSave, len(saves))
+	for _, f := range saves {
+		byAttempt[f.Progress.AttemptID] = f
+	}
+	batch, err := fitBatch(saves)
+	if err != nil {
+		return err
+	}
+	tx := s.db.Conn(ctx).Raw(saveManyIfFits, batch, grace.Seconds(), ttl.Seconds(), lock.Seconds())
 	rows, err := tx.Rows()
 	if err != nil {
 		return err

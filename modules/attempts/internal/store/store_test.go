@@ -2,8 +2,12 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestAnswerMapValueRoundTrips(t *testing.T) {
@@ -28,5 +32,72 @@ func TestAnswerMapValueRoundTrips(t *testing.T) {
 	}
 	if v, _ := AnswerMap(nil).Value(); v != "{}" {
 		t.Fatalf("nil map: %v", v)
+	}
+}
+
+// fitBatch writes what encoding/json would: every row's fields read back
+// exactly, hostile text included (invalid UTF-8 as encoding/json has it).
+func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
+	hostile := []string{`she said "MS"`, `back\slash`, `\u0000 as text`, "line\nbreak\r\tand\x01\x1f\x7fcontrol",
+		"ünïcødé — \u2028\u2029 and 🫀", "", "<b>&amp;</b>", `{"answers":"x"}`, "bad \xff\xfe utf-8 \xe2\x82",
+		strings.Repeat("é", 1000)}
+	mode, voice, left, total, rev := "timed", hostile[1], 0.1+0.2, 1e21, int64(1<<53+1)
+	at := time.Date(0, 1, 1, 0, 0, 0, 123000, time.UTC)
+	saves := []*FitSave{{Progress: &Progress{AttemptID: 1, UserID: 2, QuizID: 3, CurrentIdx: 4, Device: hostile[0],
+		Mode: &mode, Voice: &voice, TimeLeft: &left, TotalTime: &total, StartedAt: &at, Revision: &rev,
+		Answers: AnswerMap{}}}, {Progress: &Progress{AttemptID: 5, Answers: AnswerMap{}}}}
+	for i, s := range hostile {
+		saves[0].Progress.Answers[fmt.Sprint(i+10)] = s
+		saves[0].Progress.Answers[s] = s
+	}
+	got, err := fitBatch(saves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		AttemptID  int64             `json:"attempt_id"`
+		UserID     int64             `json:"user_id"`
+		QuizID     int64             `json:"quiz_id"`
+		Answered   int               `json:"answered"`
+		Answers    map[string]string `json:"answers"`
+		CurrentIdx int               `json:"current_idx"`
+		Mode       *string           `json:"mode"`
+		Voice      *string           `json:"voice"`
+		TimeLeft   *float64          `json:"time_left"`
+		StartedAt  *int64            `json:"started_at"`
+		TotalTime  *float64          `json:"total_time"`
+		Device     string            `json:"device"`
+		Revision   *int64            `json:"revision"`
+	}
+	var want []row
+	for _, f := range saves {
+		p := f.Progress
+		r := row{AttemptID: p.AttemptID, UserID: p.UserID, QuizID: p.QuizID, Answered: len(p.Answers),
+			Answers: p.Answers, CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft,
+			TotalTime: p.TotalTime, Device: p.Device, Revision: p.Revision}
+		if p.StartedAt != nil {
+			us := p.StartedAt.UnixMicro()
+			r.StartedAt = &us
+		}
+		want = append(want, r)
+	}
+	wantJSON, _ := json.Marshal(want)
+	var a, b []map[string]any
+	if err := json.Unmarshal([]byte(got), &a); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, got)
+	}
+	d := json.NewDecoder(strings.NewReader(string(wantJSON)))
+	d.UseNumber()
+	_ = d.Decode(&b)
+	d = json.NewDecoder(strings.NewReader(got))
+	d.UseNumber()
+	_ = d.Decode(&a)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("fitBatch:\n%s\nencoding/json:\n%s", got, wantJSON)
+	}
+	inf := math.Inf(1)
+	saves[1].Progress.TimeLeft = &inf
+	if _, err := fitBatch(saves); err == nil {
+		t.Fatal("an infinite time_left was written")
 	}
 }
