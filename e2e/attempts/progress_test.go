@@ -128,6 +128,15 @@ var _ = Describe("Saved progress", func() {
 		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": a.ID,
 			"answers": map[string]string{}})).To(HaveStatus(200))
 		Expect(readProgress(c, quiz).Answers).To(BeEmpty())
+
+		// A device name that is not UTF-8 cannot be stored: refused, and the
+		// saved progress is untouched.
+		Expect(u.Client(h).With("x-quiz-session", "tab \xff\xfe").Post("/api/v1/attempts/progress",
+			map[string]any{"quiz_id": quiz, "attempt_id": a.ID, "answers": map[string]string{fmt.Sprint(ids[0]): "x"}})).
+			To(HaveError(400, "bad_request"))
+		p = readProgress(c, quiz)
+		Expect(p.Answers).To(BeEmpty())
+		Expect(*p.Device).To(Equal(device))
 	})
 
 	It("answers 409 to another device while the lock is fresh, and lets it take over after", func() {

@@ -55,6 +55,13 @@ func refuseNUL(in any) *apperr.Error {
 	if v.Kind() != reflect.Struct {
 		return nil
 	}
+	return refuseNULIn(v)
+}
+
+// refuseNULIn checks an input struct's parameters and body, and those of
+// the structs it embeds (parameters several operations share, such as a
+// header).
+func refuseNULIn(v reflect.Value) *apperr.Error {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -65,6 +72,12 @@ func refuseNUL(in any) *apperr.Error {
 			if field, msg := nulIn(v.Field(i), loc+"."+name); msg != "" {
 				return &apperr.Error{Code: apperr.BadRequest, Message: field + " " + msg,
 					Fields: []apperr.Field{{Field: field, Message: msg, Type: "value_error"}}}
+			}
+			continue
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			if ae := refuseNULIn(v.Field(i)); ae != nil {
+				return ae
 			}
 			continue
 		}

@@ -9,7 +9,11 @@ func TestRefuseNUL(t *testing.T) {
 	type option struct {
 		Text string `json:"text"`
 	}
+	type Shared struct {
+		Device string `header:"X-Device"`
+	}
 	type input struct {
+		Shared
 		ID    string `path:"id"`
 		Q     string `query:"q,explode"`
 		Token string `header:"X-Token"`
@@ -41,6 +45,9 @@ func TestRefuseNUL(t *testing.T) {
 		{func(in *input) { in.ID = nul }, 400, "path.id"},
 		{func(in *input) { in.Q = nul }, 400, "query.q"},
 		{func(in *input) { in.Token = nul }, 400, "header.X-Token"},
+		// Parameters an embedded struct shares among operations.
+		{func(in *input) { in.Device = nul }, 400, "header.X-Device"},
+		{func(in *input) { in.Device = "\xff" }, 400, "header.X-Device"},
 		{func(in *input) { in.Body.Name = nul }, 422, "body.name"},
 		{func(in *input) { in.Body.Options = []option{{"ok"}, {nul}} }, 422, "body.options[1].text"},
 		{func(in *input) { in.Body.Note = Nullable[string]{Sent: true, Value: nul} }, 422, "body.note"},

@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // fitBatch writes the saves as the JSON array SaveManyIfFits reads with
-// jsonb_to_recordset, by hand: encoding/json would reflect over every row
-// and sort every answer map, the hottest write's biggest client-side cost.
+// jsonb_to_recordset, field by field with jsontext's string quoting:
+// encoding/json would reflect over every row and sort every answer map,
+// the hottest write's biggest client-side cost. Text that is not UTF-8 is
+// an error (the body's decode and the device header's check let none in).
 // answered is the number of answers; started_at travels as microseconds
 // since the epoch (no text date Postgres could refuse, such as year 0).
 func fitBatch(saves []*FitSave) (string, error) {
@@ -36,23 +39,31 @@ func fitBatch(saves []*FitSave) (string, error) {
 		b = append(b, `,"answered":`...)
 		b = strconv.AppendInt(b, int64(len(p.Answers)), 10)
 		b = append(b, `,"answers":{`...)
+		var err error
 		first := true
 		for k, v := range p.Answers {
 			if !first {
 				b = append(b, ',')
 			}
 			first = false
-			b = appendJSONString(b, k)
+			if b, err = jsontext.AppendQuote(b, k); err != nil {
+				return "", err
+			}
 			b = append(b, ':')
-			b = appendJSONString(b, v)
+			if b, err = jsontext.AppendQuote(b, v); err != nil {
+				return "", err
+			}
 		}
 		b = append(b, `},"current_idx":`...)
 		b = strconv.AppendInt(b, int64(p.CurrentIdx), 10)
 		b = append(b, `,"mode":`...)
-		b = appendOptString(b, p.Mode)
+		if b, err = appendOptString(b, p.Mode); err != nil {
+			return "", err
+		}
 		b = append(b, `,"voice":`...)
-		b = appendOptString(b, p.Voice)
-		var err error
+		if b, err = appendOptString(b, p.Voice); err != nil {
+			return "", err
+		}
 		b = append(b, `,"time_left":`...)
 		if b, err = appendOptFloat(b, p.TimeLeft); err != nil {
 			return "", err
@@ -68,7 +79,9 @@ func fitBatch(saves []*FitSave) (string, error) {
 			return "", err
 		}
 		b = append(b, `,"device":`...)
-		b = appendJSONString(b, p.Device)
+		if b, err = jsontext.AppendQuote(b, p.Device); err != nil {
+			return "", err
+		}
 		b = append(b, `,"revision":`...)
 		if p.Revision == nil {
 			b = append(b, "null"...)
@@ -80,11 +93,11 @@ func fitBatch(saves []*FitSave) (string, error) {
 	return string(append(b, ']')), nil
 }
 
-func appendOptString(b []byte, s *string) []byte {
+func appendOptString(b []byte, s *string) ([]byte, error) {
 	if s == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), nil
 	}
-	return appendJSONString(b, *s)
+	return jsontext.AppendQuote(b, *s)
 }
 
 // appendOptFloat writes x as the shortest decimal that reads back as x.
@@ -96,49 +109,4 @@ func appendOptFloat(b []byte, x *float64) ([]byte, error) {
 		return nil, fmt.Errorf("store: %v is not a JSON number", *x)
 	}
 	return strconv.AppendFloat(b, *x, 'g', -1, 64), nil
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString writes s as a JSON string under encoding/json's rules:
-// quote and backslash escaped, control characters as \n, \r, \t or \u00XX,
-// bytes that are not UTF-8 as U+FFFD; everything else as it is (jsonb
-// keeps the text, not the escapes, so HTML escaping is not needed).
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError || size != 1 {
-				i += size
-				continue
-			}
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		i++
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
 }

@@ -36,10 +36,11 @@ func TestAnswerMapValueRoundTrips(t *testing.T) {
 }
 
 // fitBatch writes what encoding/json would: every row's fields read back
-// exactly, hostile text included (invalid UTF-8 as encoding/json has it).
+// exactly, hostile text included; text that is not UTF-8 (which no decode
+// lets through) is an error, not a guess.
 func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 	hostile := []string{`she said "MS"`, `back\slash`, `\u0000 as text`, "line\nbreak\r\tand\x01\x1f\x7fcontrol",
-		"ünïcødé — \u2028\u2029 and 🫀", "", "<b>&amp;</b>", `{"answers":"x"}`, "bad \xff\xfe utf-8 \xe2\x82",
+		"ünïcødé — \u2028\u2029 and 🫀", "", "<b>&amp;</b>", `{"answers":"x"}`,
 		strings.Repeat("é", 1000)}
 	mode, voice, left, total, rev := "timed", hostile[1], 0.1+0.2, 1e21, int64(1<<53+1)
 	at := time.Date(0, 1, 1, 0, 0, 0, 123000, time.UTC)
@@ -94,6 +95,18 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 	_ = d.Decode(&a)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("fitBatch:\n%s\nencoding/json:\n%s", got, wantJSON)
+	}
+	for _, bad := range []func(p *Progress){
+		func(p *Progress) { p.Device = "bad \xff\xfe utf-8 \xe2\x82" },
+		func(p *Progress) { p.Answers["7"] = "\xe2\x82" },
+		func(p *Progress) { p.Answers["\xff"] = "x" },
+		func(p *Progress) { v := "\xff"; p.Voice = &v },
+	} {
+		p := Progress{AttemptID: 9, Answers: AnswerMap{}}
+		bad(&p)
+		if _, err := fitBatch([]*FitSave{{Progress: &p}}); err == nil {
+			t.Errorf("text that is not UTF-8 was written: %+v", p)
+		}
 	}
 	inf := math.Inf(1)
 	saves[1].Progress.TimeLeft = &inf
