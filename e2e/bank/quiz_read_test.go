@@ -144,7 +144,7 @@ var _ = Describe("Reading a quiz through its cached question list", func() {
 		// triggers' notifications (quiz rows it keeps), not from its own write.
 		heard := func(want []int64) {
 			EventuallyWithOffset(1, func() []int64 { return questionIDs(getQuiz(learner, z, "")) }).
-				WithTimeout(2 * time.Second).WithPolling(5 * time.Millisecond).Should(Equal(want))
+				WithTimeout(5 * time.Second).WithPolling(5 * time.Millisecond).Should(Equal(want))
 		}
 		Expect(h.App.DB.Conn(ctxBG).Exec(`UPDATE bank.quiz_questions SET position = 4 - position WHERE quiz_id = ?`, z).
 			Error).To(Succeed())
