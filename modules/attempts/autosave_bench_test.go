@@ -44,9 +44,11 @@ func BenchmarkAutosave(b *testing.B) {
 		b.Fatal(err)
 	}
 	type learner struct {
-		token   string
-		attempt int64
-		rev     int64
+		token     string
+		attempt   int64
+		rev       int64
+		wire      *loadkit.Wire
+		req, body []byte
 	}
 	learners := make([]*learner, savers)
 	for i := range learners {
@@ -55,19 +57,22 @@ func BenchmarkAutosave(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		learners[i] = &learner{token: tok, attempt: id}
+		wire, err := loadkit.NewWire(h.BaseURL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer wire.Close()
+		learners[i] = &learner{token: tok, attempt: id, wire: wire}
 	}
+	// As scripts/bench saves: the body and request built by hand, each
+	// learner on its own connection (the generator shares the process).
 	save := func(i int) error {
 		l := learners[i]
 		l.rev++
-		answers := make(map[string]string, 10)
-		for k := range min(int(l.rev), 10) {
-			answers[strconv.FormatInt(quiz.Questions[k], 10)] = "Bravo"
-		}
-		body := map[string]any{"quiz_id": quiz.ID, "attempt_id": l.attempt, "answers": answers,
-			"current_idx": int(l.rev) % len(quiz.Questions), "mode": "timed", "time_left": 36000 - l.rev, "revision": l.rev}
-		return api.Call(l.token, http.MethodPost, "/api/v1/attempts/progress",
-			http.Header{"X-Quiz-Session": {"bench-device-" + strconv.Itoa(i)}}, body, nil)
+		l.body = loadkit.AppendSave(l.body[:0], quiz.ID, l.attempt, quiz.Questions, l.rev)
+		l.req = l.wire.AppendRequest(l.req[:0], http.MethodPost, "/api/v1/attempts/progress", l.token,
+			[]loadkit.Header{{Name: "X-Quiz-Session", Value: "bench-device-" + strconv.Itoa(i)}}, l.body)
+		return l.wire.Do(l.req)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
