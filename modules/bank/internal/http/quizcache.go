@@ -28,9 +28,10 @@ type quizBody struct {
 
 // quizBodies caches GET /quizzes/{id}'s encoded question lists per quiz
 // and answer side, each valid while the quiz's content version is the one
-// it was built under. The version is read with the access check on every
-// request (one row the bank's triggers keep), so an edit is seen at once
-// on every replica (no event to wait for).
+// it was built under. The version comes with the quiz row every request
+// opens (app.OpenQuiz: in memory, forgotten when the bank's triggers say
+// it changed), so an edit shows on every replica once its notification
+// arrives.
 type quizBodies struct {
 	svc   *app.Service
 	cache *lru.Cache[quizBodyKey, quizBody]
@@ -45,7 +46,7 @@ func newQuizBodies(s *app.Service) *quizBodies {
 }
 
 // get opens the quiz for the caller and answers its detail as bytes: the
-// quiz's fields encoded per request (they are read fresh), then the
+// quiz's fields encoded per request (from the opened row), then the
 // question list from the cache when its version still holds. The bytes are
 // those huma writes for the same QuizDetailBody (quizcache_test.go).
 func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*httpapi.Encoded, error) {
