@@ -51,25 +51,39 @@ type Saved struct {
 // the save refused.
 func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device string, in SaveInput) (*Saved, error) {
 	ids := make([]int64, 0, len(in.Answers))
-	if err := checkAnswers(in.Answers, func(id int64, _ string) { ids = append(ids, id) }); err != nil {
+	canonical := true // every key spelled as the id's decimal, nothing else ("07" is 7 too)
+	err := checkAnswers(in.Answers, func(key string, id int64, _ string) {
+		ids = append(ids, id)
+		canonical = canonical && key[0] != '0' && key[0] != '+'
+	})
+	if err != nil {
 		return nil, err
 	}
 	row := &store.Progress{UserID: p.UserID, QuizID: in.QuizID, AttemptID: in.AttemptID,
 		Answers: in.Answers, CurrentIdx: in.CurrentIdx, Mode: in.Mode, Voice: in.Voice, TimeLeft: in.TimeLeft,
 		StartedAt: in.StartedAt, TotalTime: in.TotalTime, Device: device, Revision: in.Revision}
 	// The common case in one statement shared with other learners' saves
-	// (saves.go); anything else takes the slow path, which applies the
-	// same rules step by step and says what went wrong.
-	fit := &store.FitSave{Progress: row}
-	if err := s.saves.Do(ctx, fit); err != nil {
-		return nil, err
+	// (saves.go), once its answers are known to name questions of the
+	// attempt, each once; anything else takes the slow path, which applies
+	// the same rules step by step and says what went wrong.
+	fits := canonical
+	if fits && len(ids) > 0 {
+		if fits, err = s.attemptHolds(ctx, in.AttemptID, ids); err != nil {
+			return nil, err
+		}
 	}
-	if fit.Applied {
-		return &Saved{SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
+	if fits {
+		fit := &store.FitSave{Progress: row}
+		if err := s.saves.Do(ctx, fit); err != nil {
+			return nil, err
+		}
+		if fit.Applied {
+			return &Saved{SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
+		}
 	}
 	var out Saved
 	timeUp := false
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
 		// KEY SHARE: saves run side by side, a submit (FOR UPDATE) waits.
 		a, err := s.store.Attempt(ctx, p.UserID, in.AttemptID, db.ForKeyShare)
 		if err != nil {
@@ -130,8 +144,9 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 }
 
 // checkAnswers checks an answer set a client sent (keys are question ids,
-// values are bounded) and hands each answer with its question id to each.
-func checkAnswers(answers map[string]string, each func(id int64, answer string)) error {
+// values are bounded) and hands each answer with its key and question id to
+// each.
+func checkAnswers(answers map[string]string, each func(key string, id int64, answer string)) error {
 	if len(answers) > maxSavedAnswers {
 		return apperr.Invalidf("answers", "at most %d answers", maxSavedAnswers)
 	}
@@ -143,7 +158,7 @@ func checkAnswers(answers map[string]string, each func(id int64, answer string))
 		if len(v) > maxAnswerLength {
 			return apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerLength)
 		}
-		each(id, v)
+		each(k, id, v)
 	}
 	return nil
 }

@@ -94,12 +94,14 @@ type Service struct {
 	policy      Config
 	now         func() time.Time
 	saves       *combine.Combiner[*store.FitSave, int64]
+	questions   *attemptQuestions
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{db: d.DB, store: store.New(d.DB), log: d.Log, ports: d.Ports,
-		completions: d.Completions, policy: d.Policy, now: func() time.Time { return time.Now().UTC() }}
+		completions: d.Completions, policy: d.Policy, now: func() time.Time { return time.Now().UTC() },
+		questions: newAttemptQuestions()}
 	s.saves = s.newSaves()
 	return s
 }

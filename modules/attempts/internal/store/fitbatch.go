@@ -3,27 +3,37 @@ package store
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // fitBatch writes the saves as the JSON array SaveManyIfFits reads with
 // jsonb_to_recordset, field by field with jsontext's string quoting:
-// encoding/json would reflect over every row and sort every answer map,
-// the hottest write's biggest client-side cost. Text that is not UTF-8 is
-// an error (the body's decode and the device header's check let none in).
-// answered is the number of answers; started_at travels as microseconds
-// since the epoch (no text date Postgres could refuse, such as year 0).
+// encoding/json would reflect over every row, the hottest write's biggest
+// client-side cost. Text that is not UTF-8 is an error (the body's decode
+// and the device header's check let none in). started_at travels as
+// microseconds since the epoch (no text date Postgres could refuse, such
+// as year 0).
+//
+// Each save's answers are written in the order jsonb keeps an object's
+// keys (shorter first, then bytewise): Postgres sorts them as it reads
+// them, and finds them sorted at a glance instead of sorting each map's
+// random order, which cost it about as much as the rest of the answers'
+// reading.
 func fitBatch(saves []*FitSave) (string, error) {
-	n := 0
+	n, most := 0, 0
 	for _, f := range saves {
 		n += 256 + len(f.Progress.Device)
 		for k, v := range f.Progress.Answers {
 			n += len(k) + len(v) + 8
 		}
+		most = max(most, len(f.Progress.Answers))
 	}
 	b := make([]byte, 0, n)
+	keys := make([]string, 0, most)
 	b = append(b, '[')
 	for i, f := range saves {
 		p := f.Progress
@@ -36,21 +46,22 @@ func fitBatch(saves []*FitSave) (string, error) {
 		b = strconv.AppendInt(b, p.UserID, 10)
 		b = append(b, `,"quiz_id":`...)
 		b = strconv.AppendInt(b, p.QuizID, 10)
-		b = append(b, `,"answered":`...)
-		b = strconv.AppendInt(b, int64(len(p.Answers)), 10)
 		b = append(b, `,"answers":{`...)
 		var err error
-		first := true
-		for k, v := range p.Answers {
-			if !first {
+		keys = keys[:0]
+		for k := range p.Answers {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, jsonbKeyOrder)
+		for j, k := range keys {
+			if j > 0 {
 				b = append(b, ',')
 			}
-			first = false
 			if b, err = jsontext.AppendQuote(b, k); err != nil {
 				return "", err
 			}
 			b = append(b, ':')
-			if b, err = jsontext.AppendQuote(b, v); err != nil {
+			if b, err = jsontext.AppendQuote(b, p.Answers[k]); err != nil {
 				return "", err
 			}
 		}
@@ -91,6 +102,15 @@ func fitBatch(saves []*FitSave) (string, error) {
 		b = append(b, '}')
 	}
 	return string(append(b, ']')), nil
+}
+
+// jsonbKeyOrder is the order of a jsonb object's keys: by length, then
+// byte by byte.
+func jsonbKeyOrder(x, y string) int {
+	if len(x) != len(y) {
+		return len(x) - len(y)
+	}
+	return strings.Compare(x, y)
 }
 
 func appendOptString(b []byte, s *string) ([]byte, error) {

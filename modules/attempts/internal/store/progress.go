@@ -151,7 +151,7 @@ type FitSave struct {
 // far from 1970 (year 0 lost a few).
 var saveManyIfFits = `WITH input AS (
 		  SELECT * FROM jsonb_to_recordset(CAST(? AS jsonb)) AS i(attempt_id bigint, user_id bigint, quiz_id bigint,
-		    answered int, answers jsonb, current_idx int, mode text, voice text, time_left float8,
+		    answers jsonb, current_idx int, mode text, voice text, time_left float8,
 		    started_at bigint, total_time float8, device text, revision bigint)
 		), a AS (
 		  SELECT i.* FROM input i
@@ -160,32 +160,24 @@ var saveManyIfFits = `WITH input AS (
 		    AND (t.deadline_at IS NULL OR t.deadline_at >= now() - make_interval(secs => ?))
 		  ORDER BY t.id
 		  FOR KEY SHARE OF t
-		), fits AS (
-		  SELECT a.* FROM a WHERE a.answered = 0 OR a.answered = (SELECT count(*) FROM attempts.answers x
-		    WHERE x.attempt_id = a.attempt_id AND jsonb_exists(a.answers, x.question_id::text))
 		)
 		` + fmt.Sprintf(upsertProgress, `SELECT user_id, quiz_id, attempt_id, answers, current_idx,
 		  mode, voice, time_left,
 		  timestamptz 'epoch' + started_at / 1000000 * interval '1 second' + started_at % 1000000 * interval '1 microsecond',
 		  total_time,
 		  device, revision, now(), now() + make_interval(secs => ?)
-		  FROM fits ORDER BY attempt_id`)
+		  FROM a ORDER BY attempt_id`)
 
 // SaveManyIfFits is the common autosave of many learners in one statement
 // (one round trip, no explicit transaction), each save judged on its own:
 // it key-share locks each learner's attempt (so a submit waits for it),
-// checks the attempt is of the quiz, incomplete, within its time plus grace
-// and holds every answered question, and upserts under the same rules as
-// SaveProgress. The saves must name distinct attempts. It marks which
+// checks the attempt is the learner's, of the quiz, incomplete and within
+// its time plus grace, and upserts under the same rules as SaveProgress.
+// The saves must name distinct attempts, and the caller has checked that
+// each one's answers name questions of its attempt (an attempt's questions
+// never change, so the caller can know without asking). It marks which
 // saves it stored; the caller works out why for the others on the slow
 // path.
-//
-// The answered-questions check reads the attempt's questions once (one
-// index range) and counts those whose id, as decimal text, is a key of the
-// answers: every key is a question of the attempt exactly when that count
-// is the number of keys (a key the slow path would read as a question in
-// another spelling, "07", is left to it). jsonb_exists is the ? operator,
-// which gorm would read as a placeholder.
 func (s *Store) SaveManyIfFits(ctx context.Context, saves []*FitSave, grace, lock, ttl time.Duration) error {
 	byAttempt := make(map[int64]*FitSave, len(saves))
 	for _, f := range saves {

@@ -18,7 +18,8 @@ import (
 // SaveManyIfFits on a real database: hostile text goes through the
 // hand-written batch and the statement and is stored exactly (the saves
 // are applied by the statement itself, not by a slow path that would hide
-// a broken batch), and each save's answers are judged on their own.
+// a broken batch), and each save is judged on its own: one naming another
+// quiz or another learner's attempt is not stored, its batch-mates are.
 func TestSaveManyIfFits(t *testing.T) {
 	ctx := context.Background()
 	url, err := harness.CloneDatabase(ctx)
@@ -62,10 +63,12 @@ func TestSaveManyIfFits(t *testing.T) {
 	saves := []*store.FitSave{
 		rich,
 		progress(2, nil), // no answers
-		progress(3, store.AnswerMap{"101": "a", "999": "b"}), // a question the attempt lacks
-		progress(4, store.AnswerMap{"0101": "a"}),            // another spelling: for the slow path
+		progress(3, store.AnswerMap{"101": "a"}),
+		progress(4, store.AnswerMap{"101": "a"}),
 		progress(5, store.AnswerMap{"101": "a", "102": "", "103": "c"}),
 	}
+	saves[2].Progress.QuizID = 8 // attempt 3 is of quiz 7
+	saves[3].Progress.UserID = 5 // attempt 4 is learner 4's
 	if err := store.New(d).SaveManyIfFits(ctx, saves, 10*time.Second, 30*time.Second, time.Hour); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 func TestAnswerMapValueRoundTrips(t *testing.T) {
@@ -59,7 +62,6 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 		AttemptID  int64             `json:"attempt_id"`
 		UserID     int64             `json:"user_id"`
 		QuizID     int64             `json:"quiz_id"`
-		Answered   int               `json:"answered"`
 		Answers    map[string]string `json:"answers"`
 		CurrentIdx int               `json:"current_idx"`
 		Mode       *string           `json:"mode"`
@@ -73,7 +75,7 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 	var want []row
 	for _, f := range saves {
 		p := f.Progress
-		r := row{AttemptID: p.AttemptID, UserID: p.UserID, QuizID: p.QuizID, Answered: len(p.Answers),
+		r := row{AttemptID: p.AttemptID, UserID: p.UserID, QuizID: p.QuizID,
 			Answers: p.Answers, CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft,
 			TotalTime: p.TotalTime, Device: p.Device, Revision: p.Revision}
 		if p.StartedAt != nil {
@@ -95,6 +97,36 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 	_ = d.Decode(&a)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("fitBatch:\n%s\nencoding/json:\n%s", got, wantJSON)
+	}
+	// Each row's answers come in jsonb's key order (shorter keys first,
+	// then bytewise), so Postgres finds them sorted.
+	var rows []struct{ Answers json.RawMessage }
+	if err := json.Unmarshal([]byte(got), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		d := jsontext.NewDecoder(bytes.NewReader(r.Answers))
+		if _, err := d.ReadToken(); err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for d.PeekKind() == '"' {
+			k, err := d.ReadToken()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(keys); n > 0 && (len(keys[n-1]) > len(k.String()) ||
+				len(keys[n-1]) == len(k.String()) && keys[n-1] >= k.String()) {
+				t.Errorf("row %d: key %q after %q", i, k.String(), keys[n-1])
+			}
+			keys = append(keys, k.String())
+			if err := d.SkipValue(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(keys) != len(saves[i].Progress.Answers) {
+			t.Errorf("row %d: %d keys, want %d", i, len(keys), len(saves[i].Progress.Answers))
+		}
 	}
 	for _, bad := range []func(p *Progress){
 		func(p *Progress) { p.Device = "bad \xff\xfe utf-8 \xe2\x82" },
