@@ -24,16 +24,19 @@ type Progress = store.Progress
 
 // SaveInput is one autosave.
 type SaveInput struct {
-	QuizID     int64
-	AttemptID  int64
-	Answers    map[string]string // question id (decimal) -> answer
-	CurrentIdx int
-	Mode       *string
-	Voice      *string
-	TimeLeft   *float64
-	StartedAt  *time.Time
-	TotalTime  *float64
-	Revision   *int64 // optional, monotonic per device: an older save never overwrites a newer one
+	QuizID    int64
+	AttemptID int64
+	Answers   map[string]string // question id (decimal) -> answer
+	// AnswersJSON is optional: Answers as a JSON object in jsonb's key
+	// order, which the save's statement then takes as it is.
+	AnswersJSON string
+	CurrentIdx  int
+	Mode        *string
+	Voice       *string
+	TimeLeft    *float64
+	StartedAt   *time.Time
+	TotalTime   *float64
+	Revision    *int64 // optional, monotonic per device: an older save never overwrites a newer one
 }
 
 // Saved is the outcome of an autosave. Stale means a newer save from the
@@ -73,7 +76,7 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 		}
 	}
 	if fits {
-		fit := &store.FitSave{Progress: row}
+		fit := &store.FitSave{Progress: row, AnswersJSON: in.AnswersJSON}
 		if err := s.saves.Do(ctx, fit); err != nil {
 			return nil, err
 		}

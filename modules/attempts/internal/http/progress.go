@@ -31,6 +31,7 @@ type ProgressFields struct {
 
 	invalid     []error // what the schema refused (progressbody.go)
 	textChecked bool    // read by readProgress: no NUL, valid UTF-8
+	answersJSON string  // Answers as the body wrote them, when that is in jsonb's order (progressread.go)
 }
 
 type saveProgressIn struct {
@@ -52,7 +53,7 @@ type savedOut struct{ Body SavedResponse }
 func (h *handlers) saveProgress(ctx context.Context, in *saveProgressIn) (*savedOut, error) {
 	b := in.Body
 	res, err := h.svc.SaveProgress(ctx, auth.MustFrom(ctx), in.Session, app.SaveInput{QuizID: b.QuizID,
-		AttemptID: b.AttemptID, Answers: b.Answers, CurrentIdx: b.CurrentIdx, Mode: b.Mode, Voice: b.Voice,
+		AttemptID: b.AttemptID, Answers: b.Answers, AnswersJSON: b.answersJSON, CurrentIdx: b.CurrentIdx, Mode: b.Mode, Voice: b.Voice,
 		TimeLeft: b.TimeLeft, StartedAt: b.StartedAt, TotalTime: b.TotalTime, Revision: b.Revision})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/humatest"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
@@ -82,6 +83,10 @@ func progressBodies() []string {
 		`{"quiz_id":1,"attempt_id":2,"revision":-1}`, `{"quiz_id":1,"attempt_id":2,"revision":1.25}`,
 		`{"quiz_id":1,"attempt_id":2,"quiz_id":3}`, `null`, `[]`, `7`, `{}`, `{`, `{"quiz_id":1,"attempt_id":2}x`,
 		// What readProgress reads itself, and what it leaves to the old path.
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a","10":"b","11":"c","100":"d"}}`, // jsonb's order: text kept
+		`{"quiz_id":1,"attempt_id":2,"answers":{"10":"b","9":"a"}}`,                    // not: the map is written out
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a","9":"b"}}`, `{"quiz_id":1,"attempt_id":2,"answers":{"9":"a\"b"}}`,
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a","1\u0030":"b"}}`,
 		" {\t\"quiz_id\" : 1 ,\n\"attempt_id\":2\r, \"answers\" : { \"3\" : \"a\" , \"4\":\"\" } } ",
 		`{"quiz_id":1,"attempt_id":2,"answers":{}}`, `{"quiz_id":1,"attempt_id":2,"answers":{"5":"x","5":"y"}}`,
 		`{"quiz_id":1,"attempt_id":2,"answers":{"6":"q\"b\\s\/\b\f\n\r\t\u00e9\u20AC🎉 end"}}`,
@@ -122,6 +127,31 @@ func TestReadProgressAgrees(t *testing.T) {
 	}
 }
 
+// The answers' own text is kept for the statement exactly when it is in
+// jsonb's key order with no escape (what a browser sends); else the map is
+// written out.
+func TestAnswersTextKept(t *testing.T) {
+	for body, kept := range map[string]bool{
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a","10":"b","11":"c","100":"d"}}`: true,
+		`{"quiz_id":1,"attempt_id":2,"answers": { "9" : "a" }, "current_idx":1}`:       true,
+		`{"quiz_id":1,"attempt_id":2,"answers":{}}`:                                    true,
+		`{"quiz_id":1,"attempt_id":2,"answers":{"10":"b","9":"a"}}`:                    false,
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a","9":"b"}}`:                     false,
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a\"b"}}`:                          false,
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a","1\u0030":"b"}}`:               false,
+		`{"quiz_id":1,"attempt_id":2}`:                                                 false,
+	} {
+		var f ProgressFields
+		if !readProgress([]byte(body), &f) {
+			t.Fatalf("%s: not read", body)
+		}
+		if (f.answersJSON != "") != kept {
+			t.Errorf("%s: answers text %q", body, f.answersJSON)
+		}
+		sameAsBefore(t, []byte(body))
+	}
+}
+
 func FuzzReadProgress(f *testing.F) {
 	for _, b := range progressBodies() {
 		f.Add([]byte(b))
@@ -145,6 +175,24 @@ func sameAsBefore(t *testing.T, b []byte) bool {
 		t.Errorf("%q: taken without the text mark", b)
 	}
 	fast.textChecked = false
+	if fast.answersJSON != "" {
+		// The answers' text stands for the map exactly, keys in jsonb's order.
+		var m map[string]string
+		if err := json.Unmarshal([]byte(fast.answersJSON), &m); err != nil || !reflect.DeepEqual(m, fast.Answers) {
+			t.Errorf("%q: answers text %q reads %v (%v), the map is %v", b, fast.answersJSON, m, err, fast.Answers)
+		}
+		d := jsontext.NewDecoder(strings.NewReader(fast.answersJSON))
+		_, _ = d.ReadToken() // {
+		for prev := ""; d.PeekKind() == '"'; {
+			tok, _ := d.ReadToken()
+			if k := tok.String(); prev != "" && !(len(prev) < len(k) || len(prev) == len(k) && prev < k) {
+				t.Errorf("%q: key %q after %q in the answers text", b, k, prev)
+			}
+			prev = tok.String()
+			_ = d.SkipValue()
+		}
+		fast.answersJSON = ""
+	}
 	if !reflect.DeepEqual(fast, old) {
 		t.Errorf("%q:\n read %+v\n old  %+v", b, fast, old)
 	}

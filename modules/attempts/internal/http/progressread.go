@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -63,7 +62,7 @@ func readProgress(b []byte, f *ProgressFields) bool {
 				f.Revision = &n
 			}
 		case "answers":
-			f.Answers, ok = answers(d)
+			f.Answers, f.answersJSON, ok = answers(d, b)
 		case "mode":
 			f.Mode, ok = optText(d, 32)
 		case "voice":
@@ -125,15 +124,25 @@ func null(d *jsontext.Decoder) bool {
 
 // text reads a string with no NUL in it.
 func text(d *jsontext.Decoder) (string, bool) {
+	s, _, ok := quoted(d)
+	return s, ok
+}
+
+// quoted reads a string with no NUL in it, and says whether it was written
+// plain: as its own characters between the quotes, with no escape.
+func quoted(d *jsontext.Decoder) (s string, plain, ok bool) {
 	if d.PeekKind() != '"' {
-		return "", false
+		return "", false, false
 	}
-	t, err := d.ReadToken()
+	v, err := d.ReadValue()
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
-	s := t.String()
-	return s, strings.IndexByte(s, 0) < 0
+	if bytes.IndexByte(v, '\\') < 0 { // JSON has no raw control character in a string: no NUL either
+		return string(v[1 : len(v)-1]), true, true
+	}
+	u, err := jsontext.AppendUnquote(nil, v)
+	return string(u), false, err == nil && bytes.IndexByte(u, 0) < 0
 }
 
 // number reads a number's text, not negative (no field takes one).
@@ -197,23 +206,41 @@ func optTime(d *jsontext.Decoder) (*time.Time, bool) {
 	return &t, true
 }
 
-// answers reads an object of strings (not null: the schema has none).
-func answers(d *jsontext.Decoder) (map[string]string, bool) {
+// answers reads an object of strings (not null: the schema has none). It
+// also hands back the object's text when that text stands for the map
+// exactly and in jsonb's own key order: every string plain (no escape)
+// and every key after the one before it, shorter first, then bytewise (so
+// none repeats), which is how a browser writes question ids. The save's
+// statement then takes that text as it is, without writing the map out
+// again or Postgres sorting it (store.FitSave.AnswersJSON).
+func answers(d *jsontext.Decoder, body []byte) (map[string]string, string, bool) {
 	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
-		return nil, false
+		return nil, "", false
 	}
+	open := d.InputOffset() - 1
 	m := make(map[string]string, 16)
-	for d.PeekKind() == '"' {
-		k, ok := text(d)
+	ordered, prev := true, ""
+	for first := true; d.PeekKind() == '"'; first = false {
+		k, plainKey, ok := quoted(d)
 		if !ok {
-			return nil, false
+			return nil, "", false
 		}
-		v, ok := text(d)
+		v, plainValue, ok := quoted(d)
 		if !ok {
-			return nil, false
+			return nil, "", false
 		}
 		m[k] = v
+		ordered = ordered && plainKey && plainValue &&
+			(first || len(prev) < len(k) || len(prev) == len(k) && prev < k)
+		prev = k
 	}
 	t, err := d.ReadToken()
-	return m, err == nil && t.Kind() == '}'
+	if err != nil || t.Kind() != '}' {
+		return nil, "", false
+	}
+	var text string
+	if end := d.InputOffset(); ordered && open >= 0 && body[open] == '{' && body[end-1] == '}' {
+		text = string(body[open:end]) // a copy: the body's buffer goes back to its pool
+	}
+	return m, text, true
 }

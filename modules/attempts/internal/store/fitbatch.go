@@ -18,19 +18,22 @@ import (
 // microseconds since the epoch (no text date Postgres could refuse, such
 // as year 0).
 //
-// Each save's answers are written in the order jsonb keeps an object's
-// keys (shorter first, then bytewise): Postgres sorts them as it reads
-// them, and finds them sorted at a glance instead of sorting each map's
-// random order, which cost it about as much as the rest of the answers'
-// reading.
+// Each save's answers go in the order jsonb keeps an object's keys
+// (shorter first, then bytewise): Postgres sorts them as it reads them,
+// and finds them sorted at a glance instead of sorting each map's random
+// order, which cost it about as much as the rest of the answers' reading.
+// A save whose AnswersJSON is given (the body's own text, already in that
+// order) is written with it as it is; another has its map sorted here.
 func fitBatch(saves []*FitSave) (string, error) {
 	n, most := 0, 0
 	for _, f := range saves {
-		n += 256 + len(f.Progress.Device)
-		for k, v := range f.Progress.Answers {
-			n += len(k) + len(v) + 8
+		n += 256 + len(f.Progress.Device) + len(f.AnswersJSON)
+		if f.AnswersJSON == "" {
+			for k, v := range f.Progress.Answers {
+				n += len(k) + len(v) + 8
+			}
+			most = max(most, len(f.Progress.Answers))
 		}
-		most = max(most, len(f.Progress.Answers))
 	}
 	b := make([]byte, 0, n)
 	keys := make([]string, 0, most)
@@ -46,26 +49,14 @@ func fitBatch(saves []*FitSave) (string, error) {
 		b = strconv.AppendInt(b, p.UserID, 10)
 		b = append(b, `,"quiz_id":`...)
 		b = strconv.AppendInt(b, p.QuizID, 10)
-		b = append(b, `,"answers":{`...)
+		b = append(b, `,"answers":`...)
 		var err error
-		keys = keys[:0]
-		for k := range p.Answers {
-			keys = append(keys, k)
+		if f.AnswersJSON != "" {
+			b = append(b, f.AnswersJSON...)
+		} else if b, err = appendAnswers(b, p.Answers, keys); err != nil {
+			return "", err
 		}
-		slices.SortFunc(keys, jsonbKeyOrder)
-		for j, k := range keys {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			if b, err = jsontext.AppendQuote(b, k); err != nil {
-				return "", err
-			}
-			b = append(b, ':')
-			if b, err = jsontext.AppendQuote(b, p.Answers[k]); err != nil {
-				return "", err
-			}
-		}
-		b = append(b, `},"current_idx":`...)
+		b = append(b, `,"current_idx":`...)
 		b = strconv.AppendInt(b, int64(p.CurrentIdx), 10)
 		b = append(b, `,"mode":`...)
 		if b, err = appendOptString(b, p.Mode); err != nil {
@@ -102,6 +93,31 @@ func fitBatch(saves []*FitSave) (string, error) {
 		b = append(b, '}')
 	}
 	return string(append(b, ']')), nil
+}
+
+// appendAnswers writes answers as a JSON object, keys in jsonb's order
+// (keys is scratch space).
+func appendAnswers(b []byte, answers AnswerMap, keys []string) ([]byte, error) {
+	keys = keys[:0]
+	for k := range answers {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, jsonbKeyOrder)
+	b = append(b, '{')
+	for j, k := range keys {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = jsontext.AppendQuote(b, k); err != nil {
+			return nil, err
+		}
+		b = append(b, ':')
+		if b, err = jsontext.AppendQuote(b, answers[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // jsonbKeyOrder is the order of a jsonb object's keys: by length, then

@@ -141,7 +141,11 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 // its outcome: set (with the row's times) when it was stored.
 type FitSave struct {
 	Progress *Progress
-	Applied  bool
+	// AnswersJSON is optional: Progress.Answers as a JSON object whose
+	// keys are in jsonb's order (shorter first, then bytewise), which the
+	// statement then takes as it is instead of the map written out.
+	AnswersJSON string
+	Applied     bool
 }
 
 // saveManyIfFits is SaveManyIfFits' statement, built once. started_at

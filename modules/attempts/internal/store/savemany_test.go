@@ -67,8 +67,9 @@ func TestSaveManyIfFits(t *testing.T) {
 		progress(4, store.AnswerMap{"101": "a"}),
 		progress(5, store.AnswerMap{"101": "a", "102": "", "103": "c"}),
 	}
-	saves[2].Progress.QuizID = 8 // attempt 3 is of quiz 7
-	saves[3].Progress.UserID = 5 // attempt 4 is learner 4's
+	saves[4].AnswersJSON = `{"101":"a","102":"","103":"c"}` // the body's own text, taken as it is
+	saves[2].Progress.QuizID = 8                            // attempt 3 is of quiz 7
+	saves[3].Progress.UserID = 5                            // attempt 4 is learner 4's
 	if err := store.New(d).SaveManyIfFits(ctx, saves, 10*time.Second, 30*time.Second, time.Hour); err != nil {
 		t.Fatal(err)
 	}

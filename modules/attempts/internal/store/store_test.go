@@ -49,7 +49,8 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 	at := time.Date(0, 1, 1, 0, 0, 0, 123000, time.UTC)
 	saves := []*FitSave{{Progress: &Progress{AttemptID: 1, UserID: 2, QuizID: 3, CurrentIdx: 4, Device: hostile[0],
 		Mode: &mode, Voice: &voice, TimeLeft: &left, TotalTime: &total, StartedAt: &at, Revision: &rev,
-		Answers: AnswerMap{}}}, {Progress: &Progress{AttemptID: 5, Answers: AnswerMap{}}}}
+		Answers: AnswerMap{}}}, {Progress: &Progress{AttemptID: 5, Answers: AnswerMap{}}},
+		{Progress: &Progress{AttemptID: 6, Answers: AnswerMap{"7": "a", "10": "é"}}, AnswersJSON: `{ "7":"a", "10" : "é" }`}}
 	for i, s := range hostile {
 		saves[0].Progress.Answers[fmt.Sprint(i+10)] = s
 		saves[0].Progress.Answers[s] = s
