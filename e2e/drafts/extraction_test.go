@@ -148,9 +148,19 @@ var _ = Describe("Cancelling an extraction job", func() {
 
 	It("lets only the owner cancel a running job, which stops and stores nothing", func() {
 		jobID := extract(h, mod, map[string]any{"section_id": sec, "model": "slow-model"})
-		Eventually(func() any {
-			return mod.Client(h).Get("/api/v1/quizzes/job/" + jobID).Map()["status"]
-		}, "10s", "50ms").Should(Equal("running"))
+		// Running, and the model reading: a cancel that lands before the
+		// model starts (a loaded machine) stops the job before the model
+		// could notice it.
+		Eventually(func(g Gomega) {
+			job := mod.Client(h).Get("/api/v1/quizzes/job/" + jobID).Map()
+			g.Expect(job["status"]).To(Equal("running"))
+			var names []string
+			for _, s := range job["steps"].([]any) {
+				names = append(names, s.(map[string]any)["name"].(string))
+			}
+			g.Expect(names).To(ContainElement("reading with slow-model"))
+		}, "30s", "50ms").Should(Succeed())
+		stopped := slowStopped.count(2)
 
 		Expect(moderator(h).Client(h).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)).To(HaveError(403, "forbidden"))
 		Expect(h.NewUser(auth.RoleAdmin).Client(h).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)).
@@ -161,7 +171,7 @@ var _ = Describe("Cancelling an extraction job", func() {
 		res := mod.Client(h).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()).To(Equal(map[string]any{"status": "cancelled"}))
-		Eventually(func() int { return slowStopped.count(2) }, "10s", "50ms").Should(BeNumerically(">=", 1))
+		Eventually(func() int { return slowStopped.count(2) }, "30s", "50ms").Should(BeNumerically(">", stopped))
 
 		job := mod.Client(h).Get("/api/v1/quizzes/job/" + jobID).Map()
 		Expect(job["status"]).To(Equal("cancelled"))
