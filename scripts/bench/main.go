@@ -37,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -111,7 +112,11 @@ func run(o options) ([]loadkit.Row, error) {
 	var rows []row
 
 	save := func(clients int, every time.Duration) (load, error) {
-		return drive(fmt.Sprintf("autosave-%d", clients), clients, every, o, func(i int) error { return w.autosave(i) })
+		name := fmt.Sprintf("autosave-%d", clients)
+		if every > 0 {
+			name += "-paced"
+		}
+		return drive(name, clients, every, o, func(i int) error { return w.autosave(i) })
 	}
 	for _, c := range []int{50, 200} {
 		c = min(c, o.learners)
@@ -128,8 +133,8 @@ func run(o options) ([]loadkit.Row, error) {
 			return nil, err
 		}
 		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners back to back", c), rounds,
-			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS (a bare net/http handler reading the same requests: %.0f/s, Rounds at %.2f of it)",
-				c, limit, floor.rate(), rounds.rate()/floor.rate()), rounds.rate() / limit})
+			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS (a bare net/http handler reading the same requests: %.0f/s, Rounds at %.2f of it; %s)",
+				c, limit, floor.rate(), rounds.rate()/floor.rate(), rounds.cpuPer()), rounds.rate() / limit})
 	}
 	paced, err := save(o.learners, 3*time.Second)
 	if err != nil {
@@ -146,7 +151,7 @@ func run(o options) ([]loadkit.Row, error) {
 		return nil, err
 	}
 	rows = append(rows, row{fmt.Sprintf("`GET /quizzes/{id}`, %d questions, 50 clients", o.questions), quiz,
-		fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s", bare.rate()), quiz.rate() / bare.rate()})
+		fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s (%s)", bare.rate(), quiz.cpuPer()), quiz.rate() / bare.rate()})
 
 	var out []loadkit.Row
 	for _, r := range rows {
@@ -294,6 +299,17 @@ type load struct {
 	errors    int
 	firstErr  error
 	window    time.Duration
+	// CPU time used over the window by this process (service and load
+	// generator) and by the cluster's Postgres processes: a cost per
+	// request that the host's speed of the moment moves less than a rate.
+	cpu, cpuDB time.Duration
+}
+
+// cpuPer says what the load cost a request in CPU.
+func (l load) cpuPer() string {
+	n := time.Duration(max(1, len(l.latencies)))
+	return fmt.Sprintf("CPU a request: %d µs here (service and generator), %d µs Postgres",
+		(l.cpu / n).Microseconds(), (l.cpuDB / n).Microseconds())
 }
 
 func (l load) rate() float64 { return float64(len(l.latencies)) / l.window.Seconds() }
@@ -307,6 +323,16 @@ func drive(name string, clients int, every time.Duration, o options, op func(wor
 	from, end := begin.Add(o.warmup), begin.Add(o.warmup+o.duration)
 	results := make([]load, clients)
 	var wg sync.WaitGroup
+	var cpu, cpuDB time.Duration
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(time.Until(from))
+		self0, db0 := cpuTimes()
+		time.Sleep(time.Until(end))
+		self1, db1 := cpuTimes()
+		cpu, cpuDB = self1-self0, db1-db0
+	}()
 	if o.cpuProfile != "" {
 		wg.Add(1)
 		go func() {
@@ -342,7 +368,7 @@ func drive(name string, clients int, every time.Duration, o options, op func(wor
 		}()
 	}
 	wg.Wait()
-	all := load{window: o.duration}
+	all := load{window: o.duration, cpu: cpu, cpuDB: cpuDB}
 	for _, r := range results {
 		all.latencies = append(all.latencies, r.latencies...)
 		all.errors += r.errors
@@ -377,6 +403,34 @@ func bare(name string, handler http.HandlerFunc, clients int, o options, build f
 		defer wires[i].Close()
 	}
 	return drive(name, clients, 0, o, func(i int) error { return wires[i].Do(build(i, wires[i])) })
+}
+
+// cpuTimes reads the CPU time used so far by this process and by the
+// running Postgres processes (the local cluster's: a backend that exits
+// takes its time with it, but the service's pool keeps its connections).
+func cpuTimes() (self, db time.Duration) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		end := bytes.LastIndexByte(b, ')') // the command name is in parentheses and may hold anything
+		if err != nil || end < 0 || !bytes.HasSuffix(b[:end], []byte("(postgres")) {
+			continue
+		}
+		// After the name: state, then utime and stime as fields 14 and 15
+		// of proc(5), in clock ticks (100 a second on Linux).
+		f := strings.Fields(string(b[end+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		user, _ := strconv.ParseInt(f[11], 10, 64)
+		sys, _ := strconv.ParseInt(f[12], 10, 64)
+		db += time.Duration(user+sys) * 10 * time.Millisecond
+	}
+	return self, db
 }
 
 // profile writes a CPU profile of the process from from to end to path.

@@ -29,11 +29,11 @@ func newAttemptQuestions() *attemptQuestions {
 	return c
 }
 
-// attemptHolds reports whether every id is a question of the attempt. It
-// reads the attempt's questions once per process; an attempt with none
-// (no such attempt, or one not yet committed) is not kept, so it is read
-// again next time. It says nothing of whose attempt it is: the save's
-// statement, or the slow path, checks that.
+// attemptHolds reports whether every id is a question of the attempt
+// (sorting ids). It reads the attempt's questions once per process; an
+// attempt with none (no such attempt, or one not yet committed) is not
+// kept, so it is read again next time. It says nothing of whose attempt
+// it is: the save's statement, or the slow path, checks that.
 func (s *Service) attemptHolds(ctx context.Context, attemptID int64, ids []int64) (bool, error) {
 	qs, ok := s.questions.Get(attemptID)
 	if !ok {
@@ -46,8 +46,14 @@ func (s *Service) attemptHolds(ctx context.Context, attemptID int64, ids []int64
 			s.questions.Add(attemptID, qs)
 		}
 	}
+	// One walk through both, sorted (a browser sends ids in order already).
+	slices.Sort(ids)
+	i := 0
 	for _, id := range ids {
-		if _, found := slices.BinarySearch(qs, id); !found {
+		for i < len(qs) && qs[i] < id {
+			i++
+		}
+		if i == len(qs) || qs[i] != id {
 			return false, nil
 		}
 	}

@@ -3,7 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"iter"
+	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
@@ -27,8 +30,12 @@ type SaveInput struct {
 	QuizID    int64
 	AttemptID int64
 	Answers   map[string]string // question id (decimal) -> answer
-	// AnswersJSON is optional: Answers as a JSON object in jsonb's key
-	// order, which the save's statement then takes as it is.
+	// AnswersJSON, when given, stands for the answers instead of Answers
+	// (then nil): a JSON object whose strings are all plain (no escape)
+	// and whose keys are in jsonb's order (shorter first, then bytewise,
+	// none twice), as a browser writes question ids. The save's statement
+	// takes it as it is, and no map is built unless the slow path needs
+	// one.
 	AnswersJSON string
 	CurrentIdx  int
 	Mode        *string
@@ -53,9 +60,9 @@ type Saved struct {
 // takes over after it. A timed attempt past its time is auto-submitted and
 // the save refused.
 func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device string, in SaveInput) (*Saved, error) {
-	ids := make([]int64, 0, len(in.Answers))
+	var ids []int64
 	canonical := true // every key spelled as the id's decimal, nothing else ("07" is 7 too)
-	err := checkAnswers(in.Answers, func(key string, id int64, _ string) {
+	err := checkAnswers(in.answers(), func(key string, id int64, _ string) {
 		ids = append(ids, id)
 		canonical = canonical && key[0] != '0' && key[0] != '+'
 	})
@@ -83,6 +90,9 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 		if fit.Applied {
 			return &Saved{SavedAt: row.SavedAt, ExpiresAt: row.ExpiresAt}, nil
 		}
+	}
+	if row.Answers == nil && in.AnswersJSON != "" {
+		row.Answers = maps.Collect(in.answers())
 	}
 	var out Saved
 	timeUp := false
@@ -146,24 +156,65 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 	return &out, nil
 }
 
+// answers walks the save's answers, from whichever form stands for them.
+func (in SaveInput) answers() iter.Seq2[string, string] {
+	if in.AnswersJSON != "" {
+		return plainPairs(in.AnswersJSON)
+	}
+	return maps.All(in.Answers)
+}
+
+// plainPairs walks a JSON object whose strings have no escape, so each
+// quote opens or closes a string: its keys and values are the text
+// between them, taken without a copy.
+func plainPairs(object string) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for rest := object; ; {
+			k, afterKey, ok := nextPlain(rest)
+			if !ok {
+				return
+			}
+			v, afterValue, ok := nextPlain(afterKey)
+			if !ok || !yield(k, v) {
+				return
+			}
+			rest = afterValue
+		}
+	}
+}
+
+func nextPlain(s string) (str, rest string, ok bool) {
+	if _, s, ok = strings.Cut(s, `"`); !ok {
+		return "", "", false
+	}
+	return strings.Cut(s, `"`)
+}
+
 // checkAnswers checks an answer set a client sent (keys are question ids,
 // values are bounded) and hands each answer with its key and question id to
-// each.
-func checkAnswers(answers map[string]string, each func(key string, id int64, answer string)) error {
-	if len(answers) > maxSavedAnswers {
+// each (whose work is thrown away on an error). Too many answers is the
+// error reported first.
+func checkAnswers(answers iter.Seq2[string, string], each func(key string, id int64, answer string)) error {
+	n := 0
+	var keyErr error
+	for k, v := range answers {
+		if n++; keyErr != nil {
+			continue
+		}
+		id, err := strconv.ParseInt(k, 10, 64)
+		switch {
+		case err != nil || id <= 0:
+			keyErr = apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
+		case len(v) > maxAnswerLength:
+			keyErr = apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerLength)
+		default:
+			each(k, id, v)
+		}
+	}
+	if n > maxSavedAnswers {
 		return apperr.Invalidf("answers", "at most %d answers", maxSavedAnswers)
 	}
-	for k, v := range answers {
-		id, err := strconv.ParseInt(k, 10, 64)
-		if err != nil || id <= 0 {
-			return apperr.Invalidf("answers", "answers are keyed by question id; %q is not one", k)
-		}
-		if len(v) > maxAnswerLength {
-			return apperr.Invalidf("answers", "the answer to question %d is longer than %d bytes", id, maxAnswerLength)
-		}
-		each(k, id, v)
-	}
-	return nil
+	return keyErr
 }
 
 // lockedError is the 409 for progress held by another device; Retry-After

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"strconv"
 	"time"
 
@@ -22,7 +23,7 @@ func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answer
 	if len(answers) > 0 {
 		given = make(map[int64]string, len(answers))
 	}
-	if err := checkAnswers(answers, func(_ string, q int64, v string) { given[q] = v }); err != nil {
+	if err := checkAnswers(maps.All(answers), func(_ string, q int64, v string) { given[q] = v }); err != nil {
 		return nil, err
 	}
 	var out *Detail

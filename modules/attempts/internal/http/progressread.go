@@ -124,25 +124,18 @@ func null(d *jsontext.Decoder) bool {
 
 // text reads a string with no NUL in it.
 func text(d *jsontext.Decoder) (string, bool) {
-	s, _, ok := quoted(d)
-	return s, ok
-}
-
-// quoted reads a string with no NUL in it, and says whether it was written
-// plain: as its own characters between the quotes, with no escape.
-func quoted(d *jsontext.Decoder) (s string, plain, ok bool) {
 	if d.PeekKind() != '"' {
-		return "", false, false
+		return "", false
 	}
 	v, err := d.ReadValue()
 	if err != nil {
-		return "", false, false
+		return "", false
 	}
 	if bytes.IndexByte(v, '\\') < 0 { // JSON has no raw control character in a string: no NUL either
-		return string(v[1 : len(v)-1]), true, true
+		return string(v[1 : len(v)-1]), true
 	}
 	u, err := jsontext.AppendUnquote(nil, v)
-	return string(u), false, err == nil && bytes.IndexByte(u, 0) < 0
+	return string(u), err == nil && bytes.IndexByte(u, 0) < 0
 }
 
 // number reads a number's text, not negative (no field takes one).
@@ -206,41 +199,74 @@ func optTime(d *jsontext.Decoder) (*time.Time, bool) {
 	return &t, true
 }
 
-// answers reads an object of strings (not null: the schema has none). It
-// also hands back the object's text when that text stands for the map
-// exactly and in jsonb's own key order: every string plain (no escape)
-// and every key after the one before it, shorter first, then bytewise (so
-// none repeats), which is how a browser writes question ids. The save's
-// statement then takes that text as it is, without writing the map out
-// again or Postgres sorting it (store.FitSave.AnswersJSON).
+// answers reads an object of strings (not null: the schema has none).
+// When the object's text stands for the map exactly and in jsonb's own key
+// order: every string plain (no escape) and every key after the one
+// before it, shorter first, then bytewise (so none repeats), which is how
+// a browser writes question ids, it hands back that text and no map (the
+// save's statement takes the text as it is: store.FitSave.AnswersJSON).
+// Otherwise it reads the object again into a map.
 func answers(d *jsontext.Decoder, body []byte) (map[string]string, string, bool) {
 	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
 		return nil, "", false
 	}
 	open := d.InputOffset() - 1
-	m := make(map[string]string, 16)
-	ordered, prev := true, ""
-	for first := true; d.PeekKind() == '"'; first = false {
-		k, plainKey, ok := quoted(d)
-		if !ok {
+	// The key before, copied (a value read is good until the next read).
+	// An id has at most 19 digits: a longer key is not kept in order.
+	var prev [24]byte
+	ordered, prevLen := true, -1
+	for d.PeekKind() == '"' {
+		k, err := d.ReadValue() // a name: a string
+		if err != nil {
 			return nil, "", false
 		}
-		v, plainValue, ok := quoted(d)
-		if !ok {
+		k = k[1 : len(k)-1]
+		ordered = ordered && len(k) <= len(prev) && bytes.IndexByte(k, '\\') < 0 &&
+			(prevLen < len(k) || prevLen == len(k) && bytes.Compare(prev[:prevLen], k) < 0)
+		prevLen = copy(prev[:], k)
+		v, err := d.ReadValue()
+		if err != nil || v[0] != '"' {
 			return nil, "", false
 		}
-		m[k] = v
-		ordered = ordered && plainKey && plainValue &&
-			(first || len(prev) < len(k) || len(prev) == len(k) && prev < k)
-		prev = k
+		ordered = ordered && bytes.IndexByte(v, '\\') < 0
 	}
 	t, err := d.ReadToken()
 	if err != nil || t.Kind() != '}' {
 		return nil, "", false
 	}
-	var text string
-	if end := d.InputOffset(); ordered && open >= 0 && body[open] == '{' && body[end-1] == '}' {
-		text = string(body[open:end]) // a copy: the body's buffer goes back to its pool
+	end := d.InputOffset()
+	if open < 0 || body[open] != '{' || body[end-1] != '}' {
+		return nil, "", false // never (InputOffset says where a value ends); the old path would read it
 	}
-	return m, text, true
+	if ordered {
+		return nil, string(body[open:end]), true // a copy: the body's buffer goes back to its pool
+	}
+	m, ok := answerMap(body[open:end])
+	return m, "", ok
+}
+
+// answerMap reads an object of strings that answers has found well formed
+// into a map (the last of a repeated key wins, as encoding/json has it).
+func answerMap(object []byte) (map[string]string, bool) {
+	r := progressReaders.Get().(*progressReader)
+	defer progressReaders.Put(r)
+	r.src.Reset(object)
+	r.dec.Reset(&r.src, jsontext.AllowDuplicateNames(true))
+	d := &r.dec
+	if _, err := d.ReadToken(); err != nil {
+		return nil, false
+	}
+	m := make(map[string]string, 16)
+	for d.PeekKind() == '"' {
+		k, ok := text(d)
+		if !ok {
+			return nil, false
+		}
+		v, ok := text(d)
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+	}
+	return m, true
 }
