@@ -152,18 +152,25 @@ type FitSave struct {
 // travels as microseconds since the epoch (fitbatch.go) and is added as
 // whole seconds plus microseconds: interval arithmetic goes through
 // float8, exact for either part, not for all the microseconds of a date
-// far from 1970 (year 0 lost a few).
+// far from 1970 (year 0 lost a few). Each save's attempt is found by an
+// index probe and locked in attempt order: a LATERAL subquery with its own
+// row lock is never flattened into a join, so the plan cannot turn into a
+// hash join over the whole attempts table, which is what the prepared
+// statement's generic plan did as a join (it guesses 100 saves a batch):
+// 0.54 against 0.15 ms for a batch of 9 over 200 attempts.
 var saveManyIfFits = `WITH input AS (
 		  SELECT * FROM jsonb_to_recordset(CAST(? AS jsonb)) AS i(attempt_id bigint, user_id bigint, quiz_id bigint,
 		    answers jsonb, current_idx int, mode text, voice text, time_left float8,
 		    started_at bigint, total_time float8, device text, revision bigint)
 		), a AS (
-		  SELECT i.* FROM input i
-		  JOIN attempts.attempts t ON t.id = i.attempt_id AND t.user_id = i.user_id AND t.quiz_id = i.quiz_id
-		  WHERE t.completed_at IS NULL
-		    AND (t.deadline_at IS NULL OR t.deadline_at >= now() - make_interval(secs => ?))
-		  ORDER BY t.id
-		  FOR KEY SHARE OF t
+		  SELECT i.* FROM (SELECT * FROM input ORDER BY attempt_id) i
+		  CROSS JOIN LATERAL (
+		    SELECT FROM attempts.attempts t
+		    WHERE t.id = i.attempt_id AND t.user_id = i.user_id AND t.quiz_id = i.quiz_id
+		      AND t.completed_at IS NULL
+		      AND (t.deadline_at IS NULL OR t.deadline_at >= now() - make_interval(secs => ?))
+		    FOR KEY SHARE
+		  ) t
 		)
 		` + fmt.Sprintf(upsertProgress, `SELECT user_id, quiz_id, attempt_id, answers, current_idx,
 		  mode, voice, time_left,
