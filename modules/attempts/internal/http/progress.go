@@ -31,7 +31,7 @@ type ProgressFields struct {
 
 	invalid     []error // what the schema refused (progressbody.go)
 	textChecked bool    // read by readProgress: no NUL, valid UTF-8
-	answersJSON string  // Answers as the body wrote them, when that is in jsonb's order (progressread.go)
+	answersJSON string  // the answers as the body wrote them, when in jsonb's order; Answers is then nil (progressread.go)
 }
 
 type saveProgressIn struct {
