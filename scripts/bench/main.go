@@ -37,10 +37,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/procfs"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/roundsedu/rounds/e2e/harness"
@@ -409,26 +409,21 @@ func bare(name string, handler http.HandlerFunc, clients int, o options, build f
 // running Postgres processes (the local cluster's: a backend that exits
 // takes its time with it, but the service's pool keeps its connections).
 func cpuTimes() (self, db time.Duration) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
-		self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	seconds := func(p procfs.Proc) float64 {
+		st, err := p.Stat()
+		if err != nil {
+			return 0
+		}
+		return st.CPUTime()
 	}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, path := range stats {
-		b, err := os.ReadFile(path)
-		end := bytes.LastIndexByte(b, ')') // the command name is in parentheses and may hold anything
-		if err != nil || end < 0 || !bytes.HasSuffix(b[:end], []byte("(postgres")) {
-			continue
+	if p, err := procfs.Self(); err == nil {
+		self = time.Duration(seconds(p) * float64(time.Second))
+	}
+	procs, _ := procfs.AllProcs()
+	for _, p := range procs {
+		if comm, err := p.Comm(); err == nil && comm == "postgres" {
+			db += time.Duration(seconds(p) * float64(time.Second))
 		}
-		// After the name: state, then utime and stime as fields 14 and 15
-		// of proc(5), in clock ticks (100 a second on Linux).
-		f := strings.Fields(string(b[end+1:]))
-		if len(f) < 13 {
-			continue
-		}
-		user, _ := strconv.ParseInt(f[11], 10, 64)
-		sys, _ := strconv.ParseInt(f[12], 10, 64)
-		db += time.Duration(user+sys) * 10 * time.Millisecond
 	}
 	return self, db
 }

@@ -27,11 +27,7 @@ func readProgress(b []byte, f *ProgressFields) bool {
 	*f = ProgressFields{}
 	r := progressReaders.Get().(*progressReader)
 	defer progressReaders.Put(r)
-	r.src.Reset(b)
-	// Duplicate names are the old path's to judge at the top level (seen
-	// below); in answers the last one wins, as encoding/json decodes a map.
-	r.dec.Reset(&r.src, jsontext.AllowDuplicateNames(true))
-	d := &r.dec
+	d := r.reading(b)
 	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
 		return false
 	}
@@ -96,6 +92,15 @@ type progressReader struct {
 }
 
 var progressReaders = sync.Pool{New: func() any { return new(progressReader) }}
+
+// reading points the decoder at b. Duplicate names are the old path's to
+// judge at the body's top level (readProgress sees them); in answers the
+// last one wins, as encoding/json decodes a map.
+func (r *progressReader) reading(b []byte) *jsontext.Decoder {
+	r.src.Reset(b)
+	r.dec.Reset(&r.src, jsontext.AllowDuplicateNames(true))
+	return &r.dec
+}
 
 // progressFieldNames are the body's keys, required ones first.
 var progressFieldNames = [...]string{"quiz_id", "attempt_id", "answers", "current_idx", "mode", "voice",
@@ -250,9 +255,7 @@ func answers(d *jsontext.Decoder, body []byte) (map[string]string, string, bool)
 func answerMap(object []byte) (map[string]string, bool) {
 	r := progressReaders.Get().(*progressReader)
 	defer progressReaders.Put(r)
-	r.src.Reset(object)
-	r.dec.Reset(&r.src, jsontext.AllowDuplicateNames(true))
-	d := &r.dec
+	d := r.reading(object)
 	if _, err := d.ReadToken(); err != nil {
 		return nil, false
 	}

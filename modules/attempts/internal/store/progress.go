@@ -141,9 +141,9 @@ func (s *Store) PurgeExpiredProgress(ctx context.Context, limit int) (int64, err
 // its outcome: set (with the row's times) when it was stored.
 type FitSave struct {
 	Progress *Progress
-	// AnswersJSON is optional: Progress.Answers as a JSON object whose
-	// keys are in jsonb's order (shorter first, then bytewise), which the
-	// statement then takes as it is instead of the map written out.
+	// AnswersJSON, when given, stands for the answers (Progress.Answers is
+	// then nil): a JSON object whose keys are in jsonb's order (shorter
+	// first, then bytewise), which the statement takes as it is.
 	AnswersJSON string
 	Applied     bool
 }
