@@ -503,6 +503,9 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 	if err != nil {
 		return nil, err
 	}
+	if len(in.Domains) == 0 { // the schema's minItems, which a null slips past
+		return nil, apperr.Invalidf("body.domains", "a blueprint needs at least one domain")
+	}
 	if in.Shape == ShapeDomains && in.Size < len(in.Domains) {
 		return nil, apperr.Invalidf("body.size", "size must be at least the number of domains (%d): every domain gets a block", len(in.Domains))
 	}
