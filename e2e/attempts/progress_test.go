@@ -1,6 +1,7 @@
 package attempts_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -305,6 +306,58 @@ var _ = Describe("Saved progress", func() {
 		}
 		Expect(readProgress(phone, quiz)).To(BeNil())
 		Expect(getDetail(u, a.ID).CompletedAt).NotTo(BeNil())
+	})
+
+	It("lets other learners' saves through while one waits on its attempt's row lock", func() {
+		other := learner()
+		b := start(other, quiz, "")
+		// Another transaction holds the attempt's row, as a slow submit of it
+		// would: the save of that attempt waits inside its statement.
+		held, release := make(chan struct{}), make(chan struct{})
+		locker := make(chan error, 1)
+		go func() {
+			locker <- h.App.DB.Tx(ctxb, func(ctx context.Context) error {
+				if err := h.App.DB.Conn(ctx).Exec(`SELECT FROM attempts.attempts WHERE id = ? FOR UPDATE`, a.ID).Error; err != nil {
+					return err
+				}
+				close(held)
+				<-release
+				return nil
+			})
+		}()
+		Eventually(held).Should(BeClosed())
+		var once sync.Once
+		unlock := func() { once.Do(func() { close(release) }) }
+		DeferCleanup(unlock)
+
+		stuck := make(chan *Response, 1)
+		go func() {
+			stuck <- u.Client(h).Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "Nitrate"}, nil))
+		}()
+		Eventually(func() (n int) {
+			Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM pg_stat_activity
+				WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%jsonb_to_recordset%'`).
+				Scan(&n).Error).To(Succeed())
+			return n
+		}).Should(Equal(1), "the save waits on the lock")
+
+		// The other learner's save is stored and acknowledged meanwhile, long
+		// before the stuck statement would give up (15 s).
+		saved := make(chan *Response, 1)
+		go func() {
+			saved <- other.Client(h).Post("/api/v1/attempts/progress", save(quiz, b.ID, map[int64]string{ids[1]: "MS"}, nil))
+		}()
+		var res *Response
+		Eventually(saved, "5s").Should(Receive(&res), "the other learner's save waited behind the locked one")
+		Expect(res).To(HaveStatus(200))
+		Expect(readProgress(other.Client(h), quiz).Answers).To(Equal(map[string]string{fmt.Sprint(ids[1]): "MS"}))
+		Expect(stuck).NotTo(Receive(), "the locked attempt's save is still waiting")
+
+		unlock()
+		Expect(<-locker).To(Succeed())
+		Eventually(stuck, "10s").Should(Receive(&res))
+		Expect(res).To(HaveStatus(200))
+		Expect(readProgress(u.Client(h), quiz).Answers).To(Equal(map[string]string{fmt.Sprint(ids[0]): "Nitrate"}))
 	})
 
 	It("expires progress 7 days after its last save", func() {
