@@ -111,7 +111,7 @@ var _ = Describe("Plans from a blueprint", func() {
 
 		Expect(mod.Client(h).Post(api+"/study-plans/from-blueprint", q{"title": "Tiny", "shape": "domains", "size": 2, "domains": domains()})).
 			To(HaveError(422, "invalid_request"))
-		// No domains (null slips past the schema's minItems) is refused in
+		// No domains (null, which the schema refuses as it refuses []) is refused in
 		// either shape, and nothing is stored.
 		for _, shape := range []string{"domains", "papers"} {
 			Expect(mod.Client(h).Post(api+"/study-plans/from-blueprint", q{"title": "None", "shape": shape, "size": 5, "domains": nil})).

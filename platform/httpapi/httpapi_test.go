@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/humatest"
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/roundsedu/rounds/platform/apperr"
+	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
 )
@@ -182,5 +184,45 @@ func TestParseIDs(t *testing.T) {
 		if _, err := ParseIDs("tag_ids", bad); !apperr.Is(err, apperr.Invalid) {
 			t.Errorf("ParseIDs(%q) accepted", bad)
 		}
+	}
+}
+
+// An array body field that must hold an item refuses null as it refuses
+// an empty one, at any depth; one that may be empty still takes null.
+func TestNullIsRefusedWhereItemsAreRequired(t *testing.T) {
+	_, api := humatest.New(t)
+	r := &Router{api: api, log: slog.New(slog.DiscardHandler)}
+	type inner struct {
+		Tags []string `json:"tags" minItems:"1"`
+	}
+	reached := 0
+	Register(r, auth.Public, huma.Operation{Method: http.MethodPost, Path: "/items", Tags: []string{"health"}},
+		func(_ context.Context, in *struct {
+			Body struct {
+				IDs      []int64  `json:"ids" minItems:"1"`
+				Inner    inner    `json:"inner"`
+				Optional []string `json:"optional"`
+			}
+		}) (*struct{}, error) {
+			reached++
+			return &struct{}{}, nil
+		})
+	for _, c := range []struct {
+		body   string
+		status int
+		field  string
+	}{
+		{`{"ids":[1],"inner":{"tags":["a"]},"optional":null}`, http.StatusNoContent, ""},
+		{`{"ids":null,"inner":{"tags":["a"]},"optional":[]}`, http.StatusUnprocessableEntity, "body.ids"},
+		{`{"ids":[],"inner":{"tags":["a"]},"optional":[]}`, http.StatusUnprocessableEntity, "body.ids"},
+		{`{"ids":[1],"inner":{"tags":null},"optional":[]}`, http.StatusUnprocessableEntity, "body.inner.tags"},
+	} {
+		res := api.Post(Prefix+"/items", strings.NewReader(c.body))
+		if res.Code != c.status || !strings.Contains(res.Body.String(), c.field) {
+			t.Errorf("%s: %d %s, want %d naming %q", c.body, res.Code, res.Body, c.status, c.field)
+		}
+	}
+	if reached != 1 {
+		t.Errorf("the handler ran %d times, want once (the valid body only)", reached)
 	}
 }

@@ -62,6 +62,60 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 		}
 		return out, nil
 	})
+	if body := requestBody(r.api.OpenAPI(), op); body != nil {
+		refuseNullForItems(r.api.OpenAPI().Components.Schemas, body, map[*huma.Schema]bool{})
+	}
+}
+
+// requestBody is the JSON body schema huma registered for op, if any.
+func requestBody(doc *huma.OpenAPI, op huma.Operation) *huma.Schema {
+	item := doc.Paths[op.Path]
+	if item == nil {
+		return nil
+	}
+	var o *huma.Operation
+	switch op.Method {
+	case http.MethodPost:
+		o = item.Post
+	case http.MethodPut:
+		o = item.Put
+	case http.MethodPatch:
+		o = item.Patch
+	case http.MethodDelete:
+		o = item.Delete
+	}
+	if o == nil || o.RequestBody == nil || o.RequestBody.Content["application/json"] == nil {
+		return nil
+	}
+	return o.RequestBody.Content["application/json"].Schema
+}
+
+// refuseNullForItems makes every array of a body schema that must hold an
+// item (minItems) refuse null, as it refuses a missing or empty one: huma
+// declares every array nullable (a nil slice encodes as null) and lets a
+// null skip the array's checks, so a null reached services that counted
+// on an item (a 500 the contract fuzzer found). The schemas are the
+// registry's own, which huma's validation reads on every request.
+func refuseNullForItems(reg huma.Registry, s *huma.Schema, seen map[*huma.Schema]bool) {
+	if s != nil && s.Ref != "" {
+		s = reg.SchemaFromRef(s.Ref)
+	}
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	if s.Type == huma.TypeArray && s.MinItems != nil && *s.MinItems > 0 {
+		s.Nullable = false
+	}
+	refuseNullForItems(reg, s.Items, seen)
+	for _, p := range s.Properties {
+		refuseNullForItems(reg, p, seen)
+	}
+	for _, group := range [][]*huma.Schema{s.OneOf, s.AnyOf, s.AllOf} {
+		for _, sub := range group {
+			refuseNullForItems(reg, sub, seen)
+		}
+	}
 }
 
 // declareTags lists the operation's tag groups in the document, so the

@@ -4239,7 +4239,7 @@ export interface components {
              * @description null: uncategorised
              */
             category_id?: number | null;
-            question_ids: number[] | null;
+            question_ids: number[];
         };
         BulkFileOutputBody: {
             /** Format: int64 */
@@ -4284,7 +4284,7 @@ export interface components {
         ChatRequest: {
             /** Format: int64 */
             attempt_id?: number;
-            messages: components["schemas"]["ChatMessage"][] | null;
+            messages: components["schemas"]["ChatMessage"][];
             /**
              * Format: int64
              * @description a tutor model's id (GET /teach/models); absent: the default
@@ -5145,7 +5145,7 @@ export interface components {
              * @enum {string}
              */
             mode: "timed" | "learning";
-            question_ids: number[] | null;
+            question_ids: number[];
             /** Format: int64 */
             time_limit_minutes?: number | null;
             title: string;
@@ -5714,7 +5714,7 @@ export interface components {
             reused: boolean;
         };
         "Post-examsRequest": {
-            domains: components["schemas"]["ExamDomainItem"][] | null;
+            domains: components["schemas"]["ExamDomainItem"][];
             /** @description open it to learners at once */
             publish?: boolean;
             /** Format: int64 */
@@ -5836,7 +5836,7 @@ export interface components {
             title: string;
         };
         "Post-study-plans-from-blueprintRequest": {
-            domains: components["schemas"]["BlueprintDomainItem"][] | null;
+            domains: components["schemas"]["BlueprintDomainItem"][];
             /**
              * Format: int64
              * @description papers: how many
@@ -6297,7 +6297,7 @@ export interface components {
              * @enum {string}
              */
             mode: "timed" | "learning";
-            question_ids: number[] | null;
+            question_ids: number[];
             /** Format: int64 */
             time_limit_minutes?: number | null;
             title: string;
@@ -6357,7 +6357,7 @@ export interface components {
         };
         SelectionInBody: {
             /** @description The drafts to decide on, all or nothing */
-            draft_ids: number[] | null;
+            draft_ids: number[];
         };
         SessionLogoutInputBody: {
             /** @description end every session of the account */
@@ -6392,7 +6392,7 @@ export interface components {
             h?: number;
             kind: string;
             label?: string;
-            points?: (number[] | null)[] | null;
+            points?: number[][] | null;
             /** Format: double */
             w?: number;
             /** Format: double */

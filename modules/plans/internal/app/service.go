@@ -503,7 +503,7 @@ func (s *Service) FromBlueprint(ctx context.Context, p auth.Principal, in Bluepr
 	if err != nil {
 		return nil, err
 	}
-	if len(in.Domains) == 0 { // the schema's minItems, which a null slips past
+	if len(in.Domains) == 0 { // the schema refuses it too; other callers may not go through it
 		return nil, apperr.Invalidf("body.domains", "a blueprint needs at least one domain")
 	}
 	if in.Shape == ShapeDomains && in.Size < len(in.Domains) {
