@@ -184,10 +184,16 @@ func plainPairs(object string) iter.Seq2[string, string] {
 }
 
 func nextPlain(s string) (str, rest string, ok bool) {
-	if _, s, ok = strings.Cut(s, `"`); !ok {
+	open := strings.IndexByte(s, '"')
+	if open < 0 {
 		return "", "", false
 	}
-	return strings.Cut(s, `"`)
+	s = s[open+1:]
+	end := strings.IndexByte(s, '"')
+	if end < 0 {
+		return "", "", false
+	}
+	return s[:end], s[end+1:], true
 }
 
 // checkAnswers checks an answer set a client sent (keys are question ids,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/opt"
 )
 
@@ -48,9 +49,22 @@ type SavedResponse struct {
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
-type savedOut struct{ Body SavedResponse }
+// appendJSON writes r as encoding/json does, newline-terminated as huma's
+// JSON format writes a body: the hottest answer skips the reflection.
+func (r SavedResponse) appendJSON(b []byte) []byte {
+	b = append(b, `{"saved":`...)
+	b = strconv.AppendBool(b, r.Saved)
+	if r.Stale {
+		b = append(b, `,"stale":true`...)
+	}
+	b = append(b, `,"saved_at":"`...)
+	b = r.SavedAt.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","expires_at":"`...)
+	b = r.ExpiresAt.AppendFormat(b, time.RFC3339Nano)
+	return append(b, "\"}\n"...)
+}
 
-func (h *handlers) saveProgress(ctx context.Context, in *saveProgressIn) (*savedOut, error) {
+func (h *handlers) saveProgress(ctx context.Context, in *saveProgressIn) (*httpapi.Encoded, error) {
 	b := in.Body
 	res, err := h.svc.SaveProgress(ctx, auth.MustFrom(ctx), in.Session, app.SaveInput{QuizID: b.QuizID,
 		AttemptID: b.AttemptID, Answers: b.Answers, AnswersJSON: b.answersJSON, CurrentIdx: b.CurrentIdx, Mode: b.Mode, Voice: b.Voice,
@@ -58,8 +72,8 @@ func (h *handlers) saveProgress(ctx context.Context, in *saveProgressIn) (*saved
 	if err != nil {
 		return nil, err
 	}
-	return &savedOut{Body: SavedResponse{Saved: !res.Stale, Stale: res.Stale, SavedAt: res.SavedAt,
-		ExpiresAt: res.ExpiresAt}}, nil
+	saved := SavedResponse{Saved: !res.Stale, Stale: res.Stale, SavedAt: res.SavedAt, ExpiresAt: res.ExpiresAt}
+	return httpapi.EncodedJSON(saved.appendJSON(make([]byte, 0, 128))), nil
 }
 
 // ProgressResponse is the saved object: the client's fields, the device

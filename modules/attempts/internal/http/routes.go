@@ -54,7 +54,7 @@ func progressRoutes(r *httpapi.Router, h *handlers) {
 		"(monotonic per device) keeps an older save from overwriting a newer one. Progress expires 7 days " +
 		"after its last save."
 	save.SkipValidateBody = true // ProgressFields decodes and checks itself, once
-	httpapi.Register(r, auth.User, save, h.saveProgress)
+	httpapi.RegisterEncoded[saveProgressIn, SavedResponse](r, auth.User, save, h.saveProgress)
 	get := httpapi.Op(http.MethodGet, "/attempts/progress", tag, "Your saved progress for a quiz, or null", 0, 409, 422)
 	get.Description = "Auto-submits a timed attempt of the quiz whose time ran out first (its id is in the " +
 		"X-Attempts-Auto-Submitted header). 409 while another device holds the lock."
