@@ -7,9 +7,8 @@
 // batches (the cheapest per item); spare slots open when the queue grows
 // long, and for an item that has waited too long, so one stalled flush (a
 // row lock held by another transaction) does not hold up everyone queued
-// behind it. There are no
-// background goroutines: the flushing happens on the callers' own
-// goroutines, so there is nothing to start or stop.
+// behind it. There are no background goroutines: the flushing happens on
+// the callers' own goroutines, so there is nothing to start or stop.
 package combine
 
 import (
