@@ -62,40 +62,23 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 		}
 		return out, nil
 	})
-	if body := requestBody(r.api.OpenAPI(), op); body != nil {
-		refuseNullForItems(r.api.OpenAPI().Components.Schemas, body, map[*huma.Schema]bool{})
-	}
 }
 
-// requestBody is the JSON body schema huma registered for op, if any.
-func requestBody(doc *huma.OpenAPI, op huma.Operation) *huma.Schema {
-	item := doc.Paths[op.Path]
-	if item == nil {
-		return nil
+// itemsRequiredOnAdd is huma's hook on each operation added to the
+// document (New installs it): every array of the operation's JSON body that
+// must hold an item (minItems) then refuses null, as it refuses a missing
+// or empty one. huma declares every array nullable (a nil slice encodes as
+// null) and lets a null skip the array's checks, so a null reached
+// services that counted on an item (a 500 the contract fuzzer found). The
+// schemas are the registry's own, which huma's validation reads on every
+// request.
+func itemsRequiredOnAdd(doc *huma.OpenAPI, op *huma.Operation) {
+	if op.RequestBody == nil || op.RequestBody.Content["application/json"] == nil {
+		return
 	}
-	var o *huma.Operation
-	switch op.Method {
-	case http.MethodPost:
-		o = item.Post
-	case http.MethodPut:
-		o = item.Put
-	case http.MethodPatch:
-		o = item.Patch
-	case http.MethodDelete:
-		o = item.Delete
-	}
-	if o == nil || o.RequestBody == nil || o.RequestBody.Content["application/json"] == nil {
-		return nil
-	}
-	return o.RequestBody.Content["application/json"].Schema
+	refuseNullForItems(doc.Components.Schemas, op.RequestBody.Content["application/json"].Schema, map[*huma.Schema]bool{})
 }
 
-// refuseNullForItems makes every array of a body schema that must hold an
-// item (minItems) refuse null, as it refuses a missing or empty one: huma
-// declares every array nullable (a nil slice encodes as null) and lets a
-// null skip the array's checks, so a null reached services that counted
-// on an item (a 500 the contract fuzzer found). The schemas are the
-// registry's own, which huma's validation reads on every request.
 func refuseNullForItems(reg huma.Registry, s *huma.Schema, seen map[*huma.Schema]bool) {
 	if s != nil && s.Ref != "" {
 		s = reg.SchemaFromRef(s.Ref)

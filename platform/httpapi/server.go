@@ -85,6 +85,7 @@ func New(opts Options) (*Server, error) {
 			Description: "Access token from POST /api/v1/auth/sso/exchange."},
 	}
 	api := humagin.New(engine, cfg)
+	api.OpenAPI().OnAddOperation = append(api.OpenAPI().OnAddOperation, itemsRequiredOnAdd)
 	docsRoutes(engine)
 
 	return &Server{engine: engine, api: api,
