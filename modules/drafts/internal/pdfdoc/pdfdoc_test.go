@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 )
 
 func TestInspectAcceptsTheQuestionPaper(t *testing.T) {
-	pages, err := Inspect(context.Background(), bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
+	pages, err := inspect(context.Background(), bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
 	if err != nil || pages != len(pdffixtures.PaperPages) {
 		t.Fatalf("pages=%d err=%v, want %d pages", pages, err, len(pdffixtures.PaperPages))
 	}
@@ -34,14 +35,14 @@ func TestInspectRefusesBrokenFiles(t *testing.T) {
 		"empty":      {nil, ErrNotPDF},
 		"malformed":  {pdffixtures.Malformed(), ErrMalformed},
 		"truncated":  {paper[:len(paper)/2], ErrMalformed},
-		"encrypted":  {enc, ErrEncrypted},
+		"encrypted":  {enc, ErrNeedsPassword},
 		"zero pages": {pdffixtures.ZeroPages(), ErrNoPages},
 		"pdf 2.0":    {bytes.Replace(paper, []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1), ErrUnsupported},
 		"junk first": {append([]byte("garbage\n"), paper...), ErrUnsupported},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := Inspect(context.Background(), bytes.NewReader(c.file), int64(len(c.file)))
+			_, err := inspect(context.Background(), bytes.NewReader(c.file), int64(len(c.file)))
 			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
@@ -57,8 +58,8 @@ func TestInspectRefusesAnOwnerOnlyEncryptedPDF(t *testing.T) {
 	if err := api.Encrypt(bytes.NewReader(pdffixtures.QuestionPaper()), &out, conf); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Inspect(context.Background(), bytes.NewReader(out.Bytes()), int64(out.Len())); !errors.Is(err, ErrEncrypted) {
-		t.Fatalf("err = %v, want ErrEncrypted", err)
+	if _, err := inspect(context.Background(), bytes.NewReader(out.Bytes()), int64(out.Len())); !errors.Is(err, ErrNeedsPassword) {
+		t.Fatalf("err = %v, want ErrNeedsPassword", err)
 	}
 }
 
@@ -81,7 +82,7 @@ func TestPageTextKeepsLines(t *testing.T) {
 		t.Fatalf("NumPages = %d", r.NumPages())
 	}
 	for i, want := range pdffixtures.PaperPages {
-		got, err := r.PageText(context.Background(), i+1)
+		got, err := pageText(r, context.Background(), i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ func TestPageTextKeepsLines(t *testing.T) {
 			t.Fatalf("page %d:\n%s\nwant:\n%s", i+1, got, strings.Join(want, "\n"))
 		}
 	}
-	if _, err := r.PageText(context.Background(), len(pdffixtures.PaperPages)+1); !errors.Is(err, ErrMalformed) {
+	if _, err := pageText(r, context.Background(), len(pdffixtures.PaperPages)+1); !errors.Is(err, ErrMalformed) {
 		t.Fatalf("page past the end: err = %v", err)
 	}
 }
@@ -100,7 +101,7 @@ func TestSizedIsExact(t *testing.T) {
 		if len(f) != size {
 			t.Fatalf("Sized(%d) is %d bytes", size, len(f))
 		}
-		if _, err := Inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil {
+		if _, err := inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil {
 			t.Fatalf("Sized(%d): %v", size, err)
 		}
 	}
@@ -128,7 +129,7 @@ func TestPageTextPlacesRunsByTheirPosition(t *testing.T) {
 		"Answer: B",
 	}
 	for i, w := range want {
-		got, err := r.PageText(context.Background(), i+1)
+		got, err := pageText(r, context.Background(), i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,9 +148,23 @@ func TestPageTextSurvivesBrokenContentStreams(t *testing.T) {
 	}
 	// What can be read is kept; nothing panics.
 	for i, want := range []string{"", "kept", "short matrix"} {
-		text, err := r.PageText(context.Background(), i+1)
+		text, err := pageText(r, context.Background(), i+1)
 		if err != nil || text != want {
 			t.Fatalf("page %d: text=%q err=%v, want %q", i+1, text, err, want)
 		}
 	}
+}
+
+// inspect is what an upload checks: the structure opens and its pages are counted.
+func inspect(ctx context.Context, ra io.ReaderAt, size int64) (int, error) {
+	r, err := Open(ctx, ra, size, Limits{})
+	if err != nil {
+		return 0, err
+	}
+	return r.NumPages(), nil
+}
+
+func pageText(r *Reader, ctx context.Context, n int) (string, error) {
+	p, err := r.ReadPage(ctx, n)
+	return p.Text, err
 }
