@@ -1,6 +1,7 @@
 package pdfdoc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,14 +39,50 @@ func Repairable(err error) bool {
 // left alone, images are never read), and a PDF 1.7 header. pdfcpu holds
 // the whole file in memory, which is why this runs only when the fast
 // path fails, and only in the reader's child process.
-func Repair(ctx context.Context, src io.ReadSeeker, size int64, dst io.Writer, lim Limits) error {
+func Repair(ctx context.Context, src io.Reader, size int64, dst io.Writer, lim Limits) error {
+	file, err := io.ReadAll(io.LimitReader(src, size))
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	first := rewrite(ctx, file, &out, lim)
+	if first == nil {
+		_, err := out.WriteTo(dst)
+		return err
+	}
+	if !Repairable(first) {
+		return first
+	}
+	// pdfcpu trusts a table that is there but wrong, and needs a trailer:
+	// rebuild both by scanning, then try again.
+	rebuilt, err := rebuildXref(file)
+	if err != nil {
+		return first
+	}
+	out.Reset()
+	switch err := rewrite(ctx, rebuilt, &out, lim); {
+	case err == nil:
+		_, err := out.WriteTo(dst)
+		return err
+	case !Repairable(err):
+		return err
+	}
+	// Even then pdfcpu cannot write it out (pages lost to a truncation):
+	// the rebuilt file is the repair, and the fast reader reads what is left.
+	_, err = dst.Write(rebuilt)
+	return err
+}
+
+// rewrite is one pass of pdfcpu over file, written to dst.
+func rewrite(ctx context.Context, file []byte, dst io.Writer, lim Limits) error {
+	size := int64(len(file))
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.Cmd = model.VALIDATE
 	if lim.MaxStreamBytes > 0 {
 		conf.Limits.MaxDecodeBytes = lim.MaxStreamBytes
 	}
-	pc, err := read(ctx, src, conf)
+	pc, err := read(ctx, bytes.NewReader(file), conf)
 	if err != nil {
 		return err
 	}
@@ -67,8 +104,8 @@ func Repair(ctx context.Context, src io.ReadSeeker, size int64, dst io.Writer, l
 			continue
 		}
 		if err := sd.DecodeWithLimit(conf.Limits.MaxDecodeBytes); err != nil {
-			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-				return fmt.Errorf("%w: %v", ErrTooSlow, err)
+			if ctx.Err() != nil {
+				return fmt.Errorf("%w: %v", ErrTooSlow, ctx.Err())
 			}
 			continue // an undecodable stream stays as it is; its page may still read
 		}
@@ -84,10 +121,20 @@ func Repair(ctx context.Context, src io.ReadSeeker, size int64, dst io.Writer, l
 		sd.Update("Length", types.Integer(n))
 		e.Object = sd
 	}
-	if err := api.WriteContext(pc, dst); err != nil {
+	if err := write(pc, dst); err != nil {
 		return fmt.Errorf("%w: it could not be repaired: %v", ErrMalformed, err)
 	}
 	return nil
+}
+
+// write runs pdfcpu's writer, which panics on some damage too.
+func write(pc *model.Context, dst io.Writer) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	return api.WriteContext(pc, dst)
 }
 
 // read runs pdfcpu's reader, which panics on some damage, under ctx.

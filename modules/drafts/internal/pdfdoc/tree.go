@@ -91,6 +91,9 @@ func (w *treeWalk) node(v pdf.Value, depth int) error {
 		}
 		w.seen[r] = true
 		kid := kids.Index(i)
+		if kid.IsNull() {
+			continue // a page lost to damage (a truncated file): read the others
+		}
 		if kid.Kind() != pdf.Dict {
 			return damaged("page tree entry %d %d R is not a dictionary", r.id, r.gen)
 		}
