@@ -72,6 +72,9 @@ type Page struct {
 	// Images counts the images it paints: a scanned page is one image
 	// and no text.
 	Images int
+	// Width and Height are its visible size in points (a US Letter page
+	// when it states none).
+	Width, Height float64
 }
 
 // ReadPage reads page n (1-based), reading nothing once ctx is done
@@ -86,9 +89,13 @@ func (r *Reader) ReadPage(ctx context.Context, n int) (p Page, err error) {
 	page := pdf.Page{V: r.pages[n-1]}
 	w := newWalker(ctx, r)
 	w.page.box, w.page.boxed = visibleBox(page.V)
+	width, height := 612.0, 792.0
+	if w.page.boxed {
+		width, height = w.page.box[2]-w.page.box[0], w.page.box[3]-w.page.box[1]
+	}
 	w.run(r.readStream(ctx, page.V.Key("Contents"), "the page's content stream"), page.Resources(), identity)
 	w.annotations(page.V.Key("Annots"), identity)
-	return Page{Text: w.page.text(), Images: w.images}, nil
+	return Page{Text: w.page.text(), Images: w.images, Width: width, Height: height}, nil
 }
 
 // visibleBox is the page's crop box within its media box (inherited from
@@ -116,17 +123,4 @@ func inheritedBox(v pdf.Value, key string) ([4]float64, bool) {
 		v = v.Key("Parent")
 	}
 	return [4]float64{}, false
-}
-
-// PageSize is page n's visible width and height in points (a US Letter
-// page when it states none).
-func (r *Reader) PageSize(n int) (w, h float64) {
-	if n < 1 || n > len(r.pages) {
-		return 612, 792
-	}
-	box, ok := visibleBox(r.pages[n-1])
-	if !ok {
-		return 612, 792
-	}
-	return box[2] - box[0], box[3] - box[1]
 }

@@ -224,8 +224,7 @@ func (c *child) readPages(r *pdfdoc.Reader) (restart *pdfdoc.Reader, err error) 
 			ev.Problem, ev.Unreadable = err.Error(), true
 		}
 		if c.req.OCR == OCRAll || c.req.OCR == OCRAuto && !hasWords(page.Text) && page.Images > 0 {
-			w, h := r.PageSize(p)
-			text, err := c.ocr(p, w, h)
+			text, err := c.ocr(p, page.Width, page.Height)
 			switch {
 			case err != nil && c.req.OCR == OCRAll:
 				return nil, err

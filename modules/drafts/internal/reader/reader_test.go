@@ -185,3 +185,30 @@ func TestACrashedChildIsReported(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// scannedQuestion is what the scanned fixture shows.
+var scannedQuestion = []string{
+	"1. Which chamber pumps blood into the aorta?",
+	"A. Left ventricle",
+	"B. Right atrium",
+	"Answer: A",
+}
+
+func TestAPageWithoutTextIsReadByOCR(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Fatal(err) // the test path installs poppler-utils and tesseract-ocr
+	}
+	file, err := pdffixtures.Scanned(scannedQuestion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner(t, limits)
+	pages, _, err := read(t, r, file, Request{OCR: OCROff})
+	if err != nil || len(pages) != 1 || pages[0] != "" {
+		t.Fatalf("without OCR: pages = %q, err = %v; want one page without text", pages, err)
+	}
+	pages, _, err = read(t, r, file, Request{OCR: OCRAuto})
+	if err != nil || len(pages) != 1 || pages[0] != strings.Join(scannedQuestion, "\n") {
+		t.Fatalf("with OCR: pages = %q, err = %v", pages, err)
+	}
+}
