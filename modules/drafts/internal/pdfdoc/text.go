@@ -69,9 +69,11 @@ func (r *Reader) NumPages() int { return len(r.pages) }
 type Page struct {
 	// Text is the page's lines in reading order, cleaned (see Clean).
 	Text string
-	// Images counts the images it paints: a scanned page is one image
-	// and no text.
-	Images int
+	// Images counts the images it paints, and ImageCover is the share of
+	// the page they cover (0 to 1): a scanned page is one image over the
+	// whole page and no text.
+	Images     int
+	ImageCover float64
 	// Width and Height are its visible size in points (a US Letter page
 	// when it states none).
 	Width, Height float64
@@ -95,7 +97,8 @@ func (r *Reader) ReadPage(ctx context.Context, n int) (p Page, err error) {
 	}
 	w.run(r.readStream(ctx, page.V.Key("Contents"), "the page's content stream"), page.Resources(), identity)
 	w.annotations(page.V.Key("Annots"), identity)
-	return Page{Text: w.page.text(), Images: w.images, Width: width, Height: height}, nil
+	return Page{Text: w.page.text(), Images: w.images, ImageCover: min(w.imageArea/(width*height), 1),
+		Width: width, Height: height}, nil
 }
 
 // visibleBox is the page's crop box within its media box (inherited from

@@ -73,7 +73,10 @@ type walker struct {
 	depth  int
 	forms  int
 	images int
-	page   *collector
+	// imageArea is the area images cover on the page (each image is the
+	// unit square under the current transformation).
+	imageArea float64
+	page      *collector
 	cache  map[string][]byte // form streams, decoded once per page
 }
 
@@ -186,7 +189,7 @@ func (w *walker) op(op string, args []operand) bool {
 			w.xobject(args[len(args)-1].str)
 		}
 	case "BI":
-		w.images++
+		w.image()
 	}
 	return true
 }
@@ -248,11 +251,17 @@ func (w *walker) xobject(name string) {
 	x := w.res.Key("XObject").Key(name)
 	switch x.Key("Subtype").Name() {
 	case "Image":
-		w.images++
+		w.image()
 	case "Form":
 		m, _ := matrixOf(x.Key("Matrix"))
 		w.form(x, m.mul(w.g.ctm))
 	}
+}
+
+// image counts an image painted under the current transformation.
+func (w *walker) image() {
+	w.images++
+	w.imageArea += math.Abs(w.g.ctm[0]*w.g.ctm[3] - w.g.ctm[1]*w.g.ctm[2])
 }
 
 // form interprets a form XObject at most maxFormDepth deep and maxForms

@@ -223,7 +223,7 @@ func (c *child) readPages(r *pdfdoc.Reader) (restart *pdfdoc.Reader, err error) 
 		case err != nil:
 			ev.Problem, ev.Unreadable = err.Error(), true
 		}
-		if c.req.OCR == OCRAll || c.req.OCR == OCRAuto && !hasWords(page.Text) && page.Images > 0 {
+		if c.req.OCR == OCRAll || c.req.OCR == OCRAuto && !hasWords(page.Text) && page.ImageCover >= scanCover {
 			text, err := c.ocr(p, page.Width, page.Height)
 			switch {
 			case err != nil && c.req.OCR == OCRAll:
@@ -238,6 +238,11 @@ func (c *child) readPages(r *pdfdoc.Reader) (restart *pdfdoc.Reader, err error) 
 	}
 	return nil, nil
 }
+
+// scanCover is how much of a page without text its images must cover for
+// it to be taken for a scan and OCR'd automatically: a logo or a stamp on
+// an empty page is not worth the seconds OCR costs.
+const scanCover = 0.25
 
 // hasWords: a text layer with at least one letter or digit.
 func hasWords(s string) bool {

@@ -15,13 +15,13 @@ import (
 )
 
 // OCR renders a page with poppler's pdftoppm (grayscale, 300 dpi, the
-// long side capped at maxOCRPixels) and reads the picture with Tesseract,
-// both as programs this child starts: they inherit its memory and CPU
-// limits, and each has the OCR deadline. One Tesseract thread: the
-// machine's cores belong to every worker.
+// long side capped at maxOCRPixels, an A4 page's at 300 dpi) and reads
+// the picture with Tesseract, both as programs this child starts: they
+// inherit its memory and CPU limits, and each has the OCR deadline. One
+// Tesseract thread: the machine's cores belong to every worker.
 const (
 	ocrDPI       = 300
-	maxOCRPixels = 6000
+	maxOCRPixels = 3500
 	maxOCROutput = 4 << 20
 )
 

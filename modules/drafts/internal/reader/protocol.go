@@ -28,7 +28,7 @@ const (
 // OCR modes of a read.
 const (
 	OCROff  = ""     // text layer only
-	OCRAuto = "auto" // pages with no text that paint an image are OCR'd
+	OCRAuto = "auto" // pages with no text that images cover (scans) are OCR'd
 	OCRAll  = "all"  // every page read is OCR'd (the "ocr" reading mode)
 )
 
