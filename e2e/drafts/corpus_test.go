@@ -100,7 +100,7 @@ var _ = Describe("The pdf.js corpus", Ordered, func() {
 		for _, k := range keys {
 			GinkgoWriter.Printf("%s\n    %s\n", k, strings.Join(reasons[k], ", "))
 		}
-		Expect(counts["ready"]+counts["refused"]+counts["failed"]).To(Equal(len(files)))
+		Expect(counts["ready"] + counts["refused"] + counts["failed"]).To(Equal(len(files)))
 		Expect(float64(counts["ready"])).To(BeNumerically(">=", 0.9*float64(len(files)-needsPassword)),
 			"ready %d of %d files that need no password", counts["ready"], len(files)-needsPassword)
 		Expect(count(hh, `SELECT count(*) FROM drafts.documents WHERE status = 'processing'`)).To(BeZero())

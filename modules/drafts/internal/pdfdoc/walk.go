@@ -77,7 +77,7 @@ type walker struct {
 	// unit square under the current transformation).
 	imageArea float64
 	page      *collector
-	cache  map[string][]byte // form streams, decoded once per page
+	cache     map[string][]byte // form streams, decoded once per page
 }
 
 func newWalker(ctx context.Context, doc *Reader) *walker {
