@@ -21,11 +21,10 @@ type font struct {
 	cid    bool  // a Type0 (composite) font: multi-byte codes, CID widths
 	ucs2   bool  // a predefined Unicode CMap: the code is UTF-16
 	enc    encoding
-	// Simple fonts: widths from first; missing for codes outside them.
-	first   int
-	widths  []float64
-	missing float64
-	core    string // a standard 14 font whose metrics stand in for /Widths
+	// Simple fonts: each code's width, from /Widths (from FirstChar),
+	// else MissingWidth, else the standard 14 font metrics that fit the
+	// base font, else half an em; worked out once.
+	widths [256]float64
 	// CID fonts: dw for CIDs /W does not list.
 	dw        float64
 	cidWidths map[uint32]float64
@@ -60,16 +59,36 @@ func (r *Reader) loadFont(ctx context.Context, v pdf.Value) *font {
 		}
 	}
 	f.loadSimpleEncoding(v, base)
-	f.first = int(v.Key("FirstChar").Int64())
-	ws := v.Key("Widths")
-	for i := 0; i < ws.Len() && i < 256; i++ {
-		f.widths = append(f.widths, ws.Index(i).Float64())
-	}
-	f.missing = v.Key("FontDescriptor").Key("MissingWidth").Float64()
-	if len(f.widths) == 0 {
-		f.core = coreFontName(base)
-	}
+	f.loadWidths(v, base)
 	return f
+}
+
+func (f *font) loadWidths(v pdf.Value, base string) {
+	first := int(v.Key("FirstChar").Int64())
+	ws := v.Key("Widths")
+	missing := v.Key("FontDescriptor").Key("MissingWidth").Float64()
+	core := ""
+	if ws.Len() == 0 {
+		core = coreFontName(base)
+	}
+	for code := range f.widths {
+		w := 0.0
+		if i := code - first; i >= 0 && i < ws.Len() {
+			w = ws.Index(i).Float64()
+		}
+		if w <= 0 && core != "" {
+			if cw, err := corefont.CharWidth(core, rune(code)); err == nil {
+				w = float64(cw)
+			}
+		}
+		if w <= 0 {
+			w = missing
+		}
+		if w <= 0 {
+			w = 500
+		}
+		f.widths[code] = w
+	}
 }
 
 func (f *font) loadSimpleEncoding(v pdf.Value, base string) {
@@ -195,7 +214,7 @@ func (f *font) each(raw string, fn func(glyph)) {
 			if !ok {
 				text = f.enc[c]
 			}
-			fn(glyph{text: text, width: f.simpleWidth(int(c)) * f.scale, space: c == ' '})
+			fn(glyph{text: text, width: f.widths[c] * f.scale, space: c == ' '})
 		}
 		return
 	}
@@ -230,21 +249,6 @@ func (f *font) each(raw string, fn func(glyph)) {
 		}
 		fn(glyph{text: text, width: f.cidWidth(cid) * f.scale, space: n == 1 && code == ' '})
 	}
-}
-
-func (f *font) simpleWidth(code int) float64 {
-	if i := code - f.first; i >= 0 && i < len(f.widths) && f.widths[i] > 0 {
-		return f.widths[i]
-	}
-	if f.core != "" {
-		if w, err := corefont.CharWidth(f.core, rune(code)); err == nil {
-			return float64(w)
-		}
-	}
-	if f.missing > 0 {
-		return f.missing
-	}
-	return 500
 }
 
 func (f *font) cidWidth(cid uint32) float64 {

@@ -224,25 +224,30 @@ func (w *walker) showArray(arr []operand) {
 	}
 }
 
-// show places each glyph of a string and moves the pen past it.
+// show places each glyph of a string and moves the pen past it. The
+// run's transformation is computed once; each glyph is its advance along
+// it.
 func (w *walker) show(raw string) {
 	f := w.g.font
 	if f == nil {
 		f = fallbackFont()
 	}
 	g := &w.g
+	pre := w.tm.mul(g.ctm)
+	trm := matrix{g.size * g.hscale, 0, 0, g.size, 0, g.rise}.mul(pre)
+	size := math.Hypot(trm[2], trm[3])
+	dx := 0.0 // the pen's advance along the run, in unscaled text space
 	f.each(raw, func(gl glyph) {
-		trm := matrix{g.size * g.hscale, 0, 0, g.size, 0, g.rise}.mul(w.tm).mul(g.ctm)
-		x0, y0 := trm[4], trm[5]
-		x1, y1 := trm.apply(gl.width, 0)
-		size := math.Hypot(trm[2], trm[3])
+		x0, y0 := pre.apply(dx, g.rise)
+		x1, y1 := pre.apply(dx+gl.width*g.size*g.hscale, g.rise)
 		w.page.add(gl.text, x0, y0, x1, y1, size, trm)
 		adv := gl.width*g.size + g.charSpace
 		if gl.space {
 			adv += g.wordSpace
 		}
-		w.tm = translate(adv*g.hscale, 0).mul(w.tm)
+		dx += adv * g.hscale
 	})
+	w.tm = translate(dx, 0).mul(w.tm)
 }
 
 // xobject paints a form (its content, under its matrix and resources) or
@@ -326,7 +331,10 @@ func (w *walker) annotations(annots pdf.Value, ctm matrix) {
 // fallbackFont shows text in a font a page forgot to set: codes as
 // StandardEncoding, half an em wide.
 var fallbackFont = func() func() *font {
-	f := &font{enc: standard(), scale: 0.001, missing: 500}
+	f := &font{enc: standard(), scale: 0.001}
+	for c := range f.widths {
+		f.widths[c] = 500
+	}
 	return func() *font { return f }
 }()
 
