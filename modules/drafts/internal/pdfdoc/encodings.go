@@ -120,20 +120,24 @@ func pdfDoc() encoding {
 // standard is Adobe's StandardEncoding: ASCII with curly quotes at 0x27
 // and 0x60, and its own upper half.
 func standard() encoding {
-	var e encoding
-	for c := 32; c < 127; c++ {
-		e[c] = string(rune(c))
-	}
-	e[0x27], e[0x60] = "’", "‘"
-	upper := map[int]string{
+	return asciiWith(map[int]string{
+		0x27: "’", 0x60: "‘",
 		0xa1: "¡", 0xa2: "¢", 0xa3: "£", 0xa4: "⁄", 0xa5: "¥", 0xa6: "ƒ", 0xa7: "§", 0xa8: "¤", 0xa9: "'",
 		0xaa: "“", 0xab: "«", 0xac: "‹", 0xad: "›", 0xae: "fi", 0xaf: "fl", 0xb1: "–", 0xb2: "†", 0xb3: "‡",
 		0xb4: "·", 0xb6: "¶", 0xb7: "•", 0xb8: "‚", 0xb9: "„", 0xba: "”", 0xbb: "»", 0xbc: "…", 0xbd: "‰",
 		0xbf: "¿", 0xc1: "`", 0xc2: "´", 0xc3: "ˆ", 0xc4: "˜", 0xc5: "¯", 0xc6: "˘", 0xc7: "˙", 0xc8: "¨",
 		0xca: "˚", 0xcb: "¸", 0xcd: "˝", 0xce: "˛", 0xcf: "ˇ", 0xd0: "—", 0xe1: "Æ", 0xe3: "ª", 0xe8: "Ł",
 		0xe9: "Ø", 0xea: "Œ", 0xeb: "º", 0xf1: "æ", 0xf5: "ı", 0xf8: "ł", 0xf9: "ø", 0xfa: "œ", 0xfb: "ß",
+	})
+}
+
+// asciiWith is printable ASCII with the given codes set otherwise.
+func asciiWith(codes map[int]string) encoding {
+	var e encoding
+	for c := 32; c < 127; c++ {
+		e[c] = string(rune(c))
 	}
-	for c, s := range upper {
+	for c, s := range codes {
 		e[c] = s
 	}
 	return e
@@ -143,19 +147,7 @@ func standard() encoding {
 // the Latin keys and the mathematical signs medical papers use (±, ≤, ≥,
 // ×, °, µ by way of m).
 func symbolEncoding() encoding {
-	var e encoding
-	for c := 32; c < 127; c++ {
-		e[c] = string(rune(c))
-	}
-	greek := "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ"
-	lower := "αβχδεφγηιϕκλμνοπθρστυϖωξψζ"
-	for i, r := range []rune(greek) {
-		e['A'+i] = string(r)
-	}
-	for i, r := range []rune(lower) {
-		e['a'+i] = string(r)
-	}
-	signs := map[int]string{
+	e := asciiWith(map[int]string{
 		0x22: "∀", 0x24: "∃", 0x27: "∋", 0x2a: "∗", 0x2d: "−", 0x40: "≅", 0x5c: "∴", 0x5e: "⊥", 0x60: "‾",
 		0x7e: "∼", 0xa1: "ϒ", 0xa2: "′", 0xa3: "≤", 0xa4: "⁄", 0xa5: "∞", 0xa6: "ƒ", 0xa7: "♣", 0xa8: "♦",
 		0xa9: "♥", 0xaa: "♠", 0xab: "↔", 0xac: "←", 0xad: "↑", 0xae: "→", 0xaf: "↓", 0xb0: "°", 0xb1: "±",
@@ -163,9 +155,14 @@ func symbolEncoding() encoding {
 		0xbb: "≈", 0xbc: "…", 0xc0: "ℵ", 0xc5: "⊕", 0xc6: "∅", 0xc7: "∩", 0xc8: "∪", 0xd1: "∇", 0xd5: "∏",
 		0xd6: "√", 0xd7: "⋅", 0xd8: "¬", 0xd9: "∧", 0xda: "∨", 0xdb: "⇔", 0xdc: "⇐", 0xdd: "⇑", 0xde: "⇒",
 		0xdf: "⇓", 0xe5: "∑", 0xf2: "∫",
+	})
+	greek := "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ"
+	lower := "αβχδεφγηιϕκλμνοπθρστυϖωξψζ"
+	for i, r := range []rune(greek) {
+		e['A'+i] = string(r)
 	}
-	for c, s := range signs {
-		e[c] = s
+	for i, r := range []rune(lower) {
+		e['a'+i] = string(r)
 	}
 	return e
 }

@@ -24,7 +24,7 @@ func BenchmarkCorpusWithOCR(b *testing.B) { benchCorpus(b, OCRAuto) }
 
 // benchCorpus reports pages a second (wall time, children started
 // included) and the peak resident set of the largest child (its own
-// pdftoppm and tesseract included), from getrusage(RUSAGE_CHILDREN).
+// pdftoppm and tesseract included, from getrusage(RUSAGE_CHILDREN)).
 func benchCorpus(b *testing.B, ocr string) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.pdf"))
 	if len(files) == 0 {
@@ -34,20 +34,28 @@ func benchCorpus(b *testing.B, ocr string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pages := 0
-	start := time.Now()
-	for b.Loop() {
+	measure(b, func(count func(Event) error) {
 		for _, f := range files {
-			err := r.Read(context.Background(), Request{Path: f, OCR: ocr}, func(e Event) error {
-				if e.Kind == EventPage {
-					pages++
-				}
-				return nil
-			})
-			if err != nil {
+			if err := r.Read(context.Background(), Request{Path: f, OCR: ocr}, count); err != nil {
 				b.Fatalf("%s: %v", filepath.Base(f), err)
 			}
 		}
+	})
+}
+
+// measure runs read b.N times, counting the pages it is sent, and reports
+// pages a second and the largest child's peak resident set.
+func measure(b *testing.B, read func(count func(Event) error)) {
+	pages := 0
+	count := func(e Event) error {
+		if e.Kind == EventPage {
+			pages++
+		}
+		return nil
+	}
+	start := time.Now()
+	for b.Loop() {
+		read(count)
 	}
 	b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
 	var ru syscall.Rusage
@@ -71,21 +79,9 @@ func benchFile(b *testing.B, file []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pages := 0
-	start := time.Now()
-	for b.Loop() {
-		if err := r.Read(context.Background(), Request{Path: path, OCR: OCRAuto}, func(e Event) error {
-			if e.Kind == EventPage {
-				pages++
-			}
-			return nil
-		}); err != nil {
+	measure(b, func(count func(Event) error) {
+		if err := r.Read(context.Background(), Request{Path: path, OCR: OCRAuto}, count); err != nil {
 			b.Fatal(err)
 		}
-	}
-	b.ReportMetric(float64(pages)/time.Since(start).Seconds(), "pages/s")
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err == nil {
-		b.ReportMetric(float64(ru.Maxrss)/1024, "MiB-peak-child-rss")
-	}
+	})
 }
