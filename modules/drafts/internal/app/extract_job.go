@@ -96,7 +96,7 @@ func (s *Service) sectionPages(ctx context.Context, doc *store.Document, sec *st
 	if mode != extraction.ReadingOCR {
 		return s.store.PageTexts(ctx, doc.ID, sec.StartPage, sec.EndPage)
 	}
-	f, _, err := s.localCopy(ctx, doc.StorageKey)
+	f, err := s.localCopy(ctx, doc.StorageKey)
 	if f != nil {
 		defer release(f)
 	}

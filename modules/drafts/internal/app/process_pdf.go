@@ -135,7 +135,7 @@ var errNotStored = errors.New("the page text could not be stored")
 // child read the text of each page, OCR'ing pages that have no text
 // layer but paint an image (a scan).
 func (s *Service) readPages(ctx context.Context, doc *store.Document, step stepFunc) ([]string, error) {
-	f, _, err := s.localCopy(ctx, doc.StorageKey)
+	f, err := s.localCopy(ctx, doc.StorageKey)
 	if f != nil {
 		defer release(f)
 	}
@@ -194,20 +194,20 @@ func (s *Service) readPages(ctx context.Context, doc *store.Document, step stepF
 	return texts, step(ctx, "text extracted", detail)
 }
 
-// localCopy streams a stored object into a temporary file: the PDF reader
-// needs random access, and the bucket may be remote.
-func (s *Service) localCopy(ctx context.Context, key string) (*os.File, int64, error) {
+// localCopy streams a stored object into a temporary file, which the
+// reader child opens by its path (the bucket may be remote).
+func (s *Service) localCopy(ctx context.Context, key string) (*os.File, error) {
 	src, err := s.storage.Open(ctx, key)
 	if err != nil {
-		return nil, 0, fmt.Errorf("the stored file is missing: %w", err)
+		return nil, fmt.Errorf("the stored file is missing: %w", err)
 	}
 	defer src.Close()
 	f, err := s.tmp.create("pdf-*.pdf")
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	n, err := io.Copy(f, src)
-	return f, n, err
+	_, err = io.Copy(f, src)
+	return f, err
 }
 
 // processingFailure is the one-line message recorded on the document.
