@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -176,35 +175,32 @@ var _ = Describe("A scanned paper (a page that is a picture, no text layer)", fu
 })
 
 // A file that gets past the reader's own checks (here: with the inflation
-// bound lifted, as an unknown weakness would) and makes it allocate
-// without end is stopped by the child's memory limit; the worker, which
+// bound lifted, as an unknown weakness would) and makes it allocate or
+// compute without end is stopped by the child's limits; the worker, which
 // never parsed it, goes on with the next document.
-var _ = Describe("A PDF that blows the reader's memory", Ordered, func() {
-	var hh *harness.Harness
-	BeforeAll(func() {
-		var err error
-		hh, err = harness.Start(harness.WithConfig(func(c *config.Config) {
+var _ = DescribeTable("A PDF that blows the reader's limits",
+	func(limit string, value any, why string) {
+		hh, err := harness.Start(harness.WithConfig(func(c *config.Config) {
 			c.Set("drafts.max_stream_bytes", int64(4<<30))
 			c.Set("drafts.max_document_bytes", int64(8<<30))
-			c.Set("drafts.reader_memory", int64(128<<20))
+			c.Set(limit, value)
 		}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { Expect(hh.Stop()).To(Succeed()) })
-	})
-
-	It("fails that document with the reason; the worker lives on and reads the next one", func() {
 		mod := moderator(hh)
-		start := time.Now()
+
 		_, st := uploaded(hh, mod, "bomb.pdf", pdffixtures.DeflateBomb(512))
 		Expect(st["status"]).To(Equal("failed"))
-		Expect(st["error_message"]).To(Equal("the PDF could not be read: the PDF reader stopped: " +
-			"reading it needed more than 128.0 MiB of memory (drafts.reader_memory)"))
-		GinkgoWriter.Printf("the bomb failed after %v\n", time.Since(start))
+		Expect(st["error_message"]).To(Equal("the PDF could not be read: the PDF reader stopped: " + why))
 
 		id, st := uploaded(hh, mod, "cardiology.pdf", pdffixtures.QuestionPaper())
 		Expect(st["status"]).To(Equal("ready"))
 		Expect(pageText(hh, id, 2)).To(Equal(strings.Join(pdffixtures.PaperPages[1], "\n")))
 		Expect(count(hh, `SELECT count(*) FROM platform.jobs WHERE kind = 'process_pdf' AND attempts > 1`)).To(BeZero(),
 			"no job was taken up again: no worker stopped")
-	})
-})
+	},
+	Entry("memory: it fails that document with the reason; the worker lives on and reads the next one",
+		"drafts.reader_memory", int64(128<<20), "reading it needed more than 128.0 MiB of memory (drafts.reader_memory)"),
+	Entry("processor time: it fails that document with the reason; the worker lives on and reads the next one",
+		"drafts.reader_cpu", "1s", "reading it used more than 1s of processor time (drafts.reader_cpu)"),
+)
