@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -23,12 +24,12 @@ func pageText(hh *harness.Harness, id int64, page int) string {
 }
 
 // uploaded uploads a file, expects it accepted, and waits for the end
-// of its processing.
+// of its processing (a page may be OCR'd: up to drafts.ocr_timeout).
 func uploaded(hh *harness.Harness, u *harness.User, name string, file []byte) (int64, map[string]any) {
 	res := upload(hh, u, name, file)
 	ExpectWithOffset(1, res).To(HaveStatus(201))
 	id := idOf(res.Map())
-	return id, waitDocument(hh, u, id)
+	return id, waitDocumentFor(hh, u, id, 90*time.Second)
 }
 
 // stepDetail is the detail of a document's named processing step.
@@ -164,7 +165,8 @@ var _ = Describe("A scanned paper (a page that is a picture, no text layer)", fu
 		Expect(res).To(HaveStatus(202))
 		Expect(waitJob(h, mod, res.Map()["job_id"].(string))["status"]).To(Equal("failed"), "the text layer is empty")
 
-		job := waitJob(h, mod, extract(h, mod, map[string]any{"section_id": sec, "reading_mode": "ocr"}))
+		job := mod.Client(h).AwaitJobWithin("/api/v1/quizzes/job/"+extract(h, mod, map[string]any{"section_id": sec, "reading_mode": "ocr"}),
+			2*time.Minute)
 		Expect(job["status"]).To(Equal("completed"), "job: %v", job)
 		batch := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/batches/%d", int64(job["batch_id"].(float64))))
 		Expect(batch.Map()["reading_mode"]).To(Equal("ocr"))
