@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # The Rounds image: one static binary (every role: `rounds all|serve|worker|
-# scheduler|migrate`), the browser client embedded, on distroless as a
-# non-root user, with a health check that needs no shell.
+# scheduler|migrate`), the browser client embedded, on Debian slim with the
+# two programs the PDF reader runs (poppler-utils' pdftoppm and tesseract-ocr
+# for scanned pages), as a non-root user, with a health check that needs no
+# shell.
 #   docker build -t rounds:dev --build-arg VERSION=$(git describe --tags --always) .
 #   (buildah/podman/kaniko build the same file without a Docker engine)
 
@@ -24,7 +26,10 @@ RUN go build -ldflags "-s -w -X github.com/roundsedu/rounds/platform/buildinfo.V
  && go build -ldflags "-s -w" -o /out/healthcheck ./deploy/healthcheck \
  && mkdir -p /out/data/uploads
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends poppler-utils tesseract-ocr tesseract-ocr-eng \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/rounds /out/healthcheck /usr/local/bin/
 COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532

@@ -1,7 +1,7 @@
-// Command healthcheck is the image's HEALTHCHECK: the distroless image has
-// no shell or curl. It GETs the URL in ROUNDS_HEALTHCHECK_URL (default the
-// API's /api/health on :8080; a worker or scheduler, which serves no API,
-// points it at its metrics listener) and exits 0 on a 2xx, 1 otherwise.
+// Command healthcheck is the image's HEALTHCHECK: the image has no curl.
+// It GETs the URL in ROUNDS_HEALTHCHECK_URL (default the API's /api/health
+// on :8080; a worker or scheduler, which serves no API, points it at its
+// metrics listener) and exits 0 on a 2xx, 1 otherwise.
 package main
 
 import (

@@ -32,13 +32,19 @@ func uploadReady(hh *harness.Harness, u *harness.User) int64 {
 
 // waitDocument polls the status route until processing is over.
 func waitDocument(hh *harness.Harness, u *harness.User, id int64) map[string]any {
+	return waitDocumentFor(hh, u, id, 15*time.Second)
+}
+
+// waitDocumentFor is waitDocument with a bound of its own: OCR takes
+// seconds a page, more on a shared machine (drafts.ocr_timeout is 60 s).
+func waitDocumentFor(hh *harness.Harness, u *harness.User, id int64, bound time.Duration) map[string]any {
 	var last map[string]any
 	Eventually(func() string {
 		res := u.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id))
 		Expect(res).To(HaveStatus(200))
 		last = res.Map()
 		return last["status"].(string)
-	}, "15s", "50ms").ShouldNot(Equal("processing"))
+	}, bound, 50*time.Millisecond).ShouldNot(Equal("processing"))
 	return last
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/migrations"
+	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/platform/buildinfo"
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
@@ -72,6 +73,11 @@ func rootCmd() *cobra.Command {
 	root.AddCommand(&cobra.Command{
 		Use: "version", Short: "Print the version", Args: cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) { fmt.Fprintln(cmd.OutOrStdout(), buildinfo.String()) },
+	})
+	root.AddCommand(&cobra.Command{
+		Use: "pdf", Short: "Read one PDF for the server or a worker (their child process; a request on stdin)",
+		Hidden: true, Args: cobra.NoArgs,
+		Run: func(*cobra.Command, []string) { os.Exit(drafts.ReaderMain(os.Stdin, os.Stdout)) },
 	})
 	root.AddCommand(adminCommands(load)...)
 	return root

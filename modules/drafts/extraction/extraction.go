@@ -15,6 +15,9 @@ import (
 const (
 	// ReadingText reads the PDF's text layer (what process_pdf recorded).
 	ReadingText = "text"
+	// ReadingOCR reads the pages by OCR (Tesseract) and hands the text to
+	// the extractor as it would a text layer: for scanned papers.
+	ReadingOCR = "ocr"
 	// ReadingVision reads rendered pages; only a model extractor can.
 	ReadingVision = "vision"
 )

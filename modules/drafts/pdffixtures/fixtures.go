@@ -1,12 +1,10 @@
 package pdffixtures
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
 
 func init() { api.DisableConfigDir() } // never write a pdfcpu config into $HOME
@@ -141,15 +139,4 @@ func ZeroPages() []byte { return Build(nil, Options{}) }
 // looks like to a server that trusts the .pdf extension.
 func NotAPDF() []byte {
 	return append([]byte("\x89PNG\r\n\x1a\n"), []byte("this file was renamed to paper.pdf")...)
-}
-
-// Encrypted is the question paper protected with a user password (AES-256),
-// so it cannot be read without it.
-func Encrypted() ([]byte, error) {
-	conf := model.NewAESConfiguration("open-sesame", "owner-secret", 256)
-	var out bytes.Buffer
-	if err := api.Encrypt(bytes.NewReader(QuestionPaper()), &out, conf); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
 }

@@ -4974,11 +4974,11 @@ export interface components {
             /** @description A configured extraction model; builtin for the built-in extractor; empty for the default */
             model?: string;
             /**
-             * @description text reads the PDF's text layer; vision needs a model
+             * @description text reads the PDF's text layer (pages without one are OCR'd when the document is processed); ocr reads the section's pages with OCR (scanned papers); vision needs a model
              * @default text
              * @enum {string}
              */
-            reading_mode: "text" | "vision";
+            reading_mode: "text" | "ocr" | "vision";
             /**
              * Format: int64
              * @description The section to read

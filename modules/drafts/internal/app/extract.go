@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
+	"github.com/roundsedu/rounds/modules/drafts/internal/reader"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -16,7 +18,7 @@ import (
 // ExtractRequest starts an extraction from a section.
 type ExtractRequest struct {
 	SectionID   int64
-	ReadingMode string // extraction.ReadingText (default) or ReadingVision
+	ReadingMode string // extraction.ReadingText (default), ReadingOCR or ReadingVision
 	Model       string // "" = the default extraction model, else the built-in extractor
 	CategoryID  *int64 // the batch's Files-into-topic category, if known already
 }
@@ -67,6 +69,11 @@ func (s *Service) StartExtraction(ctx context.Context, p auth.Principal, req Ext
 	if _, err := s.extractorFor(ctx, req.Model, req.ReadingMode); err != nil {
 		return "", err
 	}
+	if req.ReadingMode == extraction.ReadingOCR {
+		if err := reader.Available(); err != nil {
+			return "", apperr.BadRequestf("%s", strings.TrimPrefix(err.Error(), reader.ErrOCR.Error()+": "))
+		}
+	}
 	if req.CategoryID != nil {
 		if err := s.ports.Bank.CheckCategory(ctx, "body.category_id", *req.CategoryID); err != nil {
 			return "", err
@@ -91,8 +98,12 @@ func (s *Service) StartExtraction(ctx context.Context, p auth.Principal, req Ext
 
 // extractorFor picks the extractor for a model choice and reading mode.
 // The built-in extractor serves "builtin", and "" while no model is
-// configured; it reads the text layer only.
+// configured; it reads the text layer only. OCR hands extractors text, so
+// it takes any extractor that reads text.
 func (s *Service) extractorFor(ctx context.Context, model, mode string) (extraction.Extractor, error) {
+	if mode == extraction.ReadingOCR {
+		mode = extraction.ReadingText
+	}
 	models := s.modelPort()
 	if model != extraction.BuiltinModel && models != nil {
 		ext, err := models.Extractor(ctx, model, mode)

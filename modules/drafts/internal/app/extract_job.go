@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
+	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
+	"github.com/roundsedu/rounds/modules/drafts/internal/reader"
 	"github.com/roundsedu/rounds/modules/drafts/internal/review"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -36,7 +38,7 @@ func (s *Service) handleExtractQuiz(ctx context.Context, run *jobs.Run) (any, er
 	if err != nil {
 		return nil, err
 	}
-	pages, err := s.store.PageTexts(ctx, doc.ID, sec.StartPage, sec.EndPage)
+	pages, err := s.sectionPages(ctx, doc, sec, pl.ReadingMode, run.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +86,42 @@ func (s *Service) handleExtractQuiz(ctx context.Context, run *jobs.Run) (any, er
 		return nil, err
 	}
 	return extractResult{BatchID: batch.ID, Drafts: len(found)}, nil
+}
+
+// sectionPages is the text of the section's pages: the text layer
+// recorded when the document was processed, or in OCR mode the pages read
+// afresh by OCR in a reader child.
+func (s *Service) sectionPages(ctx context.Context, doc *store.Document, sec *store.Section, mode string,
+	step stepFunc) ([]store.Page, error) {
+	if mode != extraction.ReadingOCR {
+		return s.store.PageTexts(ctx, doc.ID, sec.StartPage, sec.EndPage)
+	}
+	f, err := s.localCopy(ctx, doc.StorageKey)
+	if f != nil {
+		defer release(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var pages []store.Page
+	req := reader.Request{Path: f.Name(), First: sec.StartPage, Last: sec.EndPage, OCR: reader.OCRAll}
+	err = s.reader.Read(ctx, req, func(e reader.Event) error {
+		switch e.Kind {
+		case reader.EventOpened:
+			pages = pages[:0]
+		case reader.EventPage:
+			pages = append(pages, store.Page{DocumentID: doc.ID, PageNumber: e.Page, Text: pdfdoc.Clean(e.Text)})
+			return step(ctx, "reading pages by OCR", fmt.Sprintf("page %d of %d-%d", e.Page, sec.StartPage, sec.EndPage))
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, jobs.ErrCancelled) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, errors.New(processingFailure(err))
+	}
+	return pages, nil
 }
 
 // sourceOf loads the section and its document, explaining what went away.

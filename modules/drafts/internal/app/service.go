@@ -14,6 +14,7 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
 	"github.com/roundsedu/rounds/modules/drafts/internal/builtin"
 	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
+	"github.com/roundsedu/rounds/modules/drafts/internal/reader"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/jobs"
@@ -51,14 +52,23 @@ type Config struct {
 	PageTimeout      time.Duration `mapstructure:"page_timeout" validate:"gt=0"`
 	MaxStreamBytes   int64         `mapstructure:"max_stream_bytes" validate:"gt=0"`
 	MaxDocumentBytes int64         `mapstructure:"max_document_bytes" validate:"gt=0"`
+	ReaderMemory     int64         `mapstructure:"reader_memory" validate:"gt=0"`
+	ReaderCPU        time.Duration `mapstructure:"reader_cpu" validate:"gt=0"`
+	OCRTimeout       time.Duration `mapstructure:"ocr_timeout" validate:"gt=0"`
+	OCRLanguage      string        `mapstructure:"ocr_language" validate:"required"`
 	// SpoolDir holds temporary copies of PDFs; empty is rounds-spool in
 	// the system's temporary directory.
 	SpoolDir string `mapstructure:"spool_dir"`
 }
 
-// limits are the inflation bounds of one document's extraction.
-func (c Config) limits() pdfdoc.Limits {
-	return pdfdoc.Limits{MaxStreamBytes: c.MaxStreamBytes, MaxDocumentBytes: c.MaxDocumentBytes}
+// readerLimits are the bounds of one reader child.
+func (c Config) readerLimits() reader.Limits {
+	return reader.Limits{
+		Inflate:        pdfdoc.Limits{MaxStreamBytes: c.MaxStreamBytes, MaxDocumentBytes: c.MaxDocumentBytes},
+		InspectTimeout: c.InspectTimeout, PageTimeout: c.PageTimeout,
+		OCRTimeout: c.OCRTimeout, OCRLanguage: c.OCRLanguage,
+		Memory: c.ReaderMemory, CPU: c.ReaderCPU,
+	}
 }
 
 // Deps is what the service is built from.
@@ -83,6 +93,7 @@ type Service struct {
 	builtin extraction.Extractor
 	models  atomic.Pointer[modelsBox]
 	tmp     *spool
+	reader  *reader.Runner
 }
 
 type modelsBox struct{ m extraction.Models }
@@ -97,8 +108,12 @@ func New(d Deps) (*Service, error) {
 	if swept > 0 {
 		d.Log.Info("drafts: removed temporary files left by a stopped process", "files", swept)
 	}
+	rd, err := reader.NewRunner(sp.dir, d.Config.readerLimits())
+	if err != nil {
+		return nil, err
+	}
 	return &Service{db: d.DB, store: store.New(d.DB), storage: d.Storage, queue: d.Queue,
-		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}, tmp: sp}, nil
+		ports: d.Ports, cfg: d.Config, log: d.Log, builtin: builtin.Extractor{}, tmp: sp, reader: rd}, nil
 }
 
 // SetModels puts other model-backed extractors in place of the AI

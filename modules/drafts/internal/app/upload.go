@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
+	"github.com/roundsedu/rounds/modules/drafts/internal/reader"
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -43,9 +44,10 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 	if size == 0 {
 		return nil, apperr.BadRequestf("the file is empty")
 	}
-	inspectCtx, cancel := context.WithTimeout(ctx, s.cfg.InspectTimeout)
-	pages, err := pdfdoc.Inspect(inspectCtx, tmp, size)
-	cancel()
+	if !pdfdoc.HasHeader(head(tmp)) {
+		return nil, refusal(pdfdoc.ErrNotPDF) // no child for what is plainly not a PDF
+	}
+	pages, err := s.reader.Inspect(ctx, tmp.Name())
 	if err != nil {
 		return nil, refusal(err)
 	}
@@ -165,15 +167,23 @@ func TooLarge(limit int64) *apperr.Error {
 // InvalidPDF is the code of an upload refused for what its bytes hold.
 const InvalidPDF apperr.Code = "invalid_pdf"
 
-// refusal turns a PDF inspection failure into the caller's 400, saying why.
+// refusal turns a PDF inspection failure into the caller's 400, saying
+// why: what the bytes hold, or what reading them cost the reader child.
 func refusal(err error) error {
-	for _, known := range []error{pdfdoc.ErrNotPDF, pdfdoc.ErrUnsupported, pdfdoc.ErrEncrypted, pdfdoc.ErrNoPages,
-		pdfdoc.ErrMalformed, pdfdoc.ErrTooSlow} {
+	for _, known := range []error{pdfdoc.ErrNotPDF, pdfdoc.ErrUnsupported, pdfdoc.ErrNeedsPassword, pdfdoc.ErrNoPages,
+		pdfdoc.ErrMalformed, pdfdoc.ErrTooSlow, pdfdoc.ErrTooLarge, reader.ErrStopped} {
 		if errors.Is(err, known) {
 			return &apperr.Error{Code: InvalidPDF, Message: err.Error(), Status: http.StatusBadRequest}
 		}
 	}
 	return err
+}
+
+// head is the first bytes of a file, where a PDF header must be.
+func head(f *os.File) []byte {
+	b := make([]byte, pdfdoc.HeaderWindow)
+	n, _ := f.ReadAt(b, 0)
+	return b[:n]
 }
 
 // cleanFilename keeps the base name a client sent, bounded and printable.

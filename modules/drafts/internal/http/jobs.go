@@ -11,7 +11,7 @@ import (
 type extractIn struct {
 	Body struct {
 		SectionID   int64  `json:"section_id" minimum:"1" doc:"The section to read"`
-		ReadingMode string `json:"reading_mode,omitempty" required:"false" enum:"text,vision" default:"text" doc:"text reads the PDF's text layer; vision needs a model"`
+		ReadingMode string `json:"reading_mode,omitempty" required:"false" enum:"text,ocr,vision" default:"text" doc:"text reads the PDF's text layer (pages without one are OCR'd when the document is processed); ocr reads the section's pages with OCR (scanned papers); vision needs a model"`
 		Model       string `json:"model,omitempty" required:"false" maxLength:"200" doc:"A configured extraction model; builtin for the built-in extractor; empty for the default"`
 		CategoryID  *int64 `json:"category_id,omitempty" required:"false" minimum:"1" doc:"Files-into-topic category for the batch; can be set later"`
 	}

@@ -29,7 +29,7 @@ func benchRead(b *testing.B, file []byte) {
 			b.Fatal(err)
 		}
 		for p := 1; p <= r.NumPages(); p++ {
-			if _, err := r.PageText(context.Background(), p); err != nil {
+			if _, err := r.ReadPage(context.Background(), p); err != nil {
 				b.Fatal(err)
 			}
 			runtime.ReadMemStats(&ms)

@@ -65,7 +65,7 @@ func TestInspectRefusesHostileStructures(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			var err error
-			cost(t, name, func() { _, err = Inspect(ctx, bytes.NewReader(c.file), int64(len(c.file))) })
+			cost(t, name, func() { _, err = inspect(ctx, bytes.NewReader(c.file), int64(len(c.file))) })
 			if !errors.Is(err, ErrMalformed) || errors.Is(err, ErrTooSlow) || !strings.Contains(err.Error(), c.why) {
 				t.Fatalf("err = %v, want ErrMalformed saying %q", err, c.why)
 			}
@@ -75,7 +75,7 @@ func TestInspectRefusesHostileStructures(t *testing.T) {
 
 func TestInspectCountsTheRealPagesNotTheClaim(t *testing.T) {
 	f := pdffixtures.HugeCount(7) // two real pages, a claim within what the file could hold
-	if n, err := Inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil || n != 2 {
+	if n, err := inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil || n != 2 {
 		t.Fatalf("pages = %d, err = %v; want the 2 real pages", n, err)
 	}
 }
@@ -84,7 +84,7 @@ func TestInspectStopsAtItsDeadline(t *testing.T) {
 	f := pdffixtures.QuestionPaper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Inspect(ctx, bytes.NewReader(f), int64(len(f))); !errors.Is(err, ErrTooSlow) {
+	if _, err := inspect(ctx, bytes.NewReader(f), int64(len(f))); !errors.Is(err, ErrTooSlow) {
 		t.Fatalf("err = %v, want ErrTooSlow", err)
 	}
 }
@@ -111,10 +111,10 @@ func TestPageTextStopsAtItsDeadline(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := r.PageText(ctx, 1); !errors.Is(err, ErrTooSlow) {
+	if _, err := pageText(r, ctx, 1); !errors.Is(err, ErrTooSlow) {
 		t.Fatalf("err = %v, want ErrTooSlow", err)
 	}
-	if _, err := r.PageText(context.Background(), 1); err != nil {
+	if _, err := pageText(r, context.Background(), 1); err != nil {
 		t.Fatalf("the next page with time left: %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestPageTextRefusesADeflateBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cost(t, "a deflate bomb", func() { _, err = r.PageText(context.Background(), 1) })
+	cost(t, "a deflate bomb", func() { _, err = pageText(r, context.Background(), 1) })
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "max_stream_bytes") {
 		t.Fatalf("err = %v, want ErrTooLarge naming max_stream_bytes", err)
 	}
@@ -141,11 +141,11 @@ func TestPageTextCapsWhatADocumentInflatesInAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p := 1; p <= 2; p++ {
-		if _, err := r.PageText(context.Background(), p); err != nil {
+		if _, err := pageText(r, context.Background(), p); err != nil {
 			t.Fatalf("page %d: %v", p, err)
 		}
 	}
-	if _, err := r.PageText(context.Background(), 3); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "max_document_bytes") {
+	if _, err := pageText(r, context.Background(), 3); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "max_document_bytes") {
 		t.Fatalf("page 3: err = %v, want ErrTooLarge naming max_document_bytes", err)
 	}
 }

@@ -20,34 +20,36 @@ type Limits struct {
 	MaxDocumentBytes int64
 }
 
-// measure decodes a stream (or an array of them, as /Contents may be)
-// into a fixed buffer before the library parses it, counting the bytes:
-// a small stream that inflates to gigabytes is refused after reading at
-// most the limit, with a reason naming it, instead of being parsed. A
-// stream the library cannot decode is left for it to refuse as it does.
-// It raises stopped (a panic) so that it can abandon a parse in progress.
-func (r *Reader) measure(ctx context.Context, v pdf.Value, what string) {
+// readStream decodes a stream (or an array of them, as /Contents may
+// be), counting the bytes as they come: a small stream that inflates to
+// gigabytes is refused after reading at most the limit, with a reason
+// naming it. A stream that breaks off mid-way (a damaged deflate) gives
+// what was decoded before the break, as readers show it. It raises
+// stopped (a panic) so that it can abandon a page in progress.
+func (r *Reader) readStream(ctx context.Context, v pdf.Value, what string) []byte {
 	if v.Kind() == pdf.Array {
+		var out []byte
 		for i := 0; i < v.Len(); i++ {
-			r.measure(ctx, v.Index(i), what)
+			out = append(out, r.readStream(ctx, v.Index(i), what)...)
+			out = append(out, '\n')
 		}
-		return
+		return out
 	}
-	if v.Kind() != pdf.Stream || r.lim == (Limits{}) {
-		return
+	if v.Kind() != pdf.Stream {
+		return nil
 	}
 	if r.buf == nil {
 		r.buf = make([]byte, 32<<10)
 	}
 	rd := v.Reader()
 	defer rd.Close()
-	var n int64
+	var out []byte
 	for {
 		checkpoint(ctx)
 		m, err := rd.Read(r.buf)
-		n += int64(m)
+		out = append(out, r.buf[:m]...)
 		r.inflated += int64(m)
-		if r.lim.MaxStreamBytes > 0 && n > r.lim.MaxStreamBytes {
+		if r.lim.MaxStreamBytes > 0 && int64(len(out)) > r.lim.MaxStreamBytes {
 			panic(stopped{fmt.Errorf("%w: %s inflates to more than %s (drafts.max_stream_bytes)",
 				ErrTooLarge, what, HumanSize(r.lim.MaxStreamBytes))})
 		}
@@ -56,7 +58,7 @@ func (r *Reader) measure(ctx context.Context, v pdf.Value, what string) {
 				ErrTooLarge, HumanSize(r.lim.MaxDocumentBytes))})
 		}
 		if err != nil {
-			return
+			return out
 		}
 	}
 }

@@ -4,61 +4,83 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
-
-	"github.com/pdfcpu/pdfcpu/pkg/api"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 )
 
 func TestInspectAcceptsTheQuestionPaper(t *testing.T) {
-	pages, err := Inspect(context.Background(), bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
+	pages, err := inspect(context.Background(), bytes.NewReader(pdffixtures.QuestionPaper()), int64(len(pdffixtures.QuestionPaper())))
 	if err != nil || pages != len(pdffixtures.PaperPages) {
 		t.Fatalf("pages=%d err=%v, want %d pages", pages, err, len(pdffixtures.PaperPages))
 	}
 }
 
-func TestInspectRefusesBrokenFiles(t *testing.T) {
-	enc, err := pdffixtures.Encrypted()
+func TestOpenSaysWhyTheFastReaderRefuses(t *testing.T) {
+	locked, err := pdffixtures.EncryptedLocked("AES-256")
 	if err != nil {
 		t.Fatal(err)
 	}
 	paper := pdffixtures.QuestionPaper()
 	cases := map[string]struct {
-		file []byte
-		want error
+		file       []byte
+		want       error
+		repairable bool
 	}{
-		"not a pdf":  {pdffixtures.NotAPDF(), ErrNotPDF},
-		"empty":      {nil, ErrNotPDF},
-		"malformed":  {pdffixtures.Malformed(), ErrMalformed},
-		"truncated":  {paper[:len(paper)/2], ErrMalformed},
-		"encrypted":  {enc, ErrEncrypted},
-		"zero pages": {pdffixtures.ZeroPages(), ErrNoPages},
-		"pdf 2.0":    {bytes.Replace(paper, []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1), ErrUnsupported},
-		"junk first": {append([]byte("garbage\n"), paper...), ErrUnsupported},
+		"not a pdf":  {pdffixtures.NotAPDF(), ErrNotPDF, false},
+		"empty":      {nil, ErrNotPDF, false},
+		"malformed":  {pdffixtures.Malformed(), ErrMalformed, true},
+		"truncated":  {paper[:len(paper)/2], ErrMalformed, true},
+		"aes-256":    {locked, ErrUnsupported, true},
+		"zero pages": {pdffixtures.ZeroPages(), ErrNoPages, true},
+		"junk first": {append([]byte("garbage\n"), paper...), ErrUnsupported, true},
+		"2^40 pages": {pdffixtures.HugeCount(1 << 40), ErrMalformed, false},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := Inspect(context.Background(), bytes.NewReader(c.file), int64(len(c.file)))
-			if !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
+			_, err := inspect(context.Background(), bytes.NewReader(c.file), int64(len(c.file)))
+			if !errors.Is(err, c.want) || Repairable(err) != c.repairable {
+				t.Fatalf("err = %v (repairable %v), want %v (repairable %v)", err, Repairable(err), c.want, c.repairable)
 			}
 		})
 	}
 }
 
-func TestInspectRefusesAnOwnerOnlyEncryptedPDF(t *testing.T) {
-	// Opens without a password (RC4, empty user password) but is still
-	// encrypted.
-	var out bytes.Buffer
-	conf := model.NewRC4Configuration("", "owner-secret", 128)
-	if err := api.Encrypt(bytes.NewReader(pdffixtures.QuestionPaper()), &out, conf); err != nil {
+func TestRepairSaysWhenAPasswordIsNeeded(t *testing.T) {
+	locked, err := pdffixtures.EncryptedLocked("AES-256")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Inspect(context.Background(), bytes.NewReader(out.Bytes()), int64(out.Len())); !errors.Is(err, ErrEncrypted) {
-		t.Fatalf("err = %v, want ErrEncrypted", err)
+	if err := Repair(context.Background(), bytes.NewReader(locked), int64(len(locked)), io.Discard, bounds); !errors.Is(err, ErrNeedsPassword) {
+		t.Fatalf("err = %v, want ErrNeedsPassword", err)
+	}
+}
+
+func TestRepairRebuildsCrossReferencesAndKeepsTheText(t *testing.T) {
+	for _, kind := range pdffixtures.Damages {
+		t.Run(kind, func(t *testing.T) {
+			file := pdffixtures.Damaged(kind)
+			var out bytes.Buffer
+			if err := Repair(context.Background(), bytes.NewReader(file), int64(len(file)), &out, bounds); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Open(context.Background(), bytes.NewReader(out.Bytes()), int64(out.Len()), bounds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := pageText(r, context.Background(), 1); err != nil || got != strings.Join(pdffixtures.FirstPage, "\n") {
+				t.Fatalf("page 1 = %q, err = %v", got, err)
+			}
+		})
+	}
+}
+
+func TestThePDF2HeaderReadsLike17(t *testing.T) {
+	paper := bytes.Replace(pdffixtures.QuestionPaper(), []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1)
+	if n, err := inspect(context.Background(), bytes.NewReader(paper), int64(len(paper))); err != nil || n != len(pdffixtures.PaperPages) {
+		t.Fatalf("pages = %d, err = %v", n, err)
 	}
 }
 
@@ -81,7 +103,7 @@ func TestPageTextKeepsLines(t *testing.T) {
 		t.Fatalf("NumPages = %d", r.NumPages())
 	}
 	for i, want := range pdffixtures.PaperPages {
-		got, err := r.PageText(context.Background(), i+1)
+		got, err := pageText(r, context.Background(), i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +111,7 @@ func TestPageTextKeepsLines(t *testing.T) {
 			t.Fatalf("page %d:\n%s\nwant:\n%s", i+1, got, strings.Join(want, "\n"))
 		}
 	}
-	if _, err := r.PageText(context.Background(), len(pdffixtures.PaperPages)+1); !errors.Is(err, ErrMalformed) {
+	if _, err := pageText(r, context.Background(), len(pdffixtures.PaperPages)+1); !errors.Is(err, ErrMalformed) {
 		t.Fatalf("page past the end: err = %v", err)
 	}
 }
@@ -100,7 +122,7 @@ func TestSizedIsExact(t *testing.T) {
 		if len(f) != size {
 			t.Fatalf("Sized(%d) is %d bytes", size, len(f))
 		}
-		if _, err := Inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil {
+		if _, err := inspect(context.Background(), bytes.NewReader(f), int64(len(f))); err != nil {
 			t.Fatalf("Sized(%d): %v", size, err)
 		}
 	}
@@ -128,7 +150,7 @@ func TestPageTextPlacesRunsByTheirPosition(t *testing.T) {
 		"Answer: B",
 	}
 	for i, w := range want {
-		got, err := r.PageText(context.Background(), i+1)
+		got, err := pageText(r, context.Background(), i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,9 +169,23 @@ func TestPageTextSurvivesBrokenContentStreams(t *testing.T) {
 	}
 	// What can be read is kept; nothing panics.
 	for i, want := range []string{"", "kept", "short matrix"} {
-		text, err := r.PageText(context.Background(), i+1)
+		text, err := pageText(r, context.Background(), i+1)
 		if err != nil || text != want {
 			t.Fatalf("page %d: text=%q err=%v, want %q", i+1, text, err, want)
 		}
 	}
+}
+
+// inspect is what an upload checks: the structure opens and its pages are counted.
+func inspect(ctx context.Context, ra io.ReaderAt, size int64) (int, error) {
+	r, err := Open(ctx, ra, size, Limits{})
+	if err != nil {
+		return 0, err
+	}
+	return r.NumPages(), nil
+}
+
+func pageText(r *Reader, ctx context.Context, n int) (string, error) {
+	p, err := r.ReadPage(ctx, n)
+	return p.Text, err
 }

@@ -38,6 +38,17 @@ func damaged(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrMalformed}, args...)...)
 }
 
+// hostile is a structure refused for what reading it would cost (a page
+// tree claiming more pages than the file can hold, a cycle, object numbers
+// past what the file holds): a repair would rebuild the same trap, so it
+// is not tried (see Repairable).
+type hostile struct{ msg string }
+
+func (h hostile) Error() string     { return ErrMalformed.Error() + ": " + h.msg }
+func (h hostile) Is(err error) bool { return err == ErrMalformed }
+
+func refused(format string, args ...any) error { return hostile{fmt.Sprintf(format, args...)} }
+
 // walkPages returns the page dictionaries of the document in order.
 func walkPages(ctx context.Context, trailer pdf.Value, size int64) ([]pdf.Value, error) {
 	root := trailer.Key("Root").Key("Pages")
@@ -46,7 +57,7 @@ func walkPages(ctx context.Context, trailer pdf.Value, size int64) ([]pdf.Value,
 	}
 	w := &treeWalk{ctx: ctx, size: size, budget: MaxPages(size), seen: map[ref]bool{}}
 	if claimed := root.Key("Count").Int64(); claimed > int64(w.budget) {
-		return nil, damaged("its page tree claims %d pages, more than a file of %s can hold (at most %d)",
+		return nil, refused("its page tree claims %d pages, more than a file of %s can hold (at most %d)",
 			claimed, HumanSize(size), w.budget)
 	}
 	if err := w.node(root, 0); err != nil {
@@ -58,7 +69,7 @@ func walkPages(ctx context.Context, trailer pdf.Value, size int64) ([]pdf.Value,
 func (w *treeWalk) node(v pdf.Value, depth int) error {
 	checkpoint(w.ctx)
 	if depth > maxTreeDepth {
-		return damaged("its page tree nests deeper than %d levels", maxTreeDepth)
+		return refused("its page tree nests deeper than %d levels", maxTreeDepth)
 	}
 	kids := v.Key("Kids")
 	if kids.Kind() != pdf.Array {
@@ -66,7 +77,7 @@ func (w *treeWalk) node(v pdf.Value, depth int) error {
 	}
 	n := kids.Len()
 	if n > w.budget {
-		return damaged("its page tree holds more entries than a file of %s can (at most %d)",
+		return refused("its page tree holds more entries than a file of %s can (at most %d)",
 			HumanSize(w.size), MaxPages(w.size))
 	}
 	w.budget -= n
@@ -76,10 +87,13 @@ func (w *treeWalk) node(v pdf.Value, depth int) error {
 	}
 	for i, r := range refs {
 		if w.seen[r] {
-			return damaged("its page tree reaches object %d twice (a cycle or a shared node)", r.id)
+			return refused("its page tree reaches object %d twice (a cycle or a shared node)", r.id)
 		}
 		w.seen[r] = true
 		kid := kids.Index(i)
+		if kid.IsNull() {
+			continue // a page lost to damage (a truncated file): read the others
+		}
 		if kid.Kind() != pdf.Dict {
 			return damaged("page tree entry %d %d R is not a dictionary", r.id, r.gen)
 		}

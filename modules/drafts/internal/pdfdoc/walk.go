@@ -3,8 +3,6 @@ package pdfdoc
 import (
 	"context"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -23,85 +21,100 @@ func (m matrix) mul(n matrix) matrix {
 	}
 }
 
+func (m matrix) apply(x, y float64) (float64, float64) {
+	return x*m[0] + y*m[2] + m[4], x*m[1] + y*m[3] + m[5]
+}
+
 func translate(x, y float64) matrix { return matrix{1, 0, 0, 1, x, y} }
+
+func matrixOf(v pdf.Value) (matrix, bool) {
+	if v.Len() != 6 {
+		return identity, false
+	}
+	var m matrix
+	for i := range m {
+		m[i] = v.Index(i).Float64()
+	}
+	return m, true
+}
 
 // gstate is the part of the graphics state text placement needs.
 type gstate struct {
-	ctm     matrix
-	font    *pdf.Font
-	enc     pdf.TextEncoding
-	size    float64
-	leading float64
-	hscale  float64
+	ctm       matrix
+	font      *font
+	size      float64
+	charSpace float64
+	wordSpace float64
+	hscale    float64
+	leading   float64
+	rise      float64
 }
 
-// walker turns a page's content stream into lines of text. It works per
-// text-showing operator, not per glyph (the library's Content() makes an
-// object per glyph, which cost hundreds of MiB on text-dense pages), and
-// places each run by the text and transformation matrices: a change of
-// baseline is a new line, a horizontal gap is a word break.
+// Bounds on what one page may make the interpreter do: forms nested
+// deeper than readers go, or painted more times than a page holds, are a
+// file built to make a small page cost without end.
+const (
+	maxFormDepth = 12
+	maxForms     = 5000
+)
+
+// walker interprets a page's content stream, forms and annotation
+// appearances, placing every glyph it shows on the page (layout.go puts
+// them in reading order).
 type walker struct {
-	ctx   context.Context
-	doc   *Reader
-	page  pdf.Page
-	fonts map[string]*pdf.Font
-	g     gstate
-	stack []gstate
-	tm    matrix
-	tlm   matrix
-
-	out      strings.Builder
-	started  bool
-	lastY    float64
-	lastEndX float64
-	lastSize float64
+	ctx    context.Context
+	doc    *Reader
+	g      gstate
+	stack  []gstate
+	tm     matrix
+	tlm    matrix
+	res    pdf.Value
+	fonts  map[string]*font // by name in the current resources
+	depth  int
+	forms  int
+	images int
+	// imageArea is the area images cover on the page (each image is the
+	// unit square under the current transformation).
+	imageArea float64
+	page      *collector
+	cache     map[string][]byte // form streams, decoded once per page
 }
 
-func newWalker(ctx context.Context, doc *Reader, p pdf.Page) *walker {
-	return &walker{ctx: ctx, doc: doc, page: p, fonts: map[string]*pdf.Font{},
-		g: gstate{ctm: identity, hscale: 1, enc: nopEncoding{}}, tm: identity, tlm: identity}
+func newWalker(ctx context.Context, doc *Reader) *walker {
+	return &walker{ctx: ctx, doc: doc, page: &collector{}, cache: map[string][]byte{}, g: gstate{hscale: 1}}
 }
 
-type nopEncoding struct{}
-
-func (nopEncoding) Decode(raw string) string { return raw }
-
-// text interprets the page and returns its lines.
-func (w *walker) text() string {
-	contents := w.page.V.Key("Contents")
-	if contents.IsNull() {
-		return ""
-	}
-	w.doc.measure(w.ctx, contents, "the page's content stream")
-	pdf.Interpret(contents, w.op)
-	return tidy(w.out.String())
+// run interprets one content stream under the given resources and
+// transformation.
+func (w *walker) run(content []byte, res pdf.Value, ctm matrix) {
+	saved := w.g
+	savedStack, savedRes, savedFonts := w.stack, w.res, w.fonts
+	w.g.ctm = ctm // a form inherits the state it is painted in
+	w.stack, w.res, w.fonts = nil, res, map[string]*font{}
+	w.tm, w.tlm = identity, identity
+	lx := &lexer{b: content}
+	lx.each(w.op)
+	w.g, w.stack, w.res, w.fonts = saved, savedStack, savedRes, savedFonts
 }
 
-func popAll(stk *pdf.Stack) []pdf.Value {
-	args := make([]pdf.Value, stk.Len())
-	for i := len(args) - 1; i >= 0; i-- {
-		args[i] = stk.Pop()
-	}
-	return args
-}
-
-func nums(args []pdf.Value, n int) ([]float64, bool) {
+func nums(args []operand, n int) ([]float64, bool) {
 	if len(args) < n {
 		return nil, false
 	}
 	out := make([]float64, n)
 	for i := range out {
-		out[i] = args[len(args)-n+i].Float64()
+		out[i] = args[len(args)-n+i].number()
 	}
 	return out, true
 }
 
-func (w *walker) op(stk *pdf.Stack, op string) {
+func (w *walker) op(op string, args []operand) bool {
 	checkpoint(w.ctx)
-	args := popAll(stk)
 	switch op {
 	case "q":
-		w.stack = append(w.stack, w.g)
+		if len(w.stack) < 256 {
+			w.stack = append(w.stack, w.g)
+		}
 	case "Q":
 		if n := len(w.stack); n > 0 {
 			w.g, w.stack = w.stack[n-1], w.stack[:n-1]
@@ -113,8 +126,16 @@ func (w *walker) op(stk *pdf.Stack, op string) {
 	case "BT":
 		w.tm, w.tlm = identity, identity
 	case "Tf":
-		if len(args) == 2 {
-			w.setFont(args[0].Name(), args[1].Float64())
+		if len(args) >= 2 {
+			w.setFont(args[len(args)-2].str, args[len(args)-1].number())
+		}
+	case "Tc":
+		if v, ok := nums(args, 1); ok {
+			w.g.charSpace = v[0]
+		}
+	case "Tw":
+		if v, ok := nums(args, 1); ok {
+			w.g.wordSpace = v[0]
 		}
 	case "TL":
 		if v, ok := nums(args, 1); ok {
@@ -123,6 +144,10 @@ func (w *walker) op(stk *pdf.Stack, op string) {
 	case "Tz":
 		if v, ok := nums(args, 1); ok {
 			w.g.hscale = v[0] / 100
+		}
+	case "Ts":
+		if v, ok := nums(args, 1); ok {
+			w.g.rise = v[0]
 		}
 	case "Td", "TD":
 		if v, ok := nums(args, 2); ok {
@@ -139,38 +164,47 @@ func (w *walker) op(stk *pdf.Stack, op string) {
 	case "T*":
 		w.nextLine()
 	case "Tj":
-		if len(args) == 1 {
-			w.show(args[0].RawString())
+		if len(args) >= 1 {
+			w.show(args[len(args)-1].str)
 		}
-	case "'", "\"":
+	case "'":
 		if len(args) >= 1 {
 			w.nextLine()
-			w.show(args[len(args)-1].RawString())
+			w.show(args[len(args)-1].str)
+		}
+	case "\"":
+		if v, ok := nums(args[:max(len(args)-1, 0)], 2); ok {
+			w.g.wordSpace, w.g.charSpace = v[0], v[1]
+		}
+		if len(args) >= 1 {
+			w.nextLine()
+			w.show(args[len(args)-1].str)
 		}
 	case "TJ":
-		if len(args) == 1 {
-			w.showArray(args[0])
+		if len(args) >= 1 {
+			w.showArray(args[len(args)-1].arr)
 		}
+	case "Do":
+		if len(args) >= 1 {
+			w.xobject(args[len(args)-1].str)
+		}
+	case "BI":
+		w.image()
 	}
+	return true
 }
 
 func (w *walker) setFont(name string, size float64) {
+	w.g.size = size
 	f, ok := w.fonts[name]
 	if !ok {
-		font := w.page.Font(name)
-		// The font's ToUnicode map is a stream the library inflates and
-		// parses on its own: measure it first like the content.
-		w.doc.measure(w.ctx, font.V.Key("ToUnicode"), "a font's ToUnicode map")
-		f = &font
+		v := w.res.Key("Font").Key(name)
+		if v.Kind() == pdf.Dict {
+			f = w.doc.font(w.ctx, v)
+		}
 		w.fonts[name] = f
 	}
-	w.g.font, w.g.size = f, size
-	w.g.enc = nopEncoding{}
-	if !f.V.IsNull() {
-		if enc := f.Encoder(); enc != nil {
-			w.g.enc = enc
-		}
-	}
+	w.g.font = f
 }
 
 func (w *walker) nextLine() {
@@ -180,64 +214,140 @@ func (w *walker) nextLine() {
 
 // showArray shows a TJ array; a number moves the pen left (positive) or
 // right (negative) in thousandths of an em.
-func (w *walker) showArray(arr pdf.Value) {
-	for i := 0; i < arr.Len(); i++ {
-		x := arr.Index(i)
-		if x.Kind() == pdf.String {
-			w.show(x.RawString())
+func (w *walker) showArray(arr []operand) {
+	for _, x := range arr {
+		if x.kind == 's' {
+			w.show(x.str)
 			continue
 		}
-		w.tm = translate(-x.Float64()/1000*w.g.size*w.g.hscale, 0).mul(w.tm)
+		w.tm = translate(-x.number()/1000*w.g.size*w.g.hscale, 0).mul(w.tm)
 	}
 }
 
-// show places one run of text and moves the pen past it.
+// show places each glyph of a string and moves the pen past it. The
+// run's transformation is computed once; each glyph is its advance along
+// it.
 func (w *walker) show(raw string) {
-	text := w.g.enc.Decode(raw)
-	pos := w.tm.mul(w.g.ctm)
-	x, y := pos[4], pos[5]
-	size := math.Abs(w.g.size * math.Hypot(pos[2], pos[3]))
-	if size == 0 {
-		size = 1
+	f := w.g.font
+	if f == nil {
+		f = fallbackFont()
 	}
-	if w.started {
-		switch gap := x - w.lastEndX; {
-		case math.Abs(y-w.lastY) > math.Max(size, w.lastSize)*0.5:
-			w.out.WriteByte('\n')
-		case gap > size*0.15 || gap < -size:
-			w.out.WriteByte(' ')
+	g := &w.g
+	pre := w.tm.mul(g.ctm)
+	trm := matrix{g.size * g.hscale, 0, 0, g.size, 0, g.rise}.mul(pre)
+	size := math.Hypot(trm[2], trm[3])
+	dx := 0.0 // the pen's advance along the run, in unscaled text space
+	f.each(raw, func(gl glyph) {
+		x0, y0 := pre.apply(dx, g.rise)
+		x1, y1 := pre.apply(dx+gl.width*g.size*g.hscale, g.rise)
+		w.page.add(gl.text, x0, y0, x1, y1, size, trm)
+		adv := gl.width*g.size + g.charSpace
+		if gl.space {
+			adv += g.wordSpace
 		}
-	}
-	w.out.WriteString(text)
-	w.tm = translate(w.advance(raw, text), 0).mul(w.tm)
-	end := w.tm.mul(w.g.ctm)
-	w.started, w.lastY, w.lastEndX, w.lastSize = true, y, end[4], size
+		dx += adv * g.hscale
+	})
+	w.tm = translate(dx, 0).mul(w.tm)
 }
 
-// advance is the run's width in text space: the font's widths when it
-// lists them, else half an em per character.
-func (w *walker) advance(raw, text string) float64 {
-	total := 0.0
-	known := w.g.font != nil && len(w.g.font.Widths()) > 0
-	if known {
-		for i := 0; i < len(raw); i++ {
-			total += w.g.font.Width(int(raw[i]))
-		}
+// xobject paints a form (its content, under its matrix and resources) or
+// counts an image, which carries no text.
+func (w *walker) xobject(name string) {
+	x := w.res.Key("XObject").Key(name)
+	switch x.Key("Subtype").Name() {
+	case "Image":
+		w.image()
+	case "Form":
+		m, _ := matrixOf(x.Key("Matrix"))
+		w.form(x, m.mul(w.g.ctm))
 	}
-	if !known || total == 0 {
-		total = 500 * float64(utf8.RuneCountInString(text))
-	}
-	return total / 1000 * w.g.size * w.g.hscale
 }
 
-// tidy collapses runs of spaces and drops empty lines.
-func tidy(s string) string {
-	lines := strings.Split(s, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if l = strings.Join(strings.Fields(l), " "); l != "" {
-			out = append(out, l)
-		}
+// image counts an image painted under the current transformation.
+func (w *walker) image() {
+	w.images++
+	w.imageArea += math.Abs(w.g.ctm[0]*w.g.ctm[3] - w.g.ctm[1]*w.g.ctm[2])
+}
+
+// form interprets a form XObject at most maxFormDepth deep and maxForms
+// times a page.
+func (w *walker) form(x pdf.Value, ctm matrix) {
+	if x.Kind() != pdf.Stream || w.depth >= maxFormDepth || w.forms >= maxForms {
+		return
 	}
-	return strings.Join(out, "\n")
+	w.forms++
+	id := x.String() // a stream prints its dictionary and file offset
+	content, ok := w.cache[id]
+	if !ok {
+		content = w.doc.readStream(w.ctx, x, "a form's content stream")
+		w.cache[id] = content
+	}
+	res := x.Key("Resources")
+	if res.Kind() != pdf.Dict {
+		res = w.res
+	}
+	w.depth++
+	w.run(content, res, ctm)
+	w.depth--
+}
+
+// annotations paints the normal appearance of each visible annotation
+// (filled-in form fields, stamps, signatures), fitted to its rectangle
+// as viewers draw it.
+func (w *walker) annotations(annots pdf.Value, ctm matrix) {
+	for i := 0; i < annots.Len() && i < maxForms; i++ {
+		a := annots.Index(i)
+		if a.Key("F").Int64()&2 != 0 || a.Key("Subtype").Name() == "Popup" {
+			continue
+		}
+		ap := a.Key("AP").Key("N")
+		if ap.Kind() == pdf.Dict {
+			ap = ap.Key(a.Key("AS").Name())
+		}
+		if ap.Kind() != pdf.Stream {
+			continue
+		}
+		rect := a.Key("Rect")
+		bbox := ap.Key("BBox")
+		if rect.Len() != 4 || bbox.Len() != 4 {
+			continue
+		}
+		m, _ := matrixOf(ap.Key("Matrix"))
+		bx0, by0 := m.apply(bbox.Index(0).Float64(), bbox.Index(1).Float64())
+		bx1, by1 := m.apply(bbox.Index(2).Float64(), bbox.Index(3).Float64())
+		rx0, ry0, rx1, ry1 := rect.Index(0).Float64(), rect.Index(1).Float64(), rect.Index(2).Float64(), rect.Index(3).Float64()
+		sx, sy := 1.0, 1.0
+		if bx1 != bx0 {
+			sx = (rx1 - rx0) / (bx1 - bx0)
+		}
+		if by1 != by0 {
+			sy = (ry1 - ry0) / (by1 - by0)
+		}
+		fit := matrix{sx, 0, 0, sy, rx0 - bx0*sx, ry0 - by0*sy}
+		w.form(ap, m.mul(fit).mul(ctm))
+	}
+}
+
+// fallbackFont shows text in a font a page forgot to set: codes as
+// StandardEncoding, half an em wide.
+var fallbackFont = func() func() *font {
+	f := &font{enc: standard(), scale: 0.001}
+	for c := range f.widths {
+		f.widths[c] = 500
+	}
+	return func() *font { return f }
+}()
+
+// font is the document's reading of a font dictionary, parsed once.
+func (r *Reader) font(ctx context.Context, v pdf.Value) *font {
+	id := v.String()
+	if f, ok := r.fonts[id]; ok {
+		return f
+	}
+	f := r.loadFont(ctx, v)
+	if r.fonts == nil {
+		r.fonts = map[string]*font{}
+	}
+	r.fonts[id] = f
+	return f
 }

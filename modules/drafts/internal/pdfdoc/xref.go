@@ -9,10 +9,11 @@ import (
 )
 
 // maxObjects is the most object numbers a file of size bytes can really
-// use. The library sizes its object table (32 bytes an entry) from the
-// numbers the cross-reference sections give, so a 1 KiB file saying
-// "object 10^12" would have it allocate terabytes.
-func maxObjects(size int64) int64 { return size/8 + 1024 }
+// use, with room for the sparse numbering writers leave. The library
+// sizes its object table (32 bytes an entry) from the numbers the
+// cross-reference sections give, so a 1 KiB file saying "object 10^12"
+// would have it allocate terabytes; 65,536 spare numbers cost 2 MiB.
+func maxObjects(size int64) int64 { return size/8 + 1<<16 }
 
 // maxSections bounds the /Prev chain (incremental updates).
 const maxSections = 1000
@@ -38,7 +39,7 @@ func checkXref(ctx context.Context, ra io.ReaderAt, size int64) error {
 			return damaged("its cross-reference sections chain back to one already read (offset %d)", off)
 		}
 		if len(seen) == maxSections {
-			return damaged("it has more than %d cross-reference sections", maxSections)
+			return refused("it has more than %d cross-reference sections", maxSections)
 		}
 		seen[off] = true
 		var err error
@@ -91,7 +92,7 @@ func checkSection(ra io.ReaderAt, size, off int64) (prev int64, ok bool, err err
 			return 0, false, nil
 		}
 		if first+count > limit {
-			return 0, false, damaged("its cross-reference table numbers objects up to %d, more than a file of %s can hold",
+			return 0, false, refused("its cross-reference table numbers objects up to %d, more than a file of %s can hold",
 				first+count, HumanSize(size))
 		}
 		// Entries are 20 bytes; some writers end them with one byte, not two.
@@ -107,7 +108,7 @@ func checkSection(ra io.ReaderAt, size, off int64) (prev int64, ok bool, err err
 
 func checkStreamDict(dict []byte, limit, size int64) error {
 	tooMany := func(n int64) error {
-		return damaged("its cross-reference stream numbers objects up to %d, more than a file of %s can hold", n, HumanSize(size))
+		return refused("its cross-reference stream numbers objects up to %d, more than a file of %s can hold", n, HumanSize(size))
 	}
 	if m := reSize.FindSubmatch(dict); m != nil {
 		if n, err := strconv.ParseInt(string(m[1]), 10, 64); err != nil || n > limit {
