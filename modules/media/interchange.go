@@ -36,3 +36,7 @@ func (m *Module) StoreImages(ctx context.Context, p auth.Principal, imgs []Named
 func (m *Module) OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error) {
 	return m.svc.OpenImage(ctx, assetID)
 }
+
+// OverlayShape is one shape of an image's overlay (pixels), what image
+// occlusion cards hide.
+type OverlayShape = app.Shape

@@ -53,6 +53,8 @@ type Config struct {
 	MaxPackageEntries  int           `mapstructure:"max_package_entries" validate:"gt=0"`
 	MaxNotes           int           `mapstructure:"max_notes" validate:"gt=0"`
 	MaxReviews         int           `mapstructure:"max_reviews" validate:"gt=0"`
+	MaxRowBytes        int64         `mapstructure:"max_row_bytes" validate:"gt=0"`
+	MaxReadBytes       int64         `mapstructure:"max_read_bytes" validate:"gt=0"`
 	PackageReadTimeout time.Duration `mapstructure:"package_read_timeout" validate:"gt=0"`
 	MaxMediaMapBytes   int64         `mapstructure:"max_media_map_bytes" validate:"gt=0"`
 	MaxMediaFiles      int           `mapstructure:"max_media_files" validate:"gt=0"`

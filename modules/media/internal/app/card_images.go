@@ -14,10 +14,12 @@ import (
 )
 
 // NamedImage is a picture another module brings (an Anki package's media
-// file), with the name it had there.
+// file), with the name it had there and the overlay shapes it carries (an
+// image occlusion note's, in the picture's pixels).
 type NamedImage struct {
-	Name string
-	Data []byte
+	Name    string
+	Data    []byte
+	Overlay []Shape
 }
 
 // StoreImages keeps pictures another module brings as image assets of p's:
@@ -94,6 +96,18 @@ func (s *Service) checkImage(img NamedImage) (*store.Asset, string, error) {
 		}
 		return nil, "", err
 	}
+	if len(img.Overlay) > MaxShapes {
+		return nil, "", refuse(fmt.Sprintf("an overlay holds at most %d shapes", MaxShapes))
+	}
+	for i, sh := range img.Overlay {
+		if err := checkShape(i, sh, a); err != nil {
+			if ae, ok := apperr.As(err); ok {
+				return nil, "", refuse(fmt.Sprintf("%s: %s", ae.Fields[0].Field, ae.Message))
+			}
+			return nil, "", err
+		}
+	}
+	a.Overlay = img.Overlay
 	return a, t.ext, nil
 }
 
