@@ -231,10 +231,10 @@ func (s *Service) ImportAnki(ctx context.Context, p auth.Principal, data []byte,
 		}
 	}
 	out := &DeckImported{Title: title, Refused: res.Refused, Mapped: mapped(res.Mapped)}
-	err = s.ports.Media.StoreImages(ctx, p, imgs, func(ctx context.Context, ids []int64) error {
+	err = s.ports.Media.StoreImages(ctx, p, imgs, func(ctx context.Context, stored []media.StoredImage) error {
 		for i, pos := range pictures {
 			if pos >= 0 {
-				deck.Cards[i].PictureID = &ids[pos]
+				deck.Cards[i].PictureID = &stored[pos].ID
 			}
 		}
 		return s.db.Tx(ctx, func(ctx context.Context) error {

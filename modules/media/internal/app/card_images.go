@@ -22,13 +22,20 @@ type NamedImage struct {
 	Overlay []Shape
 }
 
+// StoredImage is a picture kept: its asset and its storage key (what a
+// question's image_path holds).
+type StoredImage struct {
+	ID   int64
+	Path string
+}
+
 // StoreImages keeps pictures another module brings as image assets of p's:
 // each is checked as an uploaded still is (PNG, JPEG or WebP by its bytes,
 // size and dimensions, decodable), all before any is stored; then the bytes
 // are stored, and one transaction records the assets and runs then with
 // their ids, in order. If anything fails the rows roll back and the stored
 // bytes are removed: nothing is left.
-func (s *Service) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, ids []int64) error) error {
+func (s *Service) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, stored []StoredImage) error) error {
 	assets := make([]*store.Asset, len(imgs))
 	exts := make([]string, len(imgs))
 	for i, img := range imgs {
@@ -55,16 +62,16 @@ func (s *Service) StoreImages(ctx context.Context, p auth.Principal, imgs []Name
 		}
 		stored = append(stored, a.Path)
 	}
-	ids := make([]int64, len(assets))
+	kept := make([]StoredImage, len(assets))
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		for i, a := range assets {
 			a.Storage, a.CreatedBy = "default", p.UserID
 			if err := s.store.Insert(ctx, a); err != nil {
 				return err
 			}
-			ids[i] = a.ID
+			kept[i] = StoredImage{ID: a.ID, Path: a.Path}
 		}
-		return then(ctx, ids)
+		return then(ctx, kept)
 	})
 	if err != nil {
 		remove()
