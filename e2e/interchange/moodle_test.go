@@ -25,7 +25,7 @@ const moodleFile = `<?xml version="1.0" encoding="UTF-8"?>
   <question type="multichoice">
     <name><text>Beta blocker</text></name>
     <questiontext format="html"><text><![CDATA[<p>Which drug is a <b>beta</b>&nbsp;blocker?</p><p>Choose one.<img src="@@PLUGINFILE@@/x.png"></p>]]></text>
-      <file name="x.png" path="/" encoding="base64">`+redPNG+`</file></questiontext>
+      <file name="x.png" path="/" encoding="base64">` + redPNG + `</file></questiontext>
     <generalfeedback format="html"><text>&lt;p&gt;Metoprolol is &amp;beta;1-selective.&lt;/p&gt;</text></generalfeedback>
     <single>true</single>
     <answer fraction="0" format="html"><text>Amlodipine</text><feedback><text>A calcium channel blocker.</text></feedback></answer>
