@@ -155,7 +155,7 @@ func fromMoodle(mq *mQuestion, lim Limits) (Question, string) {
 	}
 	var pics []Picture
 	var why string
-	if q.Text, pics, why = moodleText(mq.QuestionText, lim); why != "" {
+	if q.Text, pics, why = moodleText(mq.QuestionText, lim, true); why != "" {
 		return q, why
 	}
 	if mq.Image != "" && mq.ImageBase64 != "" && len(pics) == 0 {
@@ -168,7 +168,7 @@ func fromMoodle(mq *mQuestion, lim Limits) (Question, string) {
 	if q.Image, why = onePicture(pics, "question text"); why != "" {
 		return q, why
 	}
-	if q.Explanation, pics, why = moodleText(mq.GeneralFeedback, lim); why != "" {
+	if q.Explanation, pics, why = moodleText(mq.GeneralFeedback, lim, true); why != "" {
 		return q, why
 	}
 	if q.ExplanationImage, why = onePicture(pics, "general feedback"); why != "" {
@@ -199,8 +199,7 @@ func fromMoodle(mq *mQuestion, lim Limits) (Question, string) {
 				q.CorrectAnswer = opt
 			}
 			q.Options = append(q.Options, opt)
-			feedback, _, _ := moodleText(a.Feedback, Limits{}) // its pictures are not kept: drafts keep no option feedback
-			q.OptionFeedback = append(q.OptionFeedback, feedback)
+			q.OptionFeedback = append(q.OptionFeedback, feedbackText(a.Feedback))
 		}
 		return q, ""
 	case "shortanswer":
@@ -273,10 +272,7 @@ func trueFalse(s string) string {
 // answerText is an option or answer as text: a picture in it refuses
 // the question (options are text).
 func answerText(a mAnswer, lim Limits) (string, string) {
-	t, pics, why := moodleText(&mText{Format: a.Format, Text: a.Text}, lim)
-	if why == "" && len(pics) > 0 {
-		why = "an option shows a picture; options are text"
-	}
+	t, _, why := moodleText(&mText{Format: a.Format, Text: a.Text}, lim, false)
 	return t, why
 }
 
@@ -285,8 +281,9 @@ func answerText(a mAnswer, lim Limits) (string, string) {
 // text's <file> elements; plain text, Moodle's auto-format and markdown
 // are kept as written. A picture from outside the file, one the file does
 // not hold, or one that is not a bounded PNG, JPEG or WebP refuses the
-// question (the reason).
-func moodleText(t *mText, lim Limits) (string, []Picture, string) {
+// question (the reason), as does any picture where pictures is false
+// (options are text).
+func moodleText(t *mText, lim Limits, pictures bool) (string, []Picture, string) {
 	if t == nil {
 		return "", nil, ""
 	}
@@ -297,6 +294,9 @@ func moodleText(t *mText, lim Limits) (string, []Picture, string) {
 	text, srcs, err := Markdown(t.Text)
 	if err != nil {
 		return "", nil, fmt.Sprintf("a text cannot be read as HTML: %v", err)
+	}
+	if !pictures && len(srcs) > 0 {
+		return "", nil, "an option shows a picture; options are text"
 	}
 	var pics []Picture
 	for _, src := range srcs {
@@ -317,6 +317,23 @@ func moodleText(t *mText, lim Limits) (string, []Picture, string) {
 		}
 	}
 	return text, pics, ""
+}
+
+// feedbackText is an option's feedback: its pictures are left out, as
+// drafts keep no option feedback to show them with.
+func feedbackText(t *mText) string {
+	if t == nil {
+		return ""
+	}
+	switch t.Format {
+	case "plain_text", "markdown", "moodle_auto_format":
+		return clean(t.Text)
+	}
+	text, _, err := Markdown(t.Text)
+	if err != nil {
+		return ""
+	}
+	return text
 }
 
 // PictureTypes are the pictures a question may bring, by their bytes

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"reflect"
 	"strings"
@@ -125,5 +126,40 @@ func TestMoodleHostile(t *testing.T) {
 	got, err := ReadMoodle(strings.NewReader(long), lim)
 	if err != nil || len(got.Refused) != 1 || got.Refused[0].Reason != "a text is longer than 1024 bytes" {
 		t.Fatalf("long field: %v %+v", err, got)
+	}
+}
+
+func TestMoodlePictures(t *testing.T) {
+	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+	q := func(text, files string) string {
+		return `<quiz><question type="shortanswer"><name><text>P</text></name><questiontext format="html"><text><![CDATA[` + text +
+			`]]></text>` + files + `</questiontext><answer fraction="100"><text>a</text></answer></question></quiz>`
+	}
+	small := lim
+	small.MaxPictureBytes = 100
+	cases := map[string]struct {
+		file string
+		lim  Limits
+		why  string
+	}{
+		"from another site":   {q(`<img src="https://example.org/x.png">`, ""), lim, "from outside the file"},
+		"a data URI":          {q(`<img src="data:image/png;base64,`+b64(tinyPNG)+`">`, ""), lim, "from outside the file"},
+		"a file not held":     {q(`<img src="@@PLUGINFILE@@/gone.png">`, ""), lim, `picture "gone.png", which the file does not hold`},
+		"not a picture":       {q(`<img src="@@PLUGINFILE@@/x.png">`, `<file name="x.png" encoding="base64">`+b64([]byte("<script>alert(1)</script>"))+`</file>`), lim, "not a PNG, JPEG or WebP"},
+		"over the bound":      {q(`<img src="@@PLUGINFILE@@/x.png">`, `<file name="x.png" encoding="base64">`+b64(append(tinyPNG, make([]byte, 200)...))+`</file>`), small, "larger than 100 bytes"},
+		"not base64":          {q(`<img src="@@PLUGINFILE@@/x.png">`, `<file name="x.png" encoding="base64">%%%%</file>`), lim, "not valid base64"},
+		"two in the text":     {q(`<img src="@@PLUGINFILE@@/a.png"><img src="@@PLUGINFILE@@/b%20c.png">`, `<file name="a.png" encoding="base64">`+b64(tinyPNG)+`</file><file name="b c.png" encoding="base64">`+b64(tinyPNG)+`</file>`), lim, "shows 2 pictures"},
+		"a picture as option": {`<quiz><question type="multichoice"><questiontext><text>Q</text></questiontext><answer fraction="100"><text><![CDATA[<img src="@@PLUGINFILE@@/a.png">]]></text></answer><answer fraction="0"><text>b</text></answer></question></quiz>`, lim, "options are text"},
+	}
+	for name, c := range cases {
+		got, err := ReadMoodle(strings.NewReader(c.file), c.lim)
+		if err != nil || len(got.Refused) != 1 || !strings.Contains(got.Refused[0].Reason, c.why) {
+			t.Errorf("%s: %v %+v", name, err, got)
+		}
+	}
+	got, err := ReadMoodle(strings.NewReader(q(`<p>See <img src="@@PLUGINFILE@@/b%20c.png"> H<sub>2</sub>O</p><script>x()</script>`,
+		`<file name="b c.png" path="/" encoding="base64">`+b64(tinyPNG)+`</file>`)), lim)
+	if err != nil || len(got.Questions) != 1 || got.Questions[0].Text != "See H₂O" || got.Questions[0].Image.Name != "b c.png" {
+		t.Fatalf("escaped name: %v %+v", err, got)
 	}
 }
