@@ -176,21 +176,36 @@ var _ = Describe("Anki package export", func() {
 			{Model: ankifixtures.Basic, Fields: []string{"Mitral valve", "between LA and LV"}, Ords: []int{0}},
 			{Model: ankifixtures.Reversed, Fields: []string{"Tachycardia", "HR > 100"}, Ords: []int{0, 1}},
 			{Model: ankifixtures.Cloze, Fields: []string{"The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}, Ords: []int{0, 1}},
+			{Model: ankifixtures.TypeIn, Fields: []string{"Normal K+ upper bound?", "5.0"}, Ords: []int{0}},
 		}})
 		first := importApkg(mod, fmt.Sprintf("category_id=%d", cat), data)
 		Expect(first).To(HaveStatus(201))
 		deck := int64(first.Map()["deck_id"].(float64))
 
-		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg", deck))
-		Expect(exp).To(HaveStatus(200))
-		Expect(exp.Header.Get("Content-Type")).To(Equal("application/zip"))
-		Expect(exp.Header.Get("X-Cards-Left-Out")).To(Equal("0"))
+		for _, layout := range []string{"", "?layout=latest", "?layout=legacy"} {
+			exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg%s", deck, layout))
+			Expect(exp).To(HaveStatus(200))
+			Expect(exp.Header.Get("Content-Type")).To(Equal("application/zip"))
+			Expect(exp.Header.Get("X-Cards-Left-Out")).To(Equal("0"))
+			zr, err := zip.NewReader(bytes.NewReader(exp.Body), int64(len(exp.Body)))
+			Expect(err).NotTo(HaveOccurred())
+			names := []string{}
+			for _, f := range zr.File {
+				names = append(names, f.Name)
+			}
+			if layout == "?layout=legacy" {
+				Expect(names).To(ConsistOf("collection.anki2", "media"))
+			} else {
+				Expect(names).To(ConsistOf("meta", "collection.anki21b", "collection.anki2", "media"))
+			}
 
-		again := importApkg(mod, fmt.Sprintf("category_id=%d&title=Again", cat), exp.Body)
-		Expect(again).To(HaveStatus(201))
-		Expect(again.Map()["refused"]).To(BeEmpty())
-		Expect(again.Map()["cards"]).To(BeNumerically("==", 5))
-		Expect(cardSides(int64(again.Map()["deck_id"].(float64)))).To(Equal(cardSides(deck)))
+			again := importApkg(mod, fmt.Sprintf("category_id=%d&title=Again", cat), exp.Body)
+			Expect(again).To(HaveStatus(201))
+			Expect(again.Map()["refused"]).To(BeEmpty())
+			Expect(again.Map()["cards"]).To(BeNumerically("==", 6))
+			Expect(cardSides(int64(again.Map()["deck_id"].(float64)))).To(Equal(cardSides(deck)))
+		}
+		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg?layout=v9", deck))).To(HaveError(422, "invalid_request"))
 	})
 
 	It("answers 404 for a deck that does not exist", func() {
