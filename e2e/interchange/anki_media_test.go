@@ -58,12 +58,7 @@ func pictureBytes(assetID int64) []byte {
 	var key string
 	Expect(h.App.DB.Conn(context.Background()).Raw("SELECT path FROM media.assets WHERE id = ?", assetID).
 		Scan(&key).Error).To(Succeed())
-	rc, err := h.App.Storage.Open(context.Background(), key)
-	Expect(err).NotTo(HaveOccurred())
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	Expect(err).NotTo(HaveOccurred())
-	return b
+	return storedBytes(key)
 }
 
 // deckCards lists a deck's cards as the API gives them.
