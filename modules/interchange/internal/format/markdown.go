@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -36,6 +37,9 @@ var dropped = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Ifram
 // its source listed, in order, for the caller to keep as the question's
 // picture. Line breaks are plain newlines; control characters go.
 func Markdown(text string) (string, []string, error) {
+	if words, ok := plainParagraph(text); ok {
+		return clean(strings.Join(strings.Fields(words), " ")), nil, nil
+	}
 	doc, err := html.Parse(strings.NewReader(text))
 	if err != nil {
 		return "", nil, err
@@ -70,9 +74,7 @@ func Markdown(text string) (string, []string, error) {
 		}
 	}
 	walk(doc)
-	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
-		table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin()))
-	md, err := conv.ConvertNode(doc)
+	md, err := converter().ConvertNode(doc)
 	if err != nil {
 		return "", nil, err
 	}
@@ -87,6 +89,28 @@ var looseGT = regexp.MustCompile(`([^\n])&gt;`)
 // looseLT is a "<" the converter wrote as an entity where markdown would
 // not read a tag anyway (not before a letter, "/", "!" or "?").
 var looseLT = regexp.MustCompile(`&lt;([^A-Za-z/!?]|$)`)
+
+// paragraph is one paragraph as Moodle's editor writes it.
+var paragraph = regexp.MustCompile(`^\s*<p(?:\s[^<>]*)?>([^<>]*)</p>\s*$`)
+
+// plainParagraph is the words of an HTML text that is nothing but words,
+// alone or in one paragraph (most options, feedback and short stems),
+// without entities or anything markdown would read: its markdown is its
+// words, white space collapsed as a browser would, with no parsing.
+func plainParagraph(s string) (string, bool) {
+	if m := paragraph.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
+	t := strings.TrimSpace(s)
+	return s, !strings.ContainsAny(s, "<>&\\`*_[]#+-!|~") && (t == "" || t[0] < '0' || t[0] > '9')
+}
+
+// converter is built once: building one registers every plugin, and one
+// serves any number of goroutines (the library says so and tests it).
+var converter = sync.OnceValue(func() *htmltomarkdown.Converter {
+	return htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin()))
+})
 
 // hardBreak is the converter's line break (two spaces or a backslash).
 var hardBreak = regexp.MustCompile(`( {2,}|\\)\n`)

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 var lim = Limits{MaxQuestions: 100, MaxFieldBytes: 1 << 10, MaxOptions: 10, MaxPictureBytes: 64 << 10}
@@ -161,5 +163,18 @@ func TestMoodlePictures(t *testing.T) {
 		`<file name="b c.png" path="/" encoding="base64">`+b64(tinyPNG)+`</file>`)), lim)
 	if err != nil || len(got.Questions) != 1 || got.Questions[0].Text != "See H₂O" || got.Questions[0].Image.Name != "b c.png" {
 		t.Fatalf("escaped name: %v %+v", err, got)
+	}
+}
+
+// The shortcut for texts of plain words gives what the converter gives.
+func TestPlainParagraphAsConverted(t *testing.T) {
+	for _, s := range []string{"Finding A of 12", "<p>Question 3: which is it?</p>", `<p dir="ltr" style="text-align: left;">2<br></p>`,
+		"  spaced \n words ", "<p>Why A.</p>", "Ratio = 3:1"} {
+		words, ok := plainParagraph(s)
+		doc, _ := html.Parse(strings.NewReader(s))
+		md, err := converter().ConvertNode(doc)
+		if want := clean(string(md)); ok && (err != nil || clean(strings.Join(strings.Fields(words), " ")) != want) {
+			t.Errorf("%q: shortcut %q, converter %q", s, words, want)
+		}
 	}
 }
