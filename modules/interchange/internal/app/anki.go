@@ -243,7 +243,10 @@ func (s *Service) ImportAnki(ctx context.Context, p auth.Principal, data []byte,
 				return err
 			}
 			for i, why := range imp.Refused {
-				out.Refused = append(out.Refused, format.Refusal{Item: res.Notes[i].Item, Reason: why})
+				r := format.Refusal{Item: res.Notes[i].Item, Reason: why}
+				if !slices.Contains(out.Refused, r) { // a note's cards refused alike are one refusal
+					out.Refused = append(out.Refused, r)
+				}
 			}
 			if imp.Rows == 0 {
 				return refusedAll(out.Refused, "notes") // rolls the empty deck back
