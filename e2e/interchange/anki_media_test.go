@@ -58,12 +58,7 @@ func pictureBytes(assetID int64) []byte {
 	var key string
 	Expect(h.App.DB.Conn(context.Background()).Raw("SELECT path FROM media.assets WHERE id = ?", assetID).
 		Scan(&key).Error).To(Succeed())
-	rc, err := h.App.Storage.Open(context.Background(), key)
-	Expect(err).NotTo(HaveOccurred())
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	Expect(err).NotTo(HaveOccurred())
-	return b
+	return storedBytes(key)
 }
 
 // deckCards lists a deck's cards as the API gives them.
@@ -121,10 +116,10 @@ var _ = Describe("Anki package media", func() {
 		Expect(count(`SELECT count(*) FROM media.assets a JOIN flashcards.cards c ON c.picture_id = a.id
 			WHERE c.deck_id = ? AND a.kind = 'image' AND a.content_type = 'image/png' AND a.created_by = ?`, deck, mod.ID)).To(Equal(4))
 
-		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg", deck))
-		Expect(exp).To(HaveStatus(200))
-		Expect(exp.Header.Get("X-Cards-Left-Out")).To(Equal("0"))
-		zr, err := zip.NewReader(bytes.NewReader(exp.Body), int64(len(exp.Body)))
+		legacy := mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg?layout=legacy", deck))
+		Expect(legacy).To(HaveStatus(200))
+		Expect(legacy.Header.Get("X-Cards-Left-Out")).To(Equal("0"))
+		zr, err := zip.NewReader(bytes.NewReader(legacy.Body), int64(len(legacy.Body)))
 		Expect(err).NotTo(HaveOccurred())
 		entries := map[string][]byte{}
 		for _, f := range zr.File {
@@ -141,10 +136,41 @@ var _ = Describe("Anki package media", func() {
 			Expect([][]byte{heart, ecg}).To(ContainElement(entries[k]))
 		}
 
-		again := importApkg(mod, fmt.Sprintf("category_id=%d&title=Again", cat), exp.Body)
-		Expect(again).To(HaveStatus(201))
-		Expect(again.Map()["refused"]).To(BeEmpty())
-		Expect(pictures(int64(again.Map()["deck_id"].(float64)))).To(ConsistOf(pictures(deck)))
+		for _, body := range [][]byte{legacy.Body, mod.Client(h).Get(fmt.Sprintf("/api/v1/flashcard-decks/%d/export/apkg", deck)).Body} {
+			again := importApkg(mod, fmt.Sprintf("category_id=%d&title=Again", cat), body)
+			Expect(again).To(HaveStatus(201))
+			Expect(again.Map()["refused"]).To(BeEmpty())
+			Expect(pictures(int64(again.Map()["deck_id"].(float64)))).To(ConsistOf(pictures(deck)))
+		}
+	})
+
+	It("makes an image occlusion note one image card per hidden shape, the shapes the picture's overlay", func() {
+		cat := newCategory("Anki occlusion")
+		img := image.NewRGBA(image.Rect(0, 0, 200, 100))
+		var pic bytes.Buffer
+		Expect(png.Encode(&pic, img)).To(Succeed())
+		occlusion := `{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.1:oi=1}}` +
+			`{{c2::image-occlusion:ellipse:left=.5:top=.5:rx=.1:ry=.05:oi=1}}{{c3::image-occlusion:text:left=.7:top=.7:text=x}}`
+		data := apkg(ankifixtures.Package{DeckName: "Occlusion", Notes: []ankifixtures.Note{{Model: ankifixtures.Occlusion,
+			Fields: []string{occlusion, `<img src="heart.png">`, "Name the chamber", "", ""}, Ords: []int{0, 1}}},
+			Media: map[string]string{"0": "heart.png"}, Files: map[string][]byte{"0": pic.Bytes()}})
+		res := importApkg(mod, fmt.Sprintf("category_id=%d", cat), data)
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()["cards"]).To(BeNumerically("==", 2))
+		Expect(res.Map()["mapped"]).To(ConsistOf(HaveKeyWithValue("as", "image")))
+		cards := deckCards(int64(res.Map()["deck_id"].(float64)))
+		Expect(cards).To(HaveLen(2))
+		for i, want := range []map[string]any{
+			{"kind": "rect", "x": 20.0, "y": 20.0, "w": 60.0, "h": 10.0, "label": "Area 1"},
+			{"kind": "ellipse", "x": 100.0, "y": 50.0, "w": 40.0, "h": 10.0, "label": "Area 2"},
+		} {
+			Expect(cards[i]["card_type"]).To(Equal("image"))
+			Expect(cards[i]["front"]).To(Equal("Name the chamber"))
+			Expect(cards[i]["back"]).To(Equal(want["label"]))
+			Expect(cards[i]["mask"]).To(Equal(want))
+			Expect(pictureBytes(int64(cards[i]["picture_id"].(float64)))).To(Equal(pic.Bytes()))
+		}
+		Expect(count(`SELECT jsonb_array_length(overlay) FROM media.assets WHERE id = ?`, int64(cards[0]["picture_id"].(float64)))).To(Equal(2))
 	})
 
 	DescribeTable("refuses hostile media with nothing stored",
@@ -178,9 +204,9 @@ var _ = Describe("Anki package media", func() {
 			return apkg(ankifixtures.Package{Notes: []ankifixtures.Note{basicNote}, Media: map[string]string{"0": "heart.png"}})
 		}, 400, "bad_request", `names file 0 ("heart.png"), which the package does not hold`),
 		Entry("an oversized media map", func() []byte {
-			return apkg(ankifixtures.Package{Notes: []ankifixtures.Note{basicNote},
+			return apkg(ankifixtures.Package{Layout: ankifixtures.Legacy1, Notes: []ankifixtures.Note{basicNote},
 				Files: map[string][]byte{"media": []byte(`{"0": "` + strings.Repeat("a", maxMediaMapBytes) + `"}`)}})
-		}, 413, "too_large", "the media map is larger than"),
+		}, 413, "too_large", "the media map unpacks to more than"),
 		Entry("a picture that is not one whole (every note's picture is checked before any is stored)", func() []byte {
 			whole, broken := pngOf(5), pngOf(6)
 			return apkg(ankifixtures.Package{Notes: []ankifixtures.Note{

@@ -1,8 +1,13 @@
 package interchange_test
 
 import (
+	"context"
+	"encoding/base64"
 	"fmt"
+	"io"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -20,7 +25,7 @@ const moodleFile = `<?xml version="1.0" encoding="UTF-8"?>
   <question type="multichoice">
     <name><text>Beta blocker</text></name>
     <questiontext format="html"><text><![CDATA[<p>Which drug is a <b>beta</b>&nbsp;blocker?</p><p>Choose one.<img src="@@PLUGINFILE@@/x.png"></p>]]></text>
-      <file name="x.png" path="/" encoding="base64">iVBORw0KGgo=</file></questiontext>
+      <file name="x.png" path="/" encoding="base64">` + redPNG + `</file></questiontext>
     <generalfeedback format="html"><text>&lt;p&gt;Metoprolol is &amp;beta;1-selective.&lt;/p&gt;</text></generalfeedback>
     <single>true</single>
     <answer fraction="0" format="html"><text>Amlodipine</text><feedback><text>A calcium channel blocker.</text></feedback></answer>
@@ -37,14 +42,41 @@ const moodleFile = `<?xml version="1.0" encoding="UTF-8"?>
     <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
 </quiz>`
 
+// redPNG is a 2×2 PNG, base64.
+const redPNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8AARAxg8j8AG/ID/fPnS7EAAAAASUVORK5CYII="
+
 var expectedDrafts = []map[string]any{
-	{"question_type": "mcq", "question_text": "Which drug is a beta blocker?\nChoose one.",
+	{"question_type": "mcq", "question_text": "Which drug is a **beta** blocker?\n\nChoose one.",
 		"options": []any{"Amlodipine", "Metoprolol"}, "correct_answer": "Metoprolol",
 		"explanation": "Metoprolol is β1-selective."},
 	{"question_type": "fill_in", "question_text": "Name the drug", "options": []any{},
 		"correct_answer": "aspirin|ASA", "explanation": ""},
 	{"question_type": "mcq", "question_text": "Aspirin is an NSAID.", "options": []any{"True", "False"},
 		"correct_answer": "True", "explanation": ""},
+}
+
+// draftPictures are the bytes of each draft's picture and explanation
+// picture, read from storage (nil none).
+func draftPictures(ds []map[string]any) [][2][]byte {
+	out := make([][2][]byte, len(ds))
+	for i, d := range ds {
+		for k, field := range []string{"image_path", "explanation_image_path"} {
+			if key, ok := d[field].(string); ok {
+				out[i][k] = storedBytes(key)
+			}
+		}
+	}
+	return out
+}
+
+// storedBytes reads a file from the suite's storage.
+func storedBytes(key string) []byte {
+	rc, err := h.App.Storage.Open(context.Background(), key)
+	Expect(err).NotTo(HaveOccurred())
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	Expect(err).NotTo(HaveOccurred())
+	return b
 }
 
 var _ = Describe("Moodle XML import", func() {
@@ -69,6 +101,9 @@ var _ = Describe("Moodle XML import", func() {
 		Expect(b.Map()["category_id"]).To(BeNumerically("==", cat))
 		ds := draftsOf(batch)
 		Expect(content(ds)).To(Equal(expectedDrafts))
+		red, _ := base64.StdEncoding.DecodeString(redPNG)
+		Expect(draftPictures(ds)).To(Equal([][2][]byte{{red, nil}, {nil, nil}, {nil, nil}}))
+		Expect(count("SELECT count(*) FROM media.assets WHERE path = ? AND content_type = 'image/png'", ds[0]["image_path"])).To(Equal(1))
 		for _, d := range ds {
 			Expect(d["status"]).To(Equal("pending"))
 		}
@@ -103,6 +138,8 @@ var _ = Describe("Moodle XML import", func() {
 		Expect(again.Map()["refused"]).To(BeEmpty())
 		second := draftsOf(int64(again.Map()["batch_id"].(float64)))
 		Expect(content(second)).To(ConsistOf(content(first)))
+		Expect(draftPictures(second)).To(ConsistOf(draftPictures(first)))
+		Expect(second[0]["image_path"]).NotTo(Equal(first[0]["image_path"]), "a new asset holds the imported copy")
 	})
 
 	DescribeTable("refuses hostile and malformed files with nothing stored",
@@ -144,5 +181,47 @@ var _ = Describe("Moodle XML import", func() {
 		learner := h.NewUser(auth.RoleUser)
 		Expect(learner.Client(h).Get("/api/v1/quizzes/1/export/moodle-xml")).To(HaveError(403, "forbidden"))
 		Expect(mod.Client(h).Get("/api/v1/quizzes/999999/export/moodle-xml")).To(HaveError(404, "not_found"))
+	})
+})
+
+var _ = Describe("Moodle's own fixtures", func() {
+	fixture := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "modules", "interchange", "internal", "format", "testdata", "moodle", name))
+		Expect(err).NotTo(HaveOccurred())
+		return string(b)
+	}
+
+	It("imports Moodle 1.9's question picture as the draft's picture and refuses the cloze question by name", func() {
+		res := importFile(mod, "moodle-xml", "filename=sample_questions_with_old_image_tag.xml", fixture("sample_questions_with_old_image_tag.xml"))
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()["imported"]).To(BeNumerically("==", 1))
+		Expect(res.Map()["refused"]).To(ConsistOf(And(HaveKeyWithValue("name", "cloze question with image"),
+			HaveKeyWithValue("reason", ContainSubstring(`"cloze" is not supported`)))))
+		ds := draftsOf(int64(res.Map()["batch_id"].(float64)))
+		Expect(ds).To(HaveLen(1))
+		Expect(ds[0]["options"]).To(Equal([]any{"wrong answer", "another wrong answer", "right answer"}))
+		pic := draftPictures(ds)[0][0]
+		Expect(pic).To(HavePrefix("\x89PNG"))
+		Expect(count("SELECT count(*) FROM media.assets WHERE path = ? AND width = 16 AND height = 16", ds[0]["image_path"])).To(Equal(1))
+	})
+
+	It("refuses Moodle's invalid grades fixture by the question's name, with nothing stored", func() {
+		before := stored()
+		res := importFile(mod, "moodle-xml", "", fixture("error_invalid_grades.xml"))
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(res.Map()["error"].(map[string]any)["fields"]).To(ConsistOf(HaveKeyWithValue("message",
+			"several options may be right; the bank marks exactly one")))
+		Expect(stored()).To(Equal(before))
+	})
+
+	It("imports Moodle's GIFT fixture, refusing the types the bank cannot hold by name", func() {
+		res := importFile(mod, "gift", "", fixture("questions.gift.txt"))
+		Expect(res).To(HaveStatus(201))
+		Expect(res.Map()["imported"]).To(BeNumerically("==", 4))
+		var names []any
+		for _, r := range res.Map()["refused"].([]any) {
+			names = append(names, r.(map[string]any)["name"])
+		}
+		Expect(names).To(ConsistOf("Q8", "Moodle activities", "colours", "Q5", "Shortanswer"))
 	})
 })

@@ -65,6 +65,8 @@ type NewQuestion struct {
 	CorrectAnswer string
 	Explanation   string
 	CategoryID    *int64
+	// Storage keys of the question's picture and its explanation's.
+	ImagePath, ExplanationImagePath string
 }
 
 // Filing is where a question is filed (the service's own type: the facade

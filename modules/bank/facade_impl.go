@@ -51,7 +51,8 @@ func (m *Module) CreateQuestions(ctx context.Context, by int64, qs []NewQuestion
 	in := make([]app.NewQuestion, len(qs))
 	for i, q := range qs {
 		in[i] = app.NewQuestion{CategoryID: q.CategoryID, Content: app.Content{Type: q.Type, Text: q.Text,
-			Options: q.Options, CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation}}
+			Options: q.Options, CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation,
+			ImagePath: q.ImagePath, ExplanationImagePath: q.ExplanationImagePath}}
 	}
 	ids, err := m.svc.CreateQuestions(ctx, by, in)
 	if err != nil {

@@ -2,6 +2,8 @@ package flashcards
 
 import (
 	"context"
+	"iter"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/flashcards/internal/app"
 	"github.com/roundsedu/rounds/modules/flashcards/internal/store"
@@ -15,6 +17,7 @@ const (
 	CardReversed = app.Reversed
 	CardCloze    = app.Cloze
 	CardImage    = app.Image
+	CardTypeIn   = app.TypeIn
 )
 
 // CardState is a learner's FSRS state of a card (State 0 new, 1 learning,
@@ -73,7 +76,7 @@ type DeckImport struct {
 // schedules; Reviews the caller's reviews of it alone.
 type DeckInterchange interface {
 	ImportDeck(ctx context.Context, p auth.Principal, d ImportedDeck) (*DeckImport, error)
-	ExportDeck(ctx context.Context, p auth.Principal, deckID int64) (*ImportedDeck, error)
+	ExportDeck(ctx context.Context, p auth.Principal, deckID int64) (*DeckExport, error)
 	Reviews(ctx context.Context, p auth.Principal, deckID int64) ([]CardReview, error)
 }
 
@@ -133,57 +136,76 @@ func ord(c *app.Card, pos int) int {
 	return pos
 }
 
-// ExportDeck reads a deck p may study as the notes it was written as (a
-// reversed pair is one note, a cloze passage's rows, one per deletion
-// number, one note) with p's schedules of its cards.
-func (m *Module) ExportDeck(ctx context.Context, p auth.Principal, deckID int64) (*ImportedDeck, error) {
-	deck, err := m.svc.Get(ctx, p, deckID)
+// DeckExport is a deck being exported: its title and category, the
+// earliest time the caller's schedules of it hold (nil: none), and its
+// cards as the notes they were written as, read a page at a time so that
+// a deck of any size is never held whole.
+type DeckExport struct {
+	Title      string
+	CategoryID int64
+	Earliest   *time.Time
+	Cards      iter.Seq2[ImportedCard, error]
+}
+
+// exportPage is how many cards one read of an export takes.
+const exportPage = 500
+
+// ExportDeck opens a deck p may study for export (404 otherwise): its
+// Cards give each note (a reversed pair one note, a cloze passage's rows,
+// one per deletion number, one note) with p's schedules of its cards.
+func (m *Module) ExportDeck(ctx context.Context, p auth.Principal, deckID int64) (*DeckExport, error) {
+	deck, earliest, err := m.svc.ExportStart(ctx, p, deckID)
 	if err != nil {
 		return nil, err
 	}
-	out := &ImportedDeck{Title: deck.Title}
+	out := &DeckExport{Title: deck.Title, Earliest: earliest}
 	if deck.CategoryID != nil {
 		out.CategoryID = *deck.CategoryID
 	}
-	states, logs, err := m.svc.Schedules(ctx, p, deckID)
-	if err != nil {
-		return nil, err
-	}
-	scheds := make(map[int64]*CardSchedule, len(states))
-	for _, st := range states {
-		scheds[st.CardID] = &CardSchedule{State: st}
-	}
-	for _, l := range logs {
-		if sc := scheds[l.CardID]; sc != nil {
-			sc.Reviews = append(sc.Reviews, l)
-		}
-	}
-	const page = 500
-	var last *app.Card
-	pos := 0
-	for offset := 0; ; offset += page {
-		cards, total, err := m.svc.Cards(ctx, p, deckID, page, offset)
-		if err != nil {
-			return nil, err
-		}
-		for i := range cards {
-			c := &cards[i]
-			if pos++; !sameNote(last, c) {
-				out.Cards = append(out.Cards, ImportedCard{Type: c.CardType, Front: c.Front, Back: c.Back,
-					PictureID: c.PictureID, Occluded: c.Mask != nil})
-				pos = 0
+	out.Cards = func(yield func(ImportedCard, error) bool) {
+		var note *ImportedCard
+		var last *app.Card
+		pos := 0
+		for after := int64(0); ; {
+			cards, states, logs, err := m.svc.ExportPage(ctx, p, deckID, after, exportPage)
+			if err != nil {
+				yield(ImportedCard{}, err)
+				return
 			}
-			last = c
-			if sc := scheds[c.ID]; sc != nil {
-				note := &out.Cards[len(out.Cards)-1]
-				sc.Ord = ord(c, pos)
-				note.Schedules = append(note.Schedules, *sc)
+			scheds := make(map[int64]*CardSchedule, len(states))
+			for _, st := range states {
+				scheds[st.CardID] = &CardSchedule{State: st}
 			}
-		}
-		if offset+page >= int(total) || len(cards) == 0 {
-			return out, nil
+			for _, l := range logs {
+				if sc := scheds[l.CardID]; sc != nil {
+					sc.Reviews = append(sc.Reviews, l)
+				}
+			}
+			for i := range cards {
+				c := &cards[i]
+				if pos++; !sameNote(last, c) {
+					if note != nil && !yield(*note, nil) {
+						return
+					}
+					note = &ImportedCard{Type: c.CardType, Front: c.Front, Back: c.Back, PictureID: c.PictureID, Occluded: c.Mask != nil}
+					pos = 0
+				}
+				last = c
+				if sc := scheds[c.ID]; sc != nil {
+					sc.Ord = ord(c, pos)
+					note.Schedules = append(note.Schedules, *sc)
+				}
+			}
+			if len(cards) < exportPage {
+				if note != nil {
+					yield(*note, nil)
+				}
+				return
+			}
+			after = cards[len(cards)-1].ID
 		}
 	}
+	return out, nil
 }
 
 // sameNote reports whether c is a further row of the note prev began: the

@@ -12,14 +12,18 @@ import (
 // file) with the name it had there.
 type NamedImage = app.NamedImage
 
-// CardImages is what the interchange module asks media for flashcard
-// pictures in Anki packages.
+// StoredImage is a picture kept: its asset and its storage key.
+type StoredImage = app.StoredImage
+
+// CardImages is what the interchange module asks media for the pictures
+// of imported files (Anki packages' card pictures, Moodle XML questions'
+// pictures) and exported ones.
 type CardImages interface {
 	// StoreImages checks every image as an uploaded still (422 naming the
 	// file), stores them, and in one transaction records them as image
-	// assets of p's and calls then with their ids in order; on any failure
-	// nothing is left stored.
-	StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, ids []int64) error) error
+	// assets of p's and calls then with their ids and keys in order; on
+	// any failure nothing is left stored.
+	StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, stored []StoredImage) error) error
 	// OpenImage opens a live image asset's bytes and gives its content
 	// type (db.ErrNotFound for a missing, binned or non-image asset).
 	OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error)
@@ -28,7 +32,7 @@ type CardImages interface {
 var _ CardImages = (*Module)(nil)
 
 // StoreImages implements CardImages.
-func (m *Module) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, ids []int64) error) error {
+func (m *Module) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, stored []StoredImage) error) error {
 	return m.svc.StoreImages(ctx, p, imgs, then)
 }
 
@@ -36,3 +40,7 @@ func (m *Module) StoreImages(ctx context.Context, p auth.Principal, imgs []Named
 func (m *Module) OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error) {
 	return m.svc.OpenImage(ctx, assetID)
 }
+
+// OverlayShape is one shape of an image's overlay (pixels), what image
+// occlusion cards hide.
+type OverlayShape = app.Shape

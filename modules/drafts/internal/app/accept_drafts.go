@@ -126,7 +126,7 @@ func byDraft(err error, draftIDs []int64) error {
 func toNewQuestion(d *store.Draft, b *store.Batch) bank.NewQuestion {
 	q := bank.NewQuestion{Type: d.QuestionType, Text: strings.TrimSpace(d.QuestionText),
 		CorrectAnswer: strings.TrimSpace(d.CorrectAnswer), Explanation: strings.TrimSpace(d.Explanation),
-		CategoryID: b.CategoryID}
+		ImagePath: d.ImagePath, ExplanationImagePath: d.ExplanationImagePath, CategoryID: b.CategoryID}
 	if d.QuestionType == review.TypeMCQ {
 		q.Options = review.CleanOptions(d.Options)
 	}

@@ -14,6 +14,9 @@ type ImportedDraft struct {
 	Options       []string
 	CorrectAnswer string
 	Explanation   string
+	// Storage keys of media assets: the question's picture and its
+	// explanation's ("" none).
+	ImagePath, ExplanationImagePath string
 }
 
 // Import is a file's questions to review as one batch.
@@ -39,7 +42,8 @@ func (s *Service) ImportDrafts(ctx context.Context, imp Import) (*Batch, error) 
 	rows := make([]store.Draft, len(imp.Drafts))
 	for i, d := range imp.Drafts {
 		rows[i] = store.Draft{QuestionType: d.Type, QuestionText: d.Text, Options: d.Options,
-			CorrectAnswer: d.CorrectAnswer, Explanation: d.Explanation}
+			CorrectAnswer: d.CorrectAnswer, Explanation: d.Explanation, ImagePath: d.ImagePath,
+			ExplanationImagePath: d.ExplanationImagePath}
 		if rows[i].Options == nil {
 			rows[i].Options = store.StringList{}
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/drafts/internal/app"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 // DocumentResponse is an uploaded PDF.
@@ -114,24 +115,27 @@ type BatchResponse struct {
 
 // DraftResponse is one draft under review.
 type DraftResponse struct {
-	ID            int64      `json:"id"`
-	BatchID       int64      `json:"batch_id"`
-	Position      int        `json:"position"`
-	QuestionType  string     `json:"question_type" enum:"mcq,fill_in"`
-	QuestionText  string     `json:"question_text"`
-	Options       []string   `json:"options"`
-	CorrectAnswer string     `json:"correct_answer"`
-	Explanation   string     `json:"explanation"`
-	SourcePage    *int       `json:"source_page"`
-	CategoryID    *int64     `json:"category_id" doc:"The draft's own category; wins over the batch's"`
-	Status        string     `json:"status" enum:"pending,rejected,accepted"`
-	QuestionID    *int64     `json:"question_id" doc:"The bank question it became; set only once accepted"`
-	Ready         bool       `json:"ready" doc:"Passes the readiness checks"`
-	Problems      []string   `json:"problems" doc:"Readiness reasons that would refuse its acceptance"`
-	ReviewedBy    *int64     `json:"reviewed_by"`
-	ReviewedAt    *time.Time `json:"reviewed_at"`
-	CreatedAt     time.Time  `json:"created_at"`
-	UpdatedAt     time.Time  `json:"updated_at"`
+	ID            int64    `json:"id"`
+	BatchID       int64    `json:"batch_id"`
+	Position      int      `json:"position"`
+	QuestionType  string   `json:"question_type" enum:"mcq,fill_in"`
+	QuestionText  string   `json:"question_text"`
+	Options       []string `json:"options"`
+	CorrectAnswer string   `json:"correct_answer"`
+	Explanation   string   `json:"explanation"`
+	ImagePath     *string  `json:"image_path" doc:"storage key of the question's picture (an imported file's), shown through /uploads"`
+	// The explanation's picture, like image_path.
+	ExplanationImagePath *string    `json:"explanation_image_path" doc:"storage key of the explanation's picture"`
+	SourcePage           *int       `json:"source_page"`
+	CategoryID           *int64     `json:"category_id" doc:"The draft's own category; wins over the batch's"`
+	Status               string     `json:"status" enum:"pending,rejected,accepted"`
+	QuestionID           *int64     `json:"question_id" doc:"The bank question it became; set only once accepted"`
+	Ready                bool       `json:"ready" doc:"Passes the readiness checks"`
+	Problems             []string   `json:"problems" doc:"Readiness reasons that would refuse its acceptance"`
+	ReviewedBy           *int64     `json:"reviewed_by"`
+	ReviewedAt           *time.Time `json:"reviewed_at"`
+	CreatedAt            time.Time  `json:"created_at"`
+	UpdatedAt            time.Time  `json:"updated_at"`
 }
 
 // AcceptedResponse pairs a draft with its question.
@@ -205,7 +209,7 @@ func toBatchResponses(bs []app.Batch) []BatchResponse {
 func toDraftResponse(d *app.Draft) DraftResponse {
 	return DraftResponse{ID: d.ID, BatchID: d.BatchID, Position: d.Position, QuestionType: d.QuestionType,
 		QuestionText: d.QuestionText, Options: d.Options, CorrectAnswer: d.CorrectAnswer, Explanation: d.Explanation,
-		SourcePage: d.SourcePage, CategoryID: d.CategoryID, Status: d.Status, QuestionID: d.QuestionID,
+		ImagePath: opt.NilIfZero(d.ImagePath), ExplanationImagePath: opt.NilIfZero(d.ExplanationImagePath), SourcePage: d.SourcePage, CategoryID: d.CategoryID, Status: d.Status, QuestionID: d.QuestionID,
 		Ready: d.Status == "pending" && len(d.Problems) == 0, Problems: d.Problems,
 		ReviewedBy: d.ReviewedBy, ReviewedAt: d.ReviewedAt, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
 }

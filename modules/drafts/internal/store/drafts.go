@@ -24,14 +24,17 @@ type Draft struct {
 	Options       StringList `gorm:"type:jsonb"`
 	CorrectAnswer string
 	Explanation   string
-	SourcePage    *int
-	CategoryID    *int64
-	Status        string
-	QuestionID    *int64
-	ReviewedBy    *int64
-	ReviewedAt    *time.Time
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Storage keys of the draft's pictures (imported files bring them).
+	ImagePath            string
+	ExplanationImagePath string
+	SourcePage           *int
+	CategoryID           *int64
+	Status               string
+	QuestionID           *int64
+	ReviewedBy           *int64
+	ReviewedAt           *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
 
 // TableName places the row in the module's schema.

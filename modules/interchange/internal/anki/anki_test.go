@@ -13,7 +13,7 @@ import (
 	. "github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
 
-var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxNotes: 50, MaxReviews: 100, MaxFieldBytes: 1000,
+var lim = Limits{MaxEntries: 100, MaxUnpackedBytes: 1 << 20, MaxRowBytes: 64 << 10, MaxReadBytes: 1 << 20, MaxNotes: 50, MaxReviews: 100, MaxFieldBytes: 1000,
 	QueryTimeout: 10 * time.Second, MaxMediaMapBytes: 4096, MaxMediaFiles: 10, MaxMediaFileBytes: 64 << 10, MaxMediaBytes: 100 << 10}
 
 func build(t *testing.T, p ankifixtures.Package) []byte {
@@ -26,25 +26,26 @@ func build(t *testing.T, p ankifixtures.Package) []byte {
 }
 
 func TestRead(t *testing.T) {
-	data := build(t, ankifixtures.Package{DeckName: "Cardiology", Notes: []ankifixtures.Note{
-		{Model: ankifixtures.Basic, Fields: []string{"<b>Mitral</b> valve", "between LA and LV"}, Ords: []int{0}},
-		{Model: ankifixtures.Reversed, Fields: []string{"Tachycardia", "HR &gt; 100"}, Ords: []int{0, 1}},
-		{Model: ankifixtures.Cloze, Fields: []string{"The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}, Ords: []int{0, 1}},
-		{Model: ankifixtures.Custom, Fields: []string{"a", "b", "c"}, Ords: []int{0, 1, 2}},
-		{Model: 999, Fields: []string{"x", "y"}, Ords: []int{0}},
-	}, Media: map[string]string{"0": "heart.png"}, Files: map[string][]byte{"0": {0x89, 'P', 'N', 'G'}}})
-	got, err := Read(context.Background(), data, lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []Note{{Item: 1, Type: Basic, Front: "Mitral valve", Back: "between LA and LV"},
-		{Item: 2, Type: Reversed, Front: "Tachycardia", Back: "HR > 100"},
-		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"}}
-	if got.DeckName != "Cardiology" || !reflect.DeepEqual(got.Notes, want) {
-		t.Fatalf("got %q %+v", got.DeckName, got.Notes)
-	}
-	if len(got.Refused) != 2 || got.Refused[0].Item != 4 || got.Refused[1].Reason != "its note type is missing from the collection" {
-		t.Fatalf("refused %+v", got.Refused)
+	for _, layout := range []Layout{Latest, Legacy2, Legacy1} {
+		data := build(t, ankifixtures.Package{Layout: layout, DeckName: "Cardiology", Notes: []ankifixtures.Note{
+			{Model: ankifixtures.Basic, Fields: []string{"<b>Mitral</b> valve", "between LA and LV"}, Ords: []int{0}},
+			{Model: ankifixtures.Reversed, Fields: []string{"Tachycardia", "HR &gt; 100"}, Ords: []int{0, 1}},
+			{Model: ankifixtures.Cloze, Fields: []string{"The {{c1::aorta}} leaves the {{c2::LV}}", "extra"}, Ords: []int{0, 1}},
+			{Model: 999, Fields: []string{"x", "y"}, Ords: []int{0}},
+		}, Media: map[string]string{"0": "heart.png"}, Files: map[string][]byte{"0": {0x89, 'P', 'N', 'G'}}})
+		got, err := Read(context.Background(), data, lim)
+		if err != nil {
+			t.Fatalf("layout %d: %v", layout, err)
+		}
+		want := []Note{{Item: 1, Type: Basic, Front: "Mitral valve", Back: "between LA and LV"},
+			{Item: 2, Type: Reversed, Front: "Tachycardia", Back: "HR > 100"},
+			{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"}}
+		if got.DeckName != "Cardiology" || got.Layout != layout || !reflect.DeepEqual(got.Notes, want) {
+			t.Fatalf("layout %d: got %q %d %+v", layout, got.DeckName, got.Layout, got.Notes)
+		}
+		if len(got.Refused) != 1 || got.Refused[0].Item != 4 || got.Refused[0].Reason != "its note type is missing from the collection" {
+			t.Fatalf("layout %d: refused %+v", layout, got.Refused)
+		}
 	}
 }
 
@@ -71,6 +72,10 @@ func TestHostile(t *testing.T) {
 		"not a zip":        {[]byte("%PDF-1.7"), ErrMalformed{}},
 		"no collection":    {zipOf(t, map[string][]byte{"media": []byte("{}")}), ErrMalformed{}},
 		"new format only":  {zipOf(t, map[string][]byte{"collection.anki21b": []byte("x")}), ErrMalformed{}},
+		"newer than read":  {zipOf(t, map[string][]byte{"meta": {0x08, 0x04}, "collection.anki21b": []byte("x")}), ErrMalformed{}},
+		"meta not a meta":  {zipOf(t, map[string][]byte{"meta": {0xff}, "collection.anki21b": []byte("x")}), ErrMalformed{}},
+		"not zstd":         {zipOf(t, map[string][]byte{"meta": {0x08, 0x03}, "collection.anki21b": []byte("SQLite format 3\x00")}), ErrMalformed{}},
+		"zstd bomb":        {zipOf(t, map[string][]byte{"meta": {0x08, 0x03}, "collection.anki21b": zstdOf(make([]byte, 8<<20))}), ErrTooLarge{}},
 		"not sqlite":       {zipOf(t, map[string][]byte{"collection.anki2": []byte("hello world, not a database")}), ErrMalformed{}},
 		"zip bomb":         {zipOf(t, map[string][]byte{"collection.anki2": make([]byte, 8<<20)}), ErrTooLarge{}},
 		"entry path":       {build(t, ankifixtures.Package{Notes: note, Files: map[string][]byte{"../../evil": {1}}}), ErrHostile{}},
@@ -109,16 +114,19 @@ func manyEntries(n int) map[string][]byte {
 func TestWriteReadsBack(t *testing.T) {
 	notes := []Note{{Item: 1, Type: Basic, Front: "Mitral valve", Back: "between LA and LV"},
 		{Item: 2, Type: Reversed, Front: "Tachycardia", Back: "HR > 100"},
-		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"}}
-	var buf bytes.Buffer
-	if err := Write(context.Background(), &buf, "Cardiology", notes, nil); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Read(context.Background(), buf.Bytes(), lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.DeckName != "Cardiology" || !reflect.DeepEqual(got.Notes, notes) || len(got.Refused) != 0 {
-		t.Fatalf("got %q %+v %+v", got.DeckName, got.Notes, got.Refused)
+		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Back: "extra"},
+		{Item: 4, Type: TypeIn, Front: "Capital of France?", Back: "Paris"}}
+	for _, layout := range []Layout{Latest, Legacy1} {
+		var buf bytes.Buffer
+		if err := Write(context.Background(), &buf, layout, "Cardiology", notes, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(context.Background(), buf.Bytes(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.DeckName != "Cardiology" || got.Layout != layout || !reflect.DeepEqual(got.Notes, notes) || len(got.Refused) != 0 {
+			t.Fatalf("layout %d: got %q %+v %+v", layout, got.DeckName, got.Notes, got.Refused)
+		}
 	}
 }

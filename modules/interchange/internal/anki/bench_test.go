@@ -31,11 +31,11 @@ func BenchmarkWriteRead5k(b *testing.B) {
 		}
 		notes[i] = Note{Type: Basic, Front: fmt.Sprintf("Front %d", i), Back: "Back", Schedules: []Schedule{sc}}
 	}
-	big := Limits{MaxEntries: 10, MaxUnpackedBytes: 1 << 30, MaxNotes: 10000, MaxReviews: 100000,
+	big := Limits{MaxEntries: 10, MaxUnpackedBytes: 1 << 30, MaxRowBytes: 1 << 20, MaxReadBytes: 1 << 30, MaxNotes: 10000, MaxReviews: 100000,
 		MaxFieldBytes: 1000, QueryTimeout: time.Minute, MaxMediaMapBytes: 1 << 10}
 	for b.Loop() {
 		var buf bytes.Buffer
-		if err := Write(context.Background(), &buf, "Bench", notes, nil); err != nil {
+		if err := Write(context.Background(), &buf, Latest, "Bench", notes, nil); err != nil {
 			b.Fatal(err)
 		}
 		got, err := Read(context.Background(), buf.Bytes(), big)

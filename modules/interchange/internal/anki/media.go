@@ -3,15 +3,20 @@ package anki
 import (
 	"archive/zip"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"html"
+	htmlpkg "html"
 	"io"
 	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // ImageTypes are the pictures a package may bring, by their bytes (what
@@ -21,6 +26,7 @@ var ImageTypes = []string{"image/png", "image/jpeg", "image/webp"}
 // mediaSet is a package's media: the map from numbered entry to file name,
 // read once; the files of notes read so far, by name, and each refusal.
 type mediaSet struct {
+	layout  Layout
 	entries map[string]*zip.File // zip entry by media file name
 	read    map[string][]byte
 	refused map[string]string
@@ -28,33 +34,29 @@ type mediaSet struct {
 	lim     Limits
 }
 
-// readMediaMap reads the media map ({"0": "heart.png"}): bounded, a JSON
-// object, names that are plain file names (a path is ErrHostile: an
-// importer that wrote the files under those names would write outside its
-// folder), no name twice, every numbered file in the package.
-func readMediaMap(f *zip.File, entries map[string]*zip.File, lim Limits) (*mediaSet, error) {
-	m := &mediaSet{entries: map[string]*zip.File{}, read: map[string][]byte{}, refused: map[string]string{}, lim: lim}
+// readMediaMap reads the media map: a JSON object ({"0": "heart.png"})
+// in the legacy layouts, a zstd protobuf list (MediaEntries, the file of
+// entry n named "n") in the latest. Bounded; names that are plain file
+// names (a path is ErrHostile: an importer that wrote the files under
+// those names would write outside its folder), no name twice, every
+// numbered file in the package.
+func readMediaMap(f *zip.File, l Layout, entries map[string]*zip.File, lim Limits) (*mediaSet, error) {
+	m := &mediaSet{layout: l, entries: map[string]*zip.File{}, read: map[string][]byte{}, refused: map[string]string{}, lim: lim}
 	if f == nil {
 		return m, nil
 	}
-	rc, err := f.Open()
+	rc, err := openEntry(f, l, lim.MaxMediaMapBytes, "the media map")
 	if err != nil {
 		return nil, ErrMalformed{fmt.Sprintf("the media map cannot be read: %v", err)}
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, lim.MaxMediaMapBytes+1))
+	data, err := readBounded(rc, lim.MaxMediaMapBytes, "the media map")
 	if err != nil {
-		return nil, ErrMalformed{fmt.Sprintf("the media map cannot be read: %v", err)}
+		return nil, err
 	}
-	if int64(len(data)) > lim.MaxMediaMapBytes {
-		return nil, ErrTooLarge{fmt.Sprintf("the media map is larger than %d bytes", lim.MaxMediaMapBytes)}
-	}
-	var names map[string]string
-	if err := json.Unmarshal(data, &names); err != nil {
-		return nil, ErrMalformed{"the media map is not a JSON object of file names"}
-	}
-	if len(names) > lim.MaxMediaFiles {
-		return nil, ErrTooLarge{fmt.Sprintf("the package holds more than %d media files", lim.MaxMediaFiles)}
+	names, err := mediaNames(data, l, lim)
+	if err != nil {
+		return nil, err
 	}
 	for k, name := range names {
 		if !plainName(k) || !plainName(name) || strings.Contains(name, "..") {
@@ -74,21 +76,63 @@ func readMediaMap(f *zip.File, entries map[string]*zip.File, lim Limits) (*media
 	return m, nil
 }
 
+// mediaNames decodes the map as the layout writes it: zip entry name to
+// file name.
+func mediaNames(data []byte, l Layout, lim Limits) (map[string]string, error) {
+	names := map[string]string{}
+	tooMany := ErrTooLarge{fmt.Sprintf("the package holds more than %d media files", lim.MaxMediaFiles)}
+	if !l.zstd() {
+		if err := json.Unmarshal(data, &names); err != nil {
+			return nil, ErrMalformed{"the media map is not a JSON object of file names"}
+		}
+		if len(names) > lim.MaxMediaFiles {
+			return nil, tooMany
+		}
+		return names, nil
+	}
+	// MediaEntries { repeated MediaEntry entries = 1; }, MediaEntry { string name = 1; ... }
+	err := eachField(data, func(num protowire.Number, typ protowire.Type, _ uint64, entry []byte) error {
+		if num != 1 || typ != protowire.BytesType {
+			return nil
+		}
+		if len(names) >= lim.MaxMediaFiles {
+			return tooMany
+		}
+		name := ""
+		err := eachField(entry, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+			if num == 1 && typ == protowire.BytesType {
+				name = string(b)
+			}
+			return nil
+		})
+		if err != nil || name == "" || !utf8.ValidString(name) {
+			return ErrMalformed{fmt.Sprintf("media entry %d of the media map cannot be read", len(names))}
+		}
+		names[strconv.Itoa(len(names))] = name
+		return nil
+	})
+	var large ErrTooLarge
+	var malformed ErrMalformed
+	switch {
+	case errors.As(err, &large), errors.As(err, &malformed):
+		return nil, err
+	case err != nil:
+		return nil, ErrMalformed{"the media map is not a list of media entries"}
+	}
+	return names, nil
+}
+
 var imgSrc = regexp.MustCompile(`(?is)<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))`)
 
-// images are the distinct image names a note's fields show, in order, and
-// whether the first field shows any.
-func images(fields []string) (names []string, onFront bool) {
-	for i, f := range fields {
-		for _, m := range imgSrc.FindAllStringSubmatch(f, -1) {
-			src := html.UnescapeString(m[1] + m[2] + m[3])
-			if !slices.Contains(names, src) {
-				names = append(names, src)
-			}
-			onFront = onFront || i == 0
+// imageSources are the distinct image names an HTML text shows, in order.
+func imageSources(html string) []string {
+	var names []string
+	for _, m := range imgSrc.FindAllStringSubmatch(html, -1) {
+		if src := htmlpkg.UnescapeString(m[1] + m[2] + m[3]); !slices.Contains(names, src) {
+			names = append(names, src)
 		}
 	}
-	return names, onFront
+	return names
 }
 
 // image reads the file a note's image names, once per name: a name the
@@ -112,13 +156,15 @@ func (m *mediaSet) image(src string) (string, string, error) {
 	if why, ok := m.refused[name]; ok {
 		return "", why, nil
 	}
-	rc, err := f.Open()
+	rc, err := openEntry(f, m.layout, m.lim.MaxMediaFileBytes, fmt.Sprintf("media file %q", name))
 	if err != nil {
 		return "", "", ErrMalformed{fmt.Sprintf("media file %q cannot be unpacked: %v", name, err)}
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, m.lim.MaxMediaFileBytes+1))
-	switch {
+	switch large := (ErrTooLarge{}); {
+	case errors.As(err, &large):
+		return "", "", err
 	case err != nil:
 		return "", "", ErrMalformed{fmt.Sprintf("media file %q cannot be unpacked: %v", name, err)}
 	case int64(len(data)) > m.lim.MaxMediaFileBytes:
@@ -136,16 +182,43 @@ func (m *mediaSet) image(src string) (string, string, error) {
 	return name, "", nil
 }
 
-// noteImage gives the one image a note may bring: none, or the file of its
-// only image; a note showing several is refused (a card holds one picture).
-func (m *mediaSet) noteImage(fields []string) (name string, onFront bool, why string, err error) {
-	srcs, onFront := images(fields)
-	switch len(srcs) {
-	case 0:
-		return "", false, "", nil
-	case 1:
-		name, why, err = m.image(srcs[0])
-		return name, onFront, why, err
+// attach reads the one picture each card shows and brings its sides to
+// plain text: a card showing several pictures, or one the package lacks
+// or that is not a picture, refuses the note (the reason); an occlusion
+// card's shapes are placed on its picture.
+func (m *mediaSet) attach(notes []Note) (string, error) {
+	for i := range notes {
+		n := &notes[i]
+		srcs := imageSources(n.Front)
+		front := len(srcs) > 0
+		for _, src := range imageSources(n.Back) {
+			if !slices.Contains(srcs, src) {
+				srcs = append(srcs, src)
+			}
+		}
+		if n.Type == Occlusion {
+			srcs, front = []string{n.Image}, true
+		}
+		switch len(srcs) {
+		case 0:
+		case 1:
+			name, why, err := m.image(srcs[0])
+			if why != "" || err != nil {
+				return why, err
+			}
+			n.Image, n.ImageOnFront = name, front
+		default:
+			return fmt.Sprintf("the note shows %d images; a card holds one picture", len(srcs)), nil
+		}
+		if len(n.Shapes) > 0 {
+			if err := placeShapes(n.Shapes, m.read[n.Image]); err != nil {
+				return fmt.Sprintf("its image %q cannot be read as a picture: %v", n.Image, err), nil
+			}
+		}
+		n.Front, n.Back = plainText(n.Front), plainText(n.Back)
+		if n.Type == TypeIn {
+			n.Back = strings.TrimSpace(n.Back)
+		}
 	}
-	return "", false, fmt.Sprintf("the note shows %d images; a card holds one picture", len(srcs)), nil
+	return "", nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/roundsedu/rounds/modules/interchange/ankifixtures"
 	. "github.com/roundsedu/rounds/modules/interchange/internal/anki"
 )
@@ -28,7 +30,7 @@ func TestWriteReadsBackImages(t *testing.T) {
 		{Item: 4, Type: Cloze, Front: "The {{c1::aorta}}", Back: "", Image: "ecg.jpg"},
 	}
 	var buf bytes.Buffer
-	err := Write(context.Background(), &buf, "Pictures", notes, []MediaFile{file("heart & co.png", png), file("ecg.jpg", jpeg)})
+	err := Write(context.Background(), &buf, Latest, "Pictures", notes, []MediaFile{file("heart & co.png", png), file("ecg.jpg", jpeg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,10 @@ func TestHostileMedia(t *testing.T) {
 		want error
 	}{
 		"map names a missing file": {ankifixtures.Package{Notes: shows, Media: map[string]string{"0": "big.png"}}, ErrMalformed{}},
-		"oversized map":            {ankifixtures.Package{Notes: shows, Files: map[string][]byte{"media": []byte(`{"0": "` + strings.Repeat("a", 5000) + `"}`)}}, ErrTooLarge{}},
+		"oversized map": {ankifixtures.Package{Layout: ankifixtures.Legacy1, Notes: shows,
+			Files: map[string][]byte{"media": []byte(`{"0": "` + strings.Repeat("a", 5000) + `"}`)}}, ErrTooLarge{}},
+		"zstd bomb as the map":     {ankifixtures.Package{Notes: shows, Files: map[string][]byte{"media": zstdOf(make([]byte, 1<<20))}}, ErrTooLarge{}},
+		"a map that is not a list": {ankifixtures.Package{Notes: shows, Files: map[string][]byte{"media": zstdOf([]byte(`{"0": "a.png"}`))}}, ErrMalformed{}},
 		"too many names":           {ankifixtures.Package{Notes: shows, Media: manyNames}, ErrTooLarge{}},
 		"NUL in a name":            {ankifixtures.Package{Notes: shows, Media: map[string]string{"0": "a\x00.png"}, Files: map[string][]byte{"0": png}}, ErrHostile{}},
 		"drive path":               {ankifixtures.Package{Notes: shows, Media: map[string]string{"0": `C:\x.png`}, Files: map[string][]byte{"0": png}}, ErrHostile{}},
@@ -116,4 +121,10 @@ func TestHostileMedia(t *testing.T) {
 			t.Errorf("%s: no reason", name)
 		}
 	}
+}
+
+func zstdOf(data []byte) []byte {
+	enc, _ := zstd.NewWriter(nil)
+	defer enc.Close()
+	return enc.EncodeAll(data, nil)
 }

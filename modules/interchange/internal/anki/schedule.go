@@ -63,6 +63,8 @@ type cardData struct {
 // cardRow is a row of Anki's cards table.
 type cardRow struct {
 	ID, Nid                   int64
+	Size                      int64
+	sched                     *Schedule // decoded, the reader's
 	Ord, Type, Queue          int
 	Due                       int64
 	Ivl, Factor, Reps, Lapses int
@@ -81,10 +83,18 @@ type revlogRow struct {
 	Time, Type                 int
 }
 
-// epoch is the collection's creation (col.crt, Unix seconds): the day
+// Epoch is the collection's creation (col.crt, Unix seconds): the day
 // review due dates count from. It is the UTC midnight on or before every
 // time the package holds, so no day number is negative.
-func epoch(notes []Note, now time.Time) time.Time {
+func Epoch(notes []Note, now time.Time) time.Time {
+	return EpochOf(earliestOf(notes, now))
+}
+
+// EpochOf is the UTC midnight on or before a time.
+func EpochOf(t time.Time) time.Time { return t.UTC().Truncate(day) }
+
+// earliestOf is the earliest time the notes' schedules hold, or now.
+func earliestOf(notes []Note, now time.Time) time.Time {
 	first := now
 	for _, n := range notes {
 		for _, sc := range n.Schedules {
@@ -94,7 +104,7 @@ func epoch(notes []Note, now time.Time) time.Time {
 			}
 		}
 	}
-	return first.UTC().Truncate(day)
+	return first
 }
 
 func earliest(a, b time.Time) time.Time {

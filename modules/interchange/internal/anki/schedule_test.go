@@ -36,7 +36,7 @@ func TestScheduleRoundTrip(t *testing.T) {
 		{Item: 3, Type: Cloze, Front: "The {{c1::aorta}} leaves the {{c2::LV}}", Schedules: []Schedule{relearn}},
 	}
 	var buf bytes.Buffer
-	if err := Write(context.Background(), &buf, "Cardiology", notes, nil); err != nil {
+	if err := Write(context.Background(), &buf, Latest, "Cardiology", notes, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Read(context.Background(), buf.Bytes(), lim)
@@ -110,7 +110,7 @@ func TestHostileSchedule(t *testing.T) {
 	for name, c := range cases {
 		var buf bytes.Buffer
 		notes := []Note{{Item: 1, Type: Basic, Front: "a", Back: "b", Schedules: []Schedule{c.sched}}}
-		if err := Write(context.Background(), &buf, "Hostile", notes, nil); err != nil {
+		if err := Write(context.Background(), &buf, Latest, "Hostile", notes, nil); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		got, err := Read(context.Background(), buf.Bytes(), lim)
@@ -138,7 +138,7 @@ func TestTooManyReviews(t *testing.T) {
 		sc.Reviews = append(sc.Reviews, flashcards.CardReview{Rating: 3, State: 2, ReviewedAt: now.Add(time.Duration(-i) * time.Hour)})
 	}
 	var buf bytes.Buffer
-	if err := Write(context.Background(), &buf, "Long", []Note{{Type: Basic, Front: "a", Back: "b", Schedules: []Schedule{sc}}}, nil); err != nil {
+	if err := Write(context.Background(), &buf, Latest, "Long", []Note{{Type: Basic, Front: "a", Back: "b", Schedules: []Schedule{sc}}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Read(context.Background(), buf.Bytes(), lim); err == nil || !strings.Contains(err.Error(), "reviews") {

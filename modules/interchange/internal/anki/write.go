@@ -1,16 +1,12 @@
 package anki
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,8 +14,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-
-	"github.com/roundsedu/rounds/modules/interchange/internal/format"
 )
 
 // The stock note types a written package uses.
@@ -27,23 +21,12 @@ const (
 	ModelBasic    int64 = 1001
 	ModelReversed int64 = 1002
 	ModelCloze    int64 = 1003
+	ModelTypeIn   int64 = 1004
 )
 
 // DeckID is the deck a written package files its cards in (1 is Anki's
 // Default deck).
 const DeckID = 2
-
-const schema = `
-CREATE TABLE col (id integer primary key, crt integer, mod integer, scm integer, ver integer, dty integer,
-  usn integer, ls integer, conf text, models text, decks text, dconf text, tags text);
-CREATE TABLE notes (id integer primary key, guid text, mid integer, mod integer, usn integer, tags text,
-  flds text, sfld text, csum integer, flags integer, data text);
-CREATE TABLE cards (id integer primary key, nid integer, did integer, ord integer, mod integer, usn integer,
-  type integer, queue integer, due integer, ivl integer, factor integer, reps integer, lapses integer,
-  left integer, odue integer, odid integer, flags integer, data text);
-CREATE TABLE revlog (id integer primary key, cid integer, usn integer, ease integer, ivl integer,
-  lastIvl integer, factor integer, time integer, type integer);
-CREATE TABLE graves (usn integer, oid integer, type integer);`
 
 // Field and Template are parts of a note type.
 type Field struct {
@@ -59,67 +42,131 @@ type Template struct {
 	Afmt string `json:"afmt"`
 }
 
-// Model is a note type as the collection stores it.
+// Model is a note type as the collection stores it (schema 11's JSON;
+// schema 18 writes the same into its tables).
 type Model struct {
 	ID    int64      `json:"id"`
 	Name  string     `json:"name"`
 	Type  int        `json:"type"` // 1 cloze
+	Stock int        `json:"originalStockKind,omitempty"`
 	Flds  []Field    `json:"flds"`
 	Tmpls []Template `json:"tmpls"`
 }
 
-// StockModels are Anki's Basic, Basic (and reversed card) and Cloze.
+// StockModels are Anki's Basic, Basic (and reversed card), Cloze and
+// Basic (type in the answer).
 func StockModels() map[string]Model {
 	fb := []Field{{"Front", 0}, {"Back", 1}}
-	card1 := Template{"Card 1", 0, "{{Front}}", "{{FrontSide}}<hr id=answer>{{Back}}"}
-	card2 := Template{"Card 2", 1, "{{Back}}", "{{FrontSide}}<hr id=answer>{{Front}}"}
+	card1 := Template{"Card 1", 0, "{{Front}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}"}
+	card2 := Template{"Card 2", 1, "{{Back}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Front}}"}
+	typed := Template{"Card 1", 0, "{{Front}}\n\n{{type:Back}}", "{{Front}}\n\n<hr id=answer>\n\n{{type:Back}}"}
 	return map[string]Model{
-		strconv.FormatInt(ModelBasic, 10):    {ModelBasic, "Basic", 0, fb, []Template{card1}},
-		strconv.FormatInt(ModelReversed, 10): {ModelReversed, "Basic (and reversed card)", 0, fb, []Template{card1, card2}},
-		strconv.FormatInt(ModelCloze, 10): {ModelCloze, "Cloze", 1, []Field{{"Text", 0}, {"Back Extra", 1}},
-			[]Template{{"Cloze", 0, "{{cloze:Text}}", "{{cloze:Text}}<br>{{Back Extra}}"}}},
+		strconv.FormatInt(ModelBasic, 10):    {ModelBasic, "Basic", 0, 1, fb, []Template{card1}},
+		strconv.FormatInt(ModelReversed, 10): {ModelReversed, "Basic (and reversed card)", 0, 2, fb, []Template{card1, card2}},
+		strconv.FormatInt(ModelCloze, 10): {ModelCloze, "Cloze", 1, 5, []Field{{"Text", 0}, {"Back Extra", 1}},
+			[]Template{{"Cloze", 0, "{{cloze:Text}}", "{{cloze:Text}}<br>\n{{Back Extra}}"}}},
+		strconv.FormatInt(ModelTypeIn, 10): {ModelTypeIn, "Basic (type in the answer)", 0, stockTyping, fb, []Template{typed}},
 	}
 }
 
-// Collection is a schema-11 collection being written, in one SQLite
-// transaction (a statement per row would be a commit per row).
+// Schema versions a written collection may have.
+const (
+	Schema11 = schemaLegacy
+	Schema18 = schemaLatest
+)
+
+// Collection is a collection being written, in one SQLite transaction (a
+// statement per row would be a commit per row).
 type Collection struct {
-	conn *gorm.DB // the file
-	db   *gorm.DB // the transaction on it
-	crt  time.Time
-	ids  *revlogIDs
+	conn   *gorm.DB // the file
+	db     *gorm.DB // the transaction on it
+	schema int
+	did    int64
+	crt    time.Time
+	ids    *revlogIDs
 }
 
-// NewCollection creates a collection at path with the note types and one
-// deck besides Default; crt is its creation, the day review due dates
-// count from. The caller ends it with Close.
-func NewCollection(ctx context.Context, path string, models map[string]Model, deckName string, crt time.Time) (*Collection, error) {
+// NewCollection creates a collection of the schema at path with the note
+// types and, unless deckName is "", one deck besides Default that the
+// cards go to; crt is its creation, the day review due dates count from.
+// The caller ends it with Close.
+func NewCollection(ctx context.Context, path string, schema int, models map[string]Model, deckName string, crt time.Time) (*Collection, error) {
 	// A scratch file zipped once written: no journal, no syncs.
 	conn, err := open(path + "?_pragma=journal_mode(off)&_pragma=synchronous(off)")
 	if err != nil {
 		return nil, err
 	}
-	tx := conn.WithContext(ctx).Begin()
-	m, _ := json.Marshal(models)
-	d, _ := json.Marshal(map[string]any{"1": map[string]any{"id": 1, "name": "Default"},
-		strconv.Itoa(DeckID): map[string]any{"id": DeckID, "name": deckName}})
-	if err = tx.Error; err == nil {
-		err = tx.Exec(schema).Error
+	c := &Collection{conn: conn, db: conn.WithContext(ctx).Begin(), schema: schema, did: 1, crt: crt,
+		ids: &revlogIDs{taken: map[int64]bool{}, next: map[int64]int64{}}}
+	decks := map[int64]string{1: "Default"}
+	if deckName != "" {
+		decks[DeckID], c.did = deckName, DeckID
 	}
-	if err == nil {
-		err = tx.Exec(`INSERT INTO col VALUES (1, ?, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`,
-			crt.Unix(), string(m), string(d)).Error
+	if err = c.db.Error; err == nil {
+		if schema == Schema18 {
+			err = c.tables(models, decks)
+		} else {
+			err = c.legacy(models, decks)
+		}
 	}
 	if err != nil {
+		c.db.Rollback()
 		Close(conn)
 		return nil, err
 	}
-	return &Collection{conn: conn, db: tx, crt: crt, ids: &revlogIDs{taken: map[int64]bool{}, next: map[int64]int64{}}}, nil
+	return c, nil
+}
+
+// legacy writes schema 11: note types and decks as JSON in the col row.
+func (c *Collection) legacy(models map[string]Model, decks map[int64]string) error {
+	m, _ := json.Marshal(models)
+	ds := map[string]any{}
+	for id, name := range decks {
+		ds[strconv.FormatInt(id, 10)] = map[string]any{"id": id, "name": name}
+	}
+	d, _ := json.Marshal(ds)
+	if err := c.db.Exec(schema11 + graves11).Error; err != nil {
+		return err
+	}
+	return c.db.Exec(`INSERT INTO col VALUES (1, ?, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`,
+		c.crt.Unix(), string(m), string(d)).Error
+}
+
+// tables writes schema 18: the col row's JSON columns empty, note types,
+// their fields and templates, and decks in their tables with the
+// protobuf configurations Anki reads (notetypes.proto, decks.proto).
+func (c *Collection) tables(models map[string]Model, decks map[int64]string) error {
+	if err := c.db.Exec(schema11 + schema18).Error; err != nil {
+		return err
+	}
+	err := c.db.Exec(`INSERT INTO col VALUES (1, ?, 0, 0, 18, 0, 0, 0, '', '', '', '', '')`, c.crt.Unix()).Error
+	for _, k := range slices.Sorted(maps.Keys(models)) {
+		m := models[k]
+		if err == nil {
+			err = c.db.Exec(`INSERT INTO notetypes VALUES (?, ?, 0, 0, ?)`, m.ID, m.Name, notetypeConfig(m)).Error
+		}
+		for _, f := range m.Flds {
+			if err == nil {
+				err = c.db.Exec(`INSERT INTO fields VALUES (?, ?, ?, ?)`, m.ID, f.Ord, f.Name, fieldConfig()).Error
+			}
+		}
+		for _, t := range m.Tmpls {
+			if err == nil {
+				err = c.db.Exec(`INSERT INTO templates VALUES (?, ?, ?, 0, 0, ?)`, m.ID, t.Ord, t.Name, templateConfig(t)).Error
+			}
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(decks)) {
+		if err == nil {
+			err = c.db.Exec(`INSERT INTO decks VALUES (?, ?, 0, 0, x'', ?)`, decks[id], id, normalDeckKind()).Error
+		}
+	}
+	return err
 }
 
 // AddNote writes a note of a note type with its fields, and a card for
-// each ordinal (id nid*1000+ord, in DeckID): new, or with the schedule
-// whose Ord it is, and that schedule's reviews.
+// each ordinal (id nid*1000+ord, in the collection's deck): new, or with
+// the schedule whose Ord it is, and that schedule's reviews.
 func (c *Collection) AddNote(nid, mid int64, fields []string, ords []int, scheds []Schedule) error {
 	err := c.db.Exec(`INSERT INTO notes VALUES (?, ?, ?, 0, 0, '', ?, ?, 0, 0, '')`,
 		nid, fmt.Sprintf("rounds-%d", nid), mid, strings.Join(fields, "\x1f"), fields[0]).Error
@@ -136,67 +183,28 @@ func (c *Collection) AddNote(nid, mid int64, fields []string, ords []int, scheds
 		}
 		if err == nil {
 			err = c.db.Exec(`INSERT INTO cards VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)`,
-				card.ID, nid, DeckID, ord, card.Type, card.Queue, card.Due, card.Ivl, card.Factor, card.Reps,
+				card.ID, nid, c.did, ord, card.Type, card.Queue, card.Due, card.Ivl, card.Factor, card.Reps,
 				card.Lapses, card.Left, card.Data).Error
 		}
 	}
 	return err
 }
 
-// Close commits what was written and closes the file.
+// Exec runs statements on the collection being written (the fixtures'
+// tampering with a package made in a test).
+func (c *Collection) Exec(sql string) error { return c.db.Exec(sql).Error }
+
+// Close commits what was written, gives a schema-18 collection Anki's
+// collation names, and closes the file.
 func (c *Collection) Close() error {
 	err := c.db.Commit().Error
+	if err == nil && c.schema == Schema18 {
+		err = c.conn.Exec(unicase).Error
+	}
 	if cerr := Close(c.conn); err == nil {
 		err = cerr
 	}
 	return err
-}
-
-// Zip writes the package: the collection as collection.anki2, the media
-// map, and any other entries.
-func Zip(w io.Writer, collection string, media map[string]string, files map[string][]byte) error {
-	var entries []MediaFile
-	for _, k := range slices.Sorted(maps.Keys(files)) {
-		entries = append(entries, MediaFile{Name: k, Open: func() (io.ReadCloser, error) {
-			return io.NopCloser(bytes.NewReader(files[k])), nil
-		}})
-	}
-	return zipPackage(w, collection, media, entries)
-}
-
-// MediaFile is a file written into a package, opened when its turn comes
-// so that no two are held at once.
-type MediaFile = format.File
-
-// zipPackage writes the collection, the media map and the entries (named
-// as given: the map's numbers for media files).
-func zipPackage(w io.Writer, collection string, media map[string]string, entries []MediaFile) error {
-	if media == nil {
-		media = map[string]string{}
-	}
-	mediaJSON, _ := json.Marshal(media)
-	zw := zip.NewWriter(w)
-	coll, err := os.Open(collection)
-	if err != nil {
-		return err
-	}
-	defer coll.Close()
-	var files []MediaFile
-	for _, f := range []MediaFile{
-		{Name: "collection.anki2", Open: func() (io.ReadCloser, error) { return io.NopCloser(coll), nil }},
-		{Name: "media", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(mediaJSON)), nil }},
-	} {
-		// An entry of the same name replaces it (the fixtures' malformed maps).
-		if !slices.ContainsFunc(entries, func(e MediaFile) bool { return e.Name == f.Name }) {
-			files = append(files, f)
-		}
-	}
-	for _, f := range append(files, entries...) {
-		if err := f.CopyInto(zw); err != nil {
-			return fmt.Errorf("anki: writing %s: %w", f.Name, err)
-		}
-	}
-	return zw.Close()
 }
 
 var clozeNumber = regexp.MustCompile(`\{\{c(\d+)::`)
@@ -220,42 +228,26 @@ func ords(n Note) []int {
 	return []int{0}
 }
 
-// Write writes the notes as an Anki package, each card new or with its
-// note's schedule for it, that Read, and Anki, read back. A note's Image
-// is shown in its first field when ImageOnFront, else at the end of its
-// second; images are the files the notes' Images name, numbered in the
-// media map in order.
-func Write(ctx context.Context, w io.Writer, deckName string, notes []Note, images []MediaFile) error {
-	dir, err := os.MkdirTemp("", "rounds-apkg-out-*")
+// Write writes the notes as an Anki package in the layout, each card new
+// or with its note's schedule for it, that Read, and Anki, read back. A
+// note's Image is shown in its first field when ImageOnFront, else at the
+// end of its second; images are the files the notes' Images name,
+// numbered in the media map in order.
+func Write(ctx context.Context, w io.Writer, layout Layout, deckName string, notes []Note, images []MediaFile) error {
+	p, err := NewPackage(ctx, layout, deckName, Epoch(notes, time.Now()))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "collection.anki2")
-	col, err := NewCollection(ctx, path, StockModels(), deckName, epoch(notes, time.Now()))
-	if err != nil {
-		return err
-	}
-	mids := map[string]int64{Basic: ModelBasic, Reversed: ModelReversed, Cloze: ModelCloze}
-	for i, n := range notes {
-		if err = col.AddNote(int64(i+1), mids[n.Type], noteFields(n), ords(n), n.Schedules); err != nil {
-			break
+	defer p.Remove()
+	for _, n := range notes {
+		if err := p.Add(n); err != nil {
+			return err
 		}
 	}
-	if cerr := col.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := p.Finish(); err != nil {
 		return err
 	}
-	media := make(map[string]string, len(images))
-	entries := make([]MediaFile, len(images))
-	for i, img := range images {
-		k := strconv.Itoa(i)
-		media[k] = img.Name
-		entries[i] = MediaFile{Name: k, Open: img.Open}
-	}
-	return zipPackage(w, path, media, entries)
+	return p.WriteTo(w, images)
 }
 
 // noteFields are a note's two fields with its picture in place.

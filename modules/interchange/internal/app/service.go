@@ -10,15 +10,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
 	"strings"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/modules/interchange/internal/format"
+	"github.com/roundsedu/rounds/modules/media"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/storage"
 )
 
 // Drafts is the port to the drafts module: imported questions become a
@@ -53,6 +56,8 @@ type Config struct {
 	MaxPackageEntries  int           `mapstructure:"max_package_entries" validate:"gt=0"`
 	MaxNotes           int           `mapstructure:"max_notes" validate:"gt=0"`
 	MaxReviews         int           `mapstructure:"max_reviews" validate:"gt=0"`
+	MaxRowBytes        int64         `mapstructure:"max_row_bytes" validate:"gt=0"`
+	MaxReadBytes       int64         `mapstructure:"max_read_bytes" validate:"gt=0"`
 	PackageReadTimeout time.Duration `mapstructure:"package_read_timeout" validate:"gt=0"`
 	MaxMediaMapBytes   int64         `mapstructure:"max_media_map_bytes" validate:"gt=0"`
 	MaxMediaFiles      int           `mapstructure:"max_media_files" validate:"gt=0"`
@@ -61,23 +66,26 @@ type Config struct {
 }
 
 func (c Config) limits() format.Limits {
-	return format.Limits{MaxQuestions: c.MaxQuestions, MaxFieldBytes: c.MaxFieldBytes, MaxOptions: c.MaxOptions}
+	return format.Limits{MaxQuestions: c.MaxQuestions, MaxFieldBytes: c.MaxFieldBytes, MaxOptions: c.MaxOptions,
+		MaxPictureBytes: c.MaxMediaFileBytes}
 }
 
 // Format is a question file format: its name in routes and batches, its
-// label, its reader and writer, and the media type of its files.
+// label, its reader and writer, the media type of its files, and whether
+// they carry pictures.
 type Format struct {
 	Name      string
 	Label     string
 	MediaType string
 	Ext       string
+	Pictures  bool
 	Read      func(io.Reader, format.Limits) (*format.Result, error)
 	Write     func(io.Writer, []format.Question) error
 }
 
 // Formats are the question file formats, by route name.
 var Formats = map[string]Format{
-	"moodle-xml": {Name: "moodle_xml", Label: "Moodle XML", MediaType: "application/xml; charset=utf-8", Ext: "xml",
+	"moodle-xml": {Name: "moodle_xml", Label: "Moodle XML", MediaType: "application/xml; charset=utf-8", Ext: "xml", Pictures: true,
 		Read: format.ReadMoodle, Write: format.WriteMoodle},
 	"gift": {Name: "gift", Label: "GIFT", MediaType: "text/plain; charset=utf-8", Ext: "gift.txt",
 		Read: format.ReadGIFT, Write: format.WriteGIFT},
@@ -121,13 +129,45 @@ func (s *Service) Import(ctx context.Context, p auth.Principal, f Format, filena
 	if len(res.Questions) == 0 {
 		return nil, refusedAll(res.Refused, "questions")
 	}
-	imp := drafts.Import{By: p.UserID, Source: source(f, filename), Extractor: f.Name, CategoryID: categoryID,
-		Drafts: make([]drafts.ImportedDraft, len(res.Questions))}
-	for i, q := range res.Questions {
-		imp.Drafts[i] = drafts.ImportedDraft{Type: q.Type, Text: q.Text, Options: q.Options,
-			CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation}
+	// The questions' pictures are kept through media (sniffed, bounded,
+	// decoded, stored) in the transaction that files the drafts.
+	var imgs []media.NamedImage
+	picture := func(pic *format.Picture) int {
+		if pic == nil {
+			return -1
+		}
+		imgs = append(imgs, media.NamedImage{Name: pic.Name, Data: pic.Data})
+		return len(imgs) - 1
 	}
-	b, err := s.ports.Drafts.ImportDrafts(ctx, imp)
+	pics := make([][2]int, len(res.Questions))
+	for i, q := range res.Questions {
+		pics[i] = [2]int{picture(q.Image), picture(q.ExplanationImage)}
+	}
+	file := func(ctx context.Context, stored []media.StoredImage) (b *drafts.ImportedBatch, err error) {
+		key := func(i int) string {
+			if i < 0 {
+				return ""
+			}
+			return stored[i].Path
+		}
+		imp := drafts.Import{By: p.UserID, Source: source(f, filename), Extractor: f.Name, CategoryID: categoryID,
+			Drafts: make([]drafts.ImportedDraft, len(res.Questions))}
+		for i, q := range res.Questions {
+			imp.Drafts[i] = drafts.ImportedDraft{Type: q.Type, Text: q.Text, Options: q.Options,
+				CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation, ImagePath: key(pics[i][0]),
+				ExplanationImagePath: key(pics[i][1])}
+		}
+		return s.ports.Drafts.ImportDrafts(ctx, imp)
+	}
+	var b *drafts.ImportedBatch
+	if len(imgs) == 0 {
+		b, err = file(ctx, nil)
+	} else {
+		err = s.ports.Media.StoreImages(ctx, p, imgs, func(ctx context.Context, stored []media.StoredImage) error {
+			b, err = file(ctx, stored)
+			return err
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -191,10 +231,40 @@ func (s *Service) Export(ctx context.Context, p auth.Principal, f Format, quizID
 		qs[i] = format.Question{Type: q.Type, Name: fmt.Sprintf("Question %d", q.ID), Text: q.Text,
 			Options: q.Options, OptionFeedback: q.OptionExplanations, CorrectAnswer: q.CorrectAnswer,
 			Explanation: q.Explanation, Category: q.CategoryName}
+		if f.Pictures {
+			if qs[i].Image, err = s.picture(ctx, q.ImagePath); err != nil {
+				return nil, "", err
+			}
+			if qs[i].ExplanationImage, err = s.picture(ctx, q.ExplanationImagePath); err != nil {
+				return nil, "", err
+			}
+		}
 	}
 	var buf bytes.Buffer
 	if err := f.Write(&buf, qs); err != nil {
 		return nil, "", err
 	}
 	return &buf, fmt.Sprintf("quiz-%d.%s", quizID, f.Ext), nil
+}
+
+// picture reads a question's picture from storage for export (nil none);
+// one missing from storage is left out, as in the QTI export. A picture is
+// a still, bounded by media when it was stored.
+func (s *Service) picture(ctx context.Context, key string) (*format.Picture, error) {
+	if key == "" {
+		return nil, nil
+	}
+	rc, err := s.files.Open(ctx, key)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("interchange: question image %s: %w", key, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, s.cfg.MaxMediaFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("interchange: question image %s: %w", key, err)
+	}
+	return &format.Picture{Name: path.Base(key), Data: data}, nil
 }

@@ -165,16 +165,28 @@ func parseGIFTItem(block string) (Question, string) {
 	if after != "" {
 		stem = before + " _____ " + after // the "missing word" form: the blank is where the answers stood
 	}
-	q.Text = giftText(stem, textFormat)
+	var why string
+	if q.Text, why = giftText(stem, textFormat); why != "" {
+		return q, why
+	}
 	return readAnswers(q, block[open+1:closing], textFormat)
 }
 
-func giftText(s, textFormat string) string {
+// giftText reads a text in its format: [html] becomes markdown (Markdown);
+// a picture in it refuses the question, as a GIFT file carries no files.
+func giftText(s, textFormat string) (string, string) {
 	s = unescape(s)
-	if textFormat == "html" {
-		return PlainText(s)
+	if textFormat != "html" {
+		return clean(s), ""
 	}
-	return strings.TrimSpace(s)
+	text, images, err := Markdown(s)
+	switch {
+	case err != nil:
+		return "", fmt.Sprintf("a text cannot be read as HTML: %v", err)
+	case len(images) > 0:
+		return "", "a text shows a picture, which a GIFT file cannot carry (export it as Moodle XML)"
+	}
+	return text, ""
 }
 
 type giftAnswer struct {
@@ -201,7 +213,10 @@ func generalFeedback(body string) int {
 // readAnswers reads the inside of the braces.
 func readAnswers(q Question, body, textFormat string) (Question, string) {
 	if i := generalFeedback(body); i >= 0 {
-		q.Explanation = giftText(body[i+4:], textFormat)
+		var why string
+		if q.Explanation, why = giftText(body[i+4:], textFormat); why != "" {
+			return q, why
+		}
 		body = body[:i]
 	}
 	body = strings.TrimSpace(body)
@@ -332,7 +347,7 @@ func escapeGIFT(s string) string {
 }
 
 // WriteGIFT writes the questions as GIFT, a $CATEGORY line before each run
-// of questions in one category, texts as [plain].
+// of questions in one category, texts as [markdown] (the bank keeps markdown; Moodle renders it).
 func WriteGIFT(w io.Writer, qs []Question) error {
 	bw := bufio.NewWriter(w)
 	category := "\x00"
@@ -350,7 +365,7 @@ func WriteGIFT(w io.Writer, qs []Question) error {
 		if name == "" {
 			name = fmt.Sprintf("Question %d", i+1)
 		}
-		fmt.Fprintf(bw, "::%s::[plain]%s {\n", escapeGIFT(name), escapeGIFT(q.Text))
+		fmt.Fprintf(bw, "::%s::[markdown]%s {\n", escapeGIFT(name), escapeGIFT(q.Text))
 		if q.Type == TypeFillIn {
 			for _, a := range strings.Split(q.CorrectAnswer, AnswerSeparator) {
 				fmt.Fprintf(bw, "\t=%s\n", escapeGIFT(a))

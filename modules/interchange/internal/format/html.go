@@ -9,10 +9,10 @@ import (
 var lineTags = map[string]bool{"br": true, "/p": true, "/div": true, "/li": true, "/h1": true, "/h2": true,
 	"/h3": true, "/h4": true, "/tr": true, "/pre": true}
 
-// PlainText brings a Moodle HTML text to the plain text the bank holds:
-// tags dropped (block ends become line breaks), entities decoded, runs of
-// white space collapsed as a browser would. Images and styling are lost;
-// the text is what a learner reads.
+// PlainText brings an HTML text (an Anki field) to the plain text a
+// flashcard holds: tags dropped (block ends become line breaks), entities
+// decoded, runs of white space collapsed as a browser would. Images and
+// styling are lost; the text is what a learner reads.
 func PlainText(s string) string {
 	var b strings.Builder
 	space := false

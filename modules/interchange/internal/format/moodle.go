@@ -1,12 +1,19 @@
 package format
 
 import (
+	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrDoctype refuses a file that declares a DOCTYPE (and with it, entities):
@@ -15,8 +22,18 @@ import (
 var ErrDoctype = errors.New("the file declares a DOCTYPE or entities, which Moodle XML never does")
 
 type mText struct {
-	Format string `xml:"format,attr,omitempty"`
-	Text   string `xml:"text"`
+	Format string  `xml:"format,attr,omitempty"`
+	Text   string  `xml:"text"`
+	Files  []mFile `xml:"file,omitempty"`
+}
+
+// mFile is a file kept with a text (a picture its HTML shows as
+// @@PLUGINFILE@@/name), base64 in the element.
+type mFile struct {
+	Name     string `xml:"name,attr"`
+	Path     string `xml:"path,attr,omitempty"`
+	Encoding string `xml:"encoding,attr"`
+	Data     string `xml:",chardata"`
 }
 
 type mAnswer struct {
@@ -45,6 +62,9 @@ type mQuestion struct {
 	UseCase         string    `xml:"usecase,omitempty"`
 	Answers         []mAnswer `xml:"answer"`
 	Tags            []mTag    `xml:"tags>tag"`
+	// Moodle 1.9's picture of the question, read as its text's picture.
+	Image       string `xml:"image,omitempty"`
+	ImageBase64 string `xml:"image_base64,omitempty"`
 }
 
 // ReadMoodle reads a Moodle XML question file. A DOCTYPE is ErrDoctype, a
@@ -96,7 +116,7 @@ func ReadMoodle(r io.Reader, lim Limits) (*Result, error) {
 				if out.count() >= lim.MaxQuestions {
 					return nil, ErrTooMany{lim.MaxQuestions}
 				}
-				q, why := fromMoodle(&mq)
+				q, why := fromMoodle(&mq, lim)
 				q.Category = category
 				out.add(q, out.count()+1, lim, why)
 			}
@@ -121,10 +141,10 @@ func moodleCategory(path string) string {
 	return strings.TrimPrefix(path, "top/")
 }
 
-// fromMoodle maps one question; the reason is set when its type or marking
-// cannot be held by the bank.
-func fromMoodle(mq *mQuestion) (Question, string) {
-	q := Question{Text: text(mq.QuestionText), Explanation: text(mq.GeneralFeedback)}
+// fromMoodle maps one question; the reason is set when its type, marking
+// or pictures cannot be held by the bank.
+func fromMoodle(mq *mQuestion, lim Limits) (Question, string) {
+	var q Question
 	if mq.Name != nil {
 		q.Name = strings.TrimSpace(mq.Name.Text)
 	}
@@ -133,6 +153,27 @@ func fromMoodle(mq *mQuestion) (Question, string) {
 			q.Tags = append(q.Tags, s)
 		}
 	}
+	var pics []Picture
+	var why string
+	if q.Text, pics, why = moodleText(mq.QuestionText, lim, true); why != "" {
+		return q, why
+	}
+	if mq.Image != "" && mq.ImageBase64 != "" && len(pics) == 0 {
+		pic, why := decodePicture(mFile{Name: path.Base(mq.Image), Encoding: "base64", Data: mq.ImageBase64}, lim)
+		if why != "" {
+			return q, why
+		}
+		pics = append(pics, pic)
+	}
+	if q.Image, why = onePicture(pics, "question text"); why != "" {
+		return q, why
+	}
+	if q.Explanation, pics, why = moodleText(mq.GeneralFeedback, lim, true); why != "" {
+		return q, why
+	}
+	if q.ExplanationImage, why = onePicture(pics, "general feedback"); why != "" {
+		return q, why
+	}
 	switch mq.Type {
 	case "multichoice", "truefalse":
 		q.Type = TypeMCQ
@@ -140,7 +181,10 @@ func fromMoodle(mq *mQuestion) (Question, string) {
 			return q, "several options may be right; the bank marks exactly one"
 		}
 		for _, a := range mq.Answers {
-			opt := answerText(a)
+			opt, why := answerText(a, lim)
+			if why != "" {
+				return q, why
+			}
 			if mq.Type == "truefalse" {
 				opt = trueFalse(opt)
 			}
@@ -155,7 +199,7 @@ func fromMoodle(mq *mQuestion) (Question, string) {
 				q.CorrectAnswer = opt
 			}
 			q.Options = append(q.Options, opt)
-			q.OptionFeedback = append(q.OptionFeedback, text(a.Feedback))
+			q.OptionFeedback = append(q.OptionFeedback, feedbackText(a.Feedback))
 		}
 		return q, ""
 	case "shortanswer":
@@ -166,7 +210,10 @@ func fromMoodle(mq *mQuestion) (Question, string) {
 			if why != "" {
 				return q, why
 			}
-			ans := answerText(a)
+			ans, why := answerText(a, lim)
+			if why != "" {
+				return q, why
+			}
 			if !full || ans == "" {
 				continue // a wrong answer kept for its feedback: the bank has no place for it
 			}
@@ -180,6 +227,18 @@ func fromMoodle(mq *mQuestion) (Question, string) {
 	default:
 		return q, fmt.Sprintf("question type %q is not supported (multichoice, truefalse and shortanswer are)", mq.Type)
 	}
+}
+
+// onePicture is a text's one picture (nil none); a question holds one in
+// its text and one in its explanation.
+func onePicture(pics []Picture, where string) (*Picture, string) {
+	switch len(pics) {
+	case 0:
+		return nil, ""
+	case 1:
+		return &pics[0], ""
+	}
+	return nil, fmt.Sprintf("the %s shows %d pictures; the bank keeps one there", where, len(pics))
 }
 
 // fraction reads an answer's marks: full (100), none (0) or partial, which
@@ -210,24 +269,110 @@ func trueFalse(s string) string {
 	return s
 }
 
-func answerText(a mAnswer) string { return text(&mText{Format: a.Format, Text: a.Text}) }
+// answerText is an option or answer as text: a picture in it refuses
+// the question (options are text).
+func answerText(a mAnswer, lim Limits) (string, string) {
+	t, _, why := moodleText(&mText{Format: a.Format, Text: a.Text}, lim, false)
+	return t, why
+}
 
-// text reads a Moodle text in its format: HTML (Moodle's default) is
-// brought to plain text, plain and Markdown text are kept.
-func text(t *mText) string {
+// moodleText reads a Moodle text in its format: HTML (Moodle's default)
+// becomes markdown (Markdown) with the pictures it shows, read from the
+// text's <file> elements; plain text, Moodle's auto-format and markdown
+// are kept as written. A picture from outside the file, one the file does
+// not hold, or one that is not a bounded PNG, JPEG or WebP refuses the
+// question (the reason), as does any picture where pictures is false
+// (options are text).
+func moodleText(t *mText, lim Limits, pictures bool) (string, []Picture, string) {
+	if t == nil {
+		return "", nil, ""
+	}
+	switch t.Format {
+	case "plain_text", "markdown", "moodle_auto_format":
+		return clean(t.Text), nil, ""
+	}
+	text, srcs, err := Markdown(t.Text)
+	if err != nil {
+		return "", nil, fmt.Sprintf("a text cannot be read as HTML: %v", err)
+	}
+	if !pictures && len(srcs) > 0 {
+		return "", nil, "an option shows a picture; options are text"
+	}
+	var pics []Picture
+	for _, src := range srcs {
+		name := PluginFileName(src)
+		if name == "" {
+			return "", nil, fmt.Sprintf("a text shows a picture from outside the file (%.100s), which is not fetched", src)
+		}
+		i := slices.IndexFunc(t.Files, func(f mFile) bool { return f.Name == name })
+		if i < 0 {
+			return "", nil, fmt.Sprintf("a text shows picture %q, which the file does not hold", name)
+		}
+		pic, why := decodePicture(t.Files[i], lim)
+		if why != "" {
+			return "", nil, why
+		}
+		if !slices.ContainsFunc(pics, func(p Picture) bool { return p.Name == name }) {
+			pics = append(pics, pic)
+		}
+	}
+	return text, pics, ""
+}
+
+// feedbackText is an option's feedback: its pictures are left out, as
+// drafts keep no option feedback to show them with.
+func feedbackText(t *mText) string {
 	if t == nil {
 		return ""
 	}
 	switch t.Format {
-	case "plain_text", "markdown":
-		return strings.TrimSpace(t.Text)
+	case "plain_text", "markdown", "moodle_auto_format":
+		return clean(t.Text)
 	}
-	return PlainText(t.Text)
+	text, _, err := Markdown(t.Text)
+	if err != nil {
+		return ""
+	}
+	return text
+}
+
+// PictureTypes are the pictures a question may bring, by their bytes
+// (what media keeps as stills).
+var PictureTypes = []string{"image/png", "image/jpeg", "image/webp"}
+
+// decodePicture reads a <file> as a picture: base64, at most
+// lim.MaxPictureBytes, PNG, JPEG or WebP by its bytes.
+func decodePicture(f mFile, lim Limits) (Picture, string) {
+	if f.Encoding != "base64" {
+		return Picture{}, fmt.Sprintf("picture %q is not base64 (%q)", f.Name, f.Encoding)
+	}
+	data := strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, f.Data)
+	if int64(base64.StdEncoding.DecodedLen(len(data))) > lim.MaxPictureBytes+3 {
+		return Picture{}, fmt.Sprintf("picture %q is larger than %d bytes", f.Name, lim.MaxPictureBytes)
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return Picture{}, fmt.Sprintf("picture %q is not valid base64", f.Name)
+	}
+	if t := http.DetectContentType(b); !slices.Contains(PictureTypes, t) {
+		return Picture{}, fmt.Sprintf("picture %q is not a PNG, JPEG or WebP picture (its bytes say %s)", f.Name, t)
+	}
+	return Picture{Name: f.Name, Data: b}, ""
 }
 
 // WriteMoodle writes the questions as Moodle XML, a category entry before
-// each run of questions in one category. Texts are written as plain_text,
-// which Moodle shows as typed and ReadMoodle reads back unchanged.
+// each run of questions in one category, as Moodle's importer
+// (question/format/xml/format.php) reads it: texts in format "html" (the
+// markdown rendered by HTML), a picture as <img src="@@PLUGINFILE@@/name">
+// with its bytes in a <file name="name" path="/" encoding="base64"> of the
+// same text, every answer's fraction 100 or 0 (values of Moodle's
+// fraction_options_full), one option at 100 on a single-answer
+// multichoice, short-answer answers as plain text.
 func WriteMoodle(w io.Writer, qs []Question) error {
 	if _, err := io.WriteString(w, xml.Header+"<quiz>\n"); err != nil {
 		return err
@@ -247,7 +392,11 @@ func WriteMoodle(w io.Writer, qs []Question) error {
 				return err
 			}
 		}
-		if err := enc.Encode(toMoodle(q, i+1)); err != nil {
+		mq, err := toMoodle(q, i+1)
+		if err != nil {
+			return err
+		}
+		if err := enc.Encode(mq); err != nil {
 			return err
 		}
 	}
@@ -258,14 +407,46 @@ func WriteMoodle(w io.Writer, qs []Question) error {
 	return err
 }
 
-func plain(s string) *mText { return &mText{Format: "plain_text", Text: s} }
-
-func toMoodle(q *Question, n int) mQuestion {
-	name := q.Name
-	if name == "" {
+// moodleName is a question's name as Moodle keeps it (at most 255
+// characters).
+func moodleName(name string, n int) string {
+	if name = strings.TrimSpace(name); name == "" {
 		name = fmt.Sprintf("Question %d", n)
 	}
-	mq := mQuestion{Name: &mName{Text: name}, QuestionText: plain(q.Text), GeneralFeedback: plain(q.Explanation)}
+	if r := []rune(name); len(r) > 255 {
+		name = string(r[:255])
+	}
+	return name
+}
+
+// unsafeFileName is what Moodle's PARAM_FILE would strip from a name.
+var unsafeFileName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// htmlText is a markdown text as a Moodle HTML text, its picture kept
+// with it.
+func htmlText(markdown string, pic *Picture) (*mText, error) {
+	h, err := HTML(markdown)
+	if err != nil {
+		return nil, err
+	}
+	t := &mText{Format: "html", Text: h}
+	if pic != nil {
+		name := unsafeFileName.ReplaceAllString(pic.Name, "_")
+		t.Text += `<p><img src="` + PluginFile + url.PathEscape(name) + `" alt=""></p>`
+		t.Files = []mFile{{Name: name, Path: "/", Encoding: "base64", Data: base64.StdEncoding.EncodeToString(pic.Data)}}
+	}
+	return t, nil
+}
+
+func toMoodle(q *Question, n int) (mQuestion, error) {
+	mq := mQuestion{Name: &mName{Text: moodleName(q.Name, n)}}
+	var err error
+	if mq.QuestionText, err = htmlText(q.Text, q.Image); err != nil {
+		return mq, err
+	}
+	if mq.GeneralFeedback, err = htmlText(q.Explanation, q.ExplanationImage); err != nil {
+		return mq, err
+	}
 	for _, t := range q.Tags {
 		mq.Tags = append(mq.Tags, mTag{Text: t})
 	}
@@ -274,18 +455,24 @@ func toMoodle(q *Question, n int) mQuestion {
 		for _, a := range strings.Split(q.CorrectAnswer, AnswerSeparator) {
 			mq.Answers = append(mq.Answers, mAnswer{Fraction: "100", Format: "plain_text", Text: a})
 		}
-		return mq
+		return mq, nil
 	}
 	mq.Type, mq.Single = "multichoice", "true"
 	for i, o := range q.Options {
-		a := mAnswer{Fraction: "0", Format: "plain_text", Text: o}
+		opt, err := HTML(o)
+		if err != nil {
+			return mq, err
+		}
+		a := mAnswer{Fraction: "0", Format: "html", Text: opt}
 		if o == q.CorrectAnswer {
 			a.Fraction = "100"
 		}
 		if i < len(q.OptionFeedback) && q.OptionFeedback[i] != "" {
-			a.Feedback = plain(q.OptionFeedback[i])
+			if a.Feedback, err = htmlText(q.OptionFeedback[i], nil); err != nil {
+				return mq, err
+			}
 		}
 		mq.Answers = append(mq.Answers, a)
 	}
-	return mq
+	return mq, nil
 }

@@ -2,23 +2,30 @@ package format
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
-var lim = Limits{MaxQuestions: 100, MaxFieldBytes: 1 << 10, MaxOptions: 10}
+var lim = Limits{MaxQuestions: 100, MaxFieldBytes: 1 << 10, MaxOptions: 10, MaxPictureBytes: 64 << 10}
+
+// tinyPNG is a 1×1 PNG.
+var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 var sample = []Question{
-	{Type: TypeMCQ, Name: "Chambers", Text: "Which chamber pumps blood to the body?\nPick one: a < b & c",
+	{Type: TypeMCQ, Name: "Chambers", Text: "Which chamber pumps **blood** to the body?\nPick one: a < b & c, 5 mg/m², CO₂\n\n- first\n- second",
+		Image: &Picture{Name: "heart.png", Data: tinyPNG}, ExplanationImage: &Picture{Name: "aorta_1.png", Data: tinyPNG},
 		Options:        []string{"Right atrium", "Left ventricle", "Left atrium"},
 		OptionFeedback: []string{"No: the right atrium receives venous blood.", "Yes.", ""},
 		CorrectAnswer:  "Left ventricle", Explanation: "The left ventricle ejects into the aorta.",
 		Category: "Cardiology/Chambers", Tags: []string{"heart", "anatomy"}},
 	{Type: TypeFillIn, Name: "Valve", Text: "Which valve lies between the left atrium and ventricle?",
 		CorrectAnswer: "mitral|bicuspid", Explanation: "Two cusps.", Category: "Cardiology/Valves"},
-	{Type: TypeMCQ, Name: "Q3", Text: "  spaced  ]]> text ", Options: []string{"True", "False"},
+	{Type: TypeMCQ, Name: "Q3", Text: "spaced ]]> text", Options: []string{"True", "False"},
 		OptionFeedback: []string{"", ""}, CorrectAnswer: "False", Category: "Cardiology/Valves"},
 }
 
@@ -35,7 +42,6 @@ func TestMoodleRoundTrip(t *testing.T) {
 		t.Fatalf("refused %+v", got.Refused)
 	}
 	want := append([]Question(nil), sample...)
-	want[2].Text = strings.TrimSpace(want[2].Text) // plain text is trimmed on reading
 	want[1].OptionFeedback = nil
 	if !reflect.DeepEqual(got.Questions, want) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got.Questions, want)
@@ -75,7 +81,8 @@ func TestMoodleRead(t *testing.T) {
 		t.Fatalf("questions %+v", got.Questions)
 	}
 	q := got.Questions[0]
-	if q.Text != "Which drug is a beta blocker?\nChoose one." || q.Explanation != "Metoprolol is β1-selective." ||
+	if q.Text != "Which drug is a **beta** blocker?\n\nChoose one." || q.Explanation != "Metoprolol is β1-selective." ||
+		q.Image == nil || q.Image.Name != "x.png" ||
 		q.CorrectAnswer != "Metoprolol" || q.Category != "Pharmacology" || !reflect.DeepEqual(q.Tags, []string{"drugs"}) ||
 		!reflect.DeepEqual(q.OptionFeedback, []string{"A calcium channel blocker.", ""}) {
 		t.Fatalf("first question %+v", q)
@@ -121,5 +128,53 @@ func TestMoodleHostile(t *testing.T) {
 	got, err := ReadMoodle(strings.NewReader(long), lim)
 	if err != nil || len(got.Refused) != 1 || got.Refused[0].Reason != "a text is longer than 1024 bytes" {
 		t.Fatalf("long field: %v %+v", err, got)
+	}
+}
+
+func TestMoodlePictures(t *testing.T) {
+	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+	q := func(text, files string) string {
+		return `<quiz><question type="shortanswer"><name><text>P</text></name><questiontext format="html"><text><![CDATA[` + text +
+			`]]></text>` + files + `</questiontext><answer fraction="100"><text>a</text></answer></question></quiz>`
+	}
+	small := lim
+	small.MaxPictureBytes = 100
+	cases := map[string]struct {
+		file string
+		lim  Limits
+		why  string
+	}{
+		"from another site":   {q(`<img src="https://example.org/x.png">`, ""), lim, "from outside the file"},
+		"a data URI":          {q(`<img src="data:image/png;base64,`+b64(tinyPNG)+`">`, ""), lim, "from outside the file"},
+		"a file not held":     {q(`<img src="@@PLUGINFILE@@/gone.png">`, ""), lim, `picture "gone.png", which the file does not hold`},
+		"not a picture":       {q(`<img src="@@PLUGINFILE@@/x.png">`, `<file name="x.png" encoding="base64">`+b64([]byte("<script>alert(1)</script>"))+`</file>`), lim, "not a PNG, JPEG or WebP"},
+		"over the bound":      {q(`<img src="@@PLUGINFILE@@/x.png">`, `<file name="x.png" encoding="base64">`+b64(append(tinyPNG, make([]byte, 200)...))+`</file>`), small, "larger than 100 bytes"},
+		"not base64":          {q(`<img src="@@PLUGINFILE@@/x.png">`, `<file name="x.png" encoding="base64">%%%%</file>`), lim, "not valid base64"},
+		"two in the text":     {q(`<img src="@@PLUGINFILE@@/a.png"><img src="@@PLUGINFILE@@/b%20c.png">`, `<file name="a.png" encoding="base64">`+b64(tinyPNG)+`</file><file name="b c.png" encoding="base64">`+b64(tinyPNG)+`</file>`), lim, "shows 2 pictures"},
+		"a picture as option": {`<quiz><question type="multichoice"><questiontext><text>Q</text></questiontext><answer fraction="100"><text><![CDATA[<img src="@@PLUGINFILE@@/a.png">]]></text></answer><answer fraction="0"><text>b</text></answer></question></quiz>`, lim, "options are text"},
+	}
+	for name, c := range cases {
+		got, err := ReadMoodle(strings.NewReader(c.file), c.lim)
+		if err != nil || len(got.Refused) != 1 || !strings.Contains(got.Refused[0].Reason, c.why) {
+			t.Errorf("%s: %v %+v", name, err, got)
+		}
+	}
+	got, err := ReadMoodle(strings.NewReader(q(`<p>See <img src="@@PLUGINFILE@@/b%20c.png"> H<sub>2</sub>O</p><script>x()</script>`,
+		`<file name="b c.png" path="/" encoding="base64">`+b64(tinyPNG)+`</file>`)), lim)
+	if err != nil || len(got.Questions) != 1 || got.Questions[0].Text != "See H₂O" || got.Questions[0].Image.Name != "b c.png" {
+		t.Fatalf("escaped name: %v %+v", err, got)
+	}
+}
+
+// The shortcut for texts of plain words gives what the converter gives.
+func TestPlainParagraphAsConverted(t *testing.T) {
+	for _, s := range []string{"Finding A of 12", "<p>Question 3: which is it?</p>", `<p dir="ltr" style="text-align: left;">2<br></p>`,
+		"  spaced \n words ", "<p>Why A.</p>", "Ratio = 3:1"} {
+		words, ok := plainParagraph(s)
+		doc, _ := html.Parse(strings.NewReader(s))
+		md, err := converter().ConvertNode(doc)
+		if want := clean(string(md)); ok && (err != nil || clean(strings.Join(strings.Fields(words), " ")) != want) {
+			t.Errorf("%q: shortcut %q, converter %q", s, words, want)
+		}
 	}
 }

@@ -31,6 +31,16 @@ type Question struct {
 	Explanation    string   // the general feedback
 	Category       string   // the file's category path ("Cardiology/Valves")
 	Tags           []string
+	// The question's picture and its explanation's (the bank's image_path
+	// and explanation_image_path).
+	Image, ExplanationImage *Picture
+}
+
+// Picture is a picture a question file carries: its name there and its
+// bytes.
+type Picture struct {
+	Name string
+	Data []byte
 }
 
 // Refusal is a question of the file that is not imported, and why.
@@ -45,6 +55,8 @@ type Limits struct {
 	MaxQuestions  int // questions (and refused items) per file
 	MaxFieldBytes int // one text, option or feedback
 	MaxOptions    int
+	// MaxPictureBytes bounds one picture a file carries (decoded).
+	MaxPictureBytes int64
 }
 
 // ErrTooMany is the refusal of a file with more questions than allowed.

@@ -50,8 +50,17 @@ type DeckImportResponse struct {
 	DeckID  int64             `json:"deck_id"`
 	Title   string            `json:"title"`
 	Notes   int               `json:"notes" doc:"notes imported"`
-	Cards   int               `json:"cards" doc:"cards made (a reversed note makes two, a cloze note one per deletion number)"`
+	Cards   int               `json:"cards" doc:"cards made (a reversed note makes two, a cloze note one per deletion number, an image occlusion note one per hidden shape)"`
+	Mapped  []MappingResponse `json:"mapped" doc:"how the notes of each note type were taken"`
 	Refused []RefusalResponse `json:"refused" doc:"notes left out, by position in the collection"`
+}
+
+// MappingResponse tells how the notes of one note type became cards.
+type MappingResponse struct {
+	NoteType string `json:"note_type" doc:"the note type's name in the package"`
+	As       string `json:"as" enum:"basic,reversed,cloze,image,type_in" doc:"the card type they became"`
+	How      string `json:"how" doc:"which of the note type's fields and card templates made the front and back"`
+	Notes    int    `json:"notes" doc:"notes taken this way"`
 }
 
 type exportInput struct {
@@ -62,13 +71,6 @@ type exportInput struct {
 type fileOutput struct {
 	ContentType        string `header:"Content-Type"`
 	ContentDisposition string `header:"Content-Disposition"`
-	Body               []byte
-}
-
-type ankiFileOutput struct {
-	ContentType        string `header:"Content-Type"`
-	ContentDisposition string `header:"Content-Disposition"`
-	LeftOut            string `header:"X-Cards-Left-Out"`
 	Body               []byte
 }
 
@@ -101,9 +103,15 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxPackageBytes,
 		Errors:  []int{400, 413, 422},
 		Summary: "Import an Anki package (.apkg) as a new flashcard deck",
-		Description: "The body is the package itself (exported with \"Support older Anki versions\"). Notes of " +
-			"basic, reversed and cloze note types become cards through the same rules as cards written by hand; " +
-			"each note left out is listed with its reason. The cards' scheduling and review log in the package " +
+		Description: "The body is the package itself, in any layout Anki writes: the latest (meta, collection.anki21b " +
+			"in zstd, schema 18, a zstd protobuf media map; the decoy collection.anki2 beside it is never read) or " +
+			"the legacy ones (collection.anki21 or collection.anki2, schema 11). Each note becomes cards through " +
+			"the same rules as cards written by hand, by what its note type's card templates show: cloze types a " +
+			"cloze card, a card asking {{type:Field}} a type-in card, two templates asking each side of the other " +
+			"a reversed card, image occlusion notes an image card per hidden shape, any other card a basic card " +
+			"(question side front, answer side back); mapped says how each note type was taken and each note " +
+			"left out is listed with its reason. The collection's tables are read only when they are real " +
+			"tables: a view, a trigger or a generated column is a 422. The cards' scheduling and review log in the package " +
 			"become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file " +
 			"whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic " +
 			"note showing it on its front an image card, any other note its card with the picture; a note with " +
@@ -117,7 +125,10 @@ func Register(r *httpapi.Router, svc *app.Service) {
 			return nil, err
 		}
 		out := DeckImportResponse{DeckID: res.DeckID, Title: res.Title, Notes: res.Notes, Cards: res.Cards,
-			Refused: make([]RefusalResponse, len(res.Refused))}
+			Mapped: make([]MappingResponse, len(res.Mapped)), Refused: make([]RefusalResponse, len(res.Refused))}
+		for i, m := range res.Mapped {
+			out.Mapped[i] = MappingResponse{NoteType: m.NoteType, As: m.As, How: m.How, Notes: m.Notes}
+		}
 		for i, f := range res.Refused {
 			out.Refused[i] = RefusalResponse(f)
 		}
@@ -127,22 +138,35 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
 		Summary: "Export a deck you may study as an Anki package (.apkg) with your schedule",
-		Description: "Basic, reversed and cloze cards become notes of Anki's stock note types, image cards " +
+		Description: "layout=latest (the default) writes what Anki 2.1.50 and later write by default: a meta entry " +
+			"(package version 3), the collection as collection.anki21b (zstd, schema 18), a decoy collection.anki2 " +
+			"asking older Ankis to update, a zstd protobuf media map and zstd media files. layout=legacy writes " +
+			"collection.anki2 (schema 11) with a JSON media map, which every Anki from 2.0 on reads. Basic, " +
+			"reversed, cloze and type-in cards become notes of Anki's stock note types, image cards " +
 			"Basic notes showing the picture on the front; a card's picture is a media file of the package " +
-			"(the media map and numbered files) shown in a field with <img src>. Occlusion (masked image) and " +
-			"type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it " +
+			"shown in a field with <img src>. Occlusion (masked image) cards are left out (X-Cards-Left-Out " +
+			"counts them). Each card carries your FSRS state of it " +
 			"(Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and " +
-			"the revlog holds your reviews; cards you never studied are new.",
+			"the revlog holds your reviews; cards you never studied are new. The package is streamed as it is " +
+			"written; one cut short has no zip directory.",
+		Errors: []int{404},
+		Responses: map[string]*huma.Response{"200": {Description: "the package",
+			Headers: map[string]*huma.Param{"X-Cards-Left-Out": {Description: "cards no Anki note type holds (occlusion cards)",
+				Schema: &huma.Schema{Type: "integer"}}},
+			Content: map[string]*huma.MediaType{"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}},
 	}, func(ctx context.Context, in *struct {
-		DeckID int64 `path:"deck_id"`
-	}) (*ankiFileOutput, error) {
-		buf, left, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID)
+		DeckID int64  `path:"deck_id"`
+		Layout string `query:"layout" enum:"latest,legacy" default:"latest" doc:"latest: Anki 2.1.50+'s package (zstd, schema 18); legacy: collection.anki2 (schema 11) for any Anki"`
+	}) (*huma.StreamResponse, error) {
+		exp, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID, app.AnkiLayouts[in.Layout])
 		if err != nil {
 			return nil, err
 		}
-		return &ankiFileOutput{ContentType: "application/zip",
-			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d.apkg"`, in.DeckID),
-			LeftOut:            strconv.Itoa(left), Body: buf.Bytes()}, nil
+		return stream(svc.Log(), "application/zip", exp.Filename, func(hc huma.Context) error {
+			defer exp.Remove()
+			hc.SetHeader("X-Cards-Left-Out", strconv.Itoa(exp.LeftOut))
+			return exp.Write(hc.BodyWriter())
+		}), nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

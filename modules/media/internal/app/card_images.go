@@ -14,10 +14,19 @@ import (
 )
 
 // NamedImage is a picture another module brings (an Anki package's media
-// file), with the name it had there.
+// file), with the name it had there and the overlay shapes it carries (an
+// image occlusion note's, in the picture's pixels).
 type NamedImage struct {
-	Name string
-	Data []byte
+	Name    string
+	Data    []byte
+	Overlay []Shape
+}
+
+// StoredImage is a picture kept: its asset and its storage key (what a
+// question's image_path holds).
+type StoredImage struct {
+	ID   int64
+	Path string
 }
 
 // StoreImages keeps pictures another module brings as image assets of p's:
@@ -26,7 +35,7 @@ type NamedImage struct {
 // are stored, and one transaction records the assets and runs then with
 // their ids, in order. If anything fails the rows roll back and the stored
 // bytes are removed: nothing is left.
-func (s *Service) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, ids []int64) error) error {
+func (s *Service) StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, stored []StoredImage) error) error {
 	assets := make([]*store.Asset, len(imgs))
 	exts := make([]string, len(imgs))
 	for i, img := range imgs {
@@ -53,16 +62,16 @@ func (s *Service) StoreImages(ctx context.Context, p auth.Principal, imgs []Name
 		}
 		stored = append(stored, a.Path)
 	}
-	ids := make([]int64, len(assets))
+	kept := make([]StoredImage, len(assets))
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
 		for i, a := range assets {
 			a.Storage, a.CreatedBy = "default", p.UserID
 			if err := s.store.Insert(ctx, a); err != nil {
 				return err
 			}
-			ids[i] = a.ID
+			kept[i] = StoredImage{ID: a.ID, Path: a.Path}
 		}
-		return then(ctx, ids)
+		return then(ctx, kept)
 	})
 	if err != nil {
 		remove()
@@ -94,6 +103,18 @@ func (s *Service) checkImage(img NamedImage) (*store.Asset, string, error) {
 		}
 		return nil, "", err
 	}
+	if len(img.Overlay) > MaxShapes {
+		return nil, "", refuse(fmt.Sprintf("an overlay holds at most %d shapes", MaxShapes))
+	}
+	for i, sh := range img.Overlay {
+		if err := checkShape(i, sh, a); err != nil {
+			if ae, ok := apperr.As(err); ok {
+				return nil, "", refuse(fmt.Sprintf("%s: %s", ae.Fields[0].Field, ae.Message))
+			}
+			return nil, "", err
+		}
+	}
+	a.Overlay = img.Overlay
 	return a, t.ext, nil
 }
 
