@@ -70,6 +70,11 @@ func (m *Module) CountQuizzes(ctx context.Context, p auth.Principal) (int, error
 	return m.svc.CountQuizzes(ctx, p)
 }
 
+// RequireQuestions implements Facade.
+func (m *Module) RequireQuestions(ctx context.Context, p auth.Principal, ids ...int64) error {
+	return m.svc.RequireReach(ctx, p, ids...)
+}
+
 // CanEditQuestion implements Facade.
 func (m *Module) CanEditQuestion(ctx context.Context, p auth.Principal, questionID int64) (bool, error) {
 	ok, err := m.svc.CanEditQuestion(ctx, p, questionID)
