@@ -9,7 +9,8 @@ import (
 	. "github.com/roundsedu/rounds/e2e/harness"
 )
 
-// Issue 33: the question ids a learner picks by hand.
+// Issue 33: the question ids a learner picks by hand, and the mode they
+// pick for a saved test.
 var _ = Describe("Questions named by hand", Ordered, func() {
 	var hp HandPicked
 	BeforeAll(func() { hp = h.HandPick(mod) })
@@ -88,5 +89,40 @@ var _ = Describe("Questions named by hand", Ordered, func() {
 			}
 		}
 		Expect(count(`SELECT count(*) FROM attempts.attempts WHERE id = ? AND completed_at IS NULL`, a.ID)).To(BeEquivalentTo(1))
+	})
+
+	It("sit a saved test only in the mode it was built in: a timed paper never opens as a study session", func() {
+		u := learner()
+		c := u.Client(h)
+		build := func(mode string) int64 {
+			res := c.Post("/api/v1/saved-tests", map[string]any{"title": "Paper", "mode": mode, "question_ids": []int64{hp.Open.ID}})
+			ExpectWithOffset(1, res).To(HaveStatus(201))
+			return idOf(res)
+		}
+		attempts := func(quiz int64) int64 {
+			return count(`SELECT count(*) FROM attempts.attempts WHERE user_id = ? AND quiz_id = ?`, u.ID, quiz)
+		}
+		key := append([]string{hp.Open.Answer}, hp.Open.Secrets...)
+
+		paper := build("timed")
+		res := c.Post(fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d&mode=learning", paper), nil)
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(res).To(ShowNoneOf(key))
+		Expect(attempts(paper)).To(BeZero())
+		a := start(u, paper, "")
+		Expect(a.Mode).To(Equal("timed"))
+		Expect(start(u, paper, "&mode=timed").ID).To(Equal(a.ID), "its own mode, asked for, resumes it")
+		d := c.Get(fmt.Sprintf("/api/v1/attempts/%d", a.ID))
+		Expect(d).To(ShowNoneOf(hp.Open.Secrets))
+		Expect(d.Map()["answers"]).To(ConsistOf(HaveKeyWithValue("correct_answer", BeNil())))
+
+		drill := build("learning")
+		Expect(c.Post(fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d&mode=timed", drill), nil)).To(HaveError(422, "invalid_request"))
+		Expect(attempts(drill)).To(BeZero())
+		Expect(start(u, drill, "").Mode).To(Equal("learning"))
+
+		// A published quiz is still studied in either mode (GET /quizzes/{id}?study=true shows it anyway).
+		quiz := createQuiz("Studied any way", quizOpts{}, createQuestion(mcq("Either way?", "Yes", "Yes", "No")))
+		Expect(start(u, quiz, "&mode=learning").Mode).To(Equal("learning"))
 	})
 })

@@ -53,7 +53,10 @@ type QuizSnapshot struct {
 	Mode             string // ModeTimed or ModeLearning
 	TimeLimitMinutes *int
 	IsPublished      bool
-	Questions        []QuestionSnapshot
+	// SavedTest: a learner's saved test (a block, an exam paper, their own
+	// test), which is sat in the mode it was built in, never in another.
+	SavedTest bool
+	Questions []QuestionSnapshot
 }
 
 // NewQuestion is a question another module files into the bank (accepted

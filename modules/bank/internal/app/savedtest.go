@@ -80,19 +80,3 @@ func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in Saved
 	}
 	return quiz, nil
 }
-
-// maySit refuses (404) an unpublished quiz to anyone but a moderator and
-// the learner whose saved test it is.
-func (s *Service) maySit(ctx context.Context, p auth.Principal, z *Quiz) error {
-	if z.IsPublished || p.IsModerator() {
-		return nil
-	}
-	own, err := s.store.IsSavedTestOf(ctx, z.ID, p.UserID)
-	if err != nil {
-		return err
-	}
-	if !own {
-		return apperr.NotFoundf("quiz not found")
-	}
-	return nil
-}
