@@ -75,7 +75,7 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 		n := anki.Note{Item: len(notes) + 1, Type: t, Front: c.Front, Back: c.Back, Schedules: c.Schedules,
 			ImageOnFront: c.Type == flashcards.CardImage}
 		if c.PictureID != nil {
-			if n.Image, err = s.exportImage(ctx, *c.PictureID, names, &images); err != nil {
+			if n.Image, err = s.exportImage(ctx, p, *c.PictureID, names, &images); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -89,12 +89,13 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 }
 
 // exportImage names a card's picture in the package, adding its file the
-// first time; a picture binned since the card was made is left out ("").
-func (s *Service) exportImage(ctx context.Context, assetID int64, names map[int64]string, images *[]anki.MediaFile) (string, error) {
+// first time; a picture p may not use (binned since the card was made, or
+// one media would not show p) is left out ("").
+func (s *Service) exportImage(ctx context.Context, p auth.Principal, assetID int64, names map[int64]string, images *[]anki.MediaFile) (string, error) {
 	if name, ok := names[assetID]; ok {
 		return name, nil
 	}
-	rc, contentType, err := s.ports.Media.OpenImage(ctx, assetID)
+	rc, contentType, err := s.ports.Media.OpenImage(ctx, p, assetID)
 	if errors.Is(err, db.ErrNotFound) || errors.Is(err, storage.ErrNotFound) {
 		names[assetID] = ""
 		return "", nil
@@ -110,7 +111,7 @@ func (s *Service) exportImage(ctx context.Context, assetID int64, names map[int6
 	name := fmt.Sprintf("rounds-%d.%s", assetID, ext)
 	names[assetID] = name
 	*images = append(*images, anki.MediaFile{Name: name, Open: func() (io.ReadCloser, error) {
-		rc, _, err := s.ports.Media.OpenImage(ctx, assetID)
+		rc, _, err := s.ports.Media.OpenImage(ctx, p, assetID)
 		return rc, err
 	}})
 	return name, nil

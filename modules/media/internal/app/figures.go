@@ -140,18 +140,15 @@ func fill(a *store.Asset, m Meta) {
 	a.Modality, a.LibraryID, a.CategoryID = m.Modality, m.LibraryID, m.CategoryID
 }
 
-// PlaceExisting hangs a live asset on another section (no new bytes).
-// The asset row is locked so a bin cannot slip in between the check and
-// the placement.
+// PlaceExisting hangs an asset the caller may use (Usable) on another
+// section (no new bytes). The asset row is locked so a bin cannot slip in
+// between the check and the placement.
 func (s *Service) PlaceExisting(ctx context.Context, p auth.Principal, at Placement, assetID int64) (*Asset, error) {
 	var out *Asset
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		a, err := s.locked(ctx, assetID)
+		a, err := s.Usable(ctx, p, assetID, db.ForUpdate)
 		if err != nil {
 			return err
-		}
-		if a.DeletedAt != nil {
-			return apperr.NotFoundf("media asset not found")
 		}
 		out = a
 		return s.ports.Library.PlaceFigure(ctx, p, at.ArticleID, at.SectionKey, a.Path, a.AltText, at.Replace)
