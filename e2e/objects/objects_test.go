@@ -64,7 +64,7 @@ func TestObjects(t *testing.T) {
 	if !covered(t, ops, rows) {
 		return
 	}
-	w := build(t, h, idp)
+	w := build(h, idp)
 	// Reads go first and removals last, so a hole in a write cannot change
 	// what a later row tries.
 	slices.SortStableFunc(rows, func(a, b row) int { return stage(a.method) - stage(b.method) })
@@ -72,11 +72,15 @@ func TestObjects(t *testing.T) {
 	for i, r := range rows {
 		absents[i] = try(t, h, w, r)
 	}
-	// Then each row once with nothing tried, every id the learner's own or
-	// reachable: unless the gate keeps the learner out, that call must not
-	// answer like an id nothing has, or the row's tries prove nothing (a
-	// filler the route does not find, a body it refuses). Longer paths go
-	// first, so a removal does not take what a narrower one still needs.
+	controls(t, h, w, rows, absents)
+}
+
+// controls calls each row once with nothing tried, every id the learner's
+// own or reachable: unless the gate keeps the learner out, that call must
+// not answer like an id nothing has, or the row's tries prove nothing (a
+// filler the route does not find, a body it refuses). Longer paths go
+// first, so a removal does not take what a narrower one still needs.
+func controls(t *testing.T, h *harness.Harness, w *world, rows []row, absents []map[string]tried) {
 	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
@@ -93,6 +97,11 @@ func TestObjects(t *testing.T) {
 			continue
 		}
 		res, call := send(h, w, r, "", nil)
+		// The learner's own view may hold answers they earned, never
+		// another's text or anything hidden.
+		if bytes.Contains(res.Body, []byte(hiddenMark)) {
+			t.Errorf("%s:%d: %s with the learner's own objects shows %q\n  %s", table, r.line, call, hiddenMark, res.Body)
+		}
 		for param, a := range absents[i] {
 			k, filler := w.kind(r.ids[param])
 			if _, whole := r.answer.exceptions[param[strings.IndexByte(param, '.')+1:]]; whole || k.unowned {
