@@ -69,10 +69,18 @@ func TestObjects(t *testing.T) {
 	// what a later row tries.
 	slices.SortStableFunc(rows, func(a, b row) int { return stage(a.method) - stage(b.method) })
 	absents := make([]map[string]tried, len(rows))
+	tries := 0
 	for i, r := range rows {
 		absents[i] = try(t, h, w, r)
+		for _, k := range r.ids {
+			kd, _ := w.kind(k)
+			if kd != nil {
+				tries += len(kd.variants)
+			}
+		}
 	}
 	controls(t, h, w, rows, absents)
+	t.Logf("%d operations in %d rows, %d tries and a control each", len(ops), len(rows), tries)
 }
 
 // controls calls each row once with nothing tried, every id the learner's
