@@ -146,7 +146,7 @@ type builder struct {
 	pubQuiz                  int64 // published, learning mode: open1, open2 and a trashed one
 	answers                  map[string]string
 	pubArticle, draftArticle int64
-	sharedDeck               int64
+	sharedDeck, privateDeck  int64
 }
 
 // build makes the world through the API, each object by the role that
@@ -295,6 +295,10 @@ func (b *builder) library() {
 	revisions := map[string]any{"draft": revision(draft), "archived": revision(archived)}
 	b.add("revision", revision(pub), revisions)
 	mod.do(http.MethodDelete, fmt.Sprintf("/articles/%d", id(binned)), nil, 200)
+	// What a learner reads may point at what they may not: the published
+	// article cross-references the draft.
+	mod.do(http.MethodPatch, fmt.Sprintf("/articles/%d", id(pub)), map[string]any{"sections": []map[string]any{{"id": "intro",
+		"heading": "Intro", "markdown": fmt.Sprintf("See [[%s]].", draft["slug"])}}}, 200)
 	b.add("article", id(pub), map[string]any{"draft": id(draft), "trashed": id(binned), "archived": id(archived)})
 	b.add("slug", pub["slug"], map[string]any{"draft": draft["slug"], "trashed": binned["slug"], "archived": archived["slug"],
 		"absent": "no-such-article"})
@@ -319,19 +323,22 @@ func (b *builder) library() {
 	binnedDeck, binnedCard := deck("Binned deck "+hiddenMark, b.openCat)
 	mod.do(http.MethodPut, fmt.Sprintf("/flashcards/%d/share", binnedDeck), nil, 200)
 	mod.do(http.MethodDelete, fmt.Sprintf("/flashcards/%d", binnedDeck), nil, 204)
+	mod.do(http.MethodPut, fmt.Sprintf("/flashcards/%d/articles/%d", sharedDeck, id(draft)), nil, 200)
 	b.add("deck", sharedDeck, map[string]any{"private": privateDeck, "binned": binnedDeck})
 	b.add("card", sharedCard, map[string]any{"private": privateCard, "binned": binnedCard})
-	b.sharedDeck = sharedDeck
+	b.sharedDeck, b.privateDeck = sharedDeck, privateDeck
 }
 
 // plans: a published plan to fill, an unpublished one, and one retired
 // after the other learner enrolled, started its block and read its link
 // (still theirs, nobody else's); each with a block and a reading link.
 func (b *builder) plans() {
+	// Every plan's block also reads the draft, which no learner may see.
 	plan := func(title string, questionID, articleID int64, published bool) (int64, int64, int64) {
 		p := id(b.mod.post("/study-plans", map[string]any{"title": title, "kind": "mixed"}, 201))
 		res := b.mod.post(fmt.Sprintf("/study-plans/%d/blocks", p), map[string]any{"title": title + " block",
-			"question_ids": []int64{questionID}, "reading": []map[string]any{{"article_id": articleID}}}, 201)
+			"question_ids": []int64{questionID}, "reading": []map[string]any{{"article_id": articleID},
+				{"article_id": b.draftArticle}}}, 201)
 		blocks := res["blocks"].([]any)
 		block := blocks[len(blocks)-1].(map[string]any)
 		if published {
@@ -356,9 +363,11 @@ func (b *builder) plans() {
 // after the other learner sat it: their paper, sitting and result stay
 // theirs (and are tried as quiz and attempt variants).
 func (b *builder) exams() {
+	// Every exam's domain also names the draft article and the private deck.
 	exam := func(title string, published bool) int64 {
 		e := id(b.mod.post("/exams", map[string]any{"title": title, "size": 2, "time_limit_minutes": 30, "seed": 1,
-			"domains": []map[string]any{{"name": "Valves", "weight": 1, "question_ids": []int64{b.open1, b.open2}}}}, 201))
+			"domains": []map[string]any{{"name": "Valves", "weight": 1, "question_ids": []int64{b.open1, b.open2},
+				"article_ids": []int64{b.draftArticle}, "deck_ids": []int64{b.privateDeck}}}}, 201))
 		if published {
 			b.mod.do(http.MethodPatch, fmt.Sprintf("/exams/%d/publish?published=true", e), nil, 200)
 		}
