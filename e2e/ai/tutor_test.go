@@ -140,6 +140,7 @@ var _ = Describe("The tutor", Ordered, func() {
 
 	streamSpecs()
 	aiModeSpecs()
+	reachSpecs()
 })
 
 var _ = Describe("Speech", Ordered, func() {

@@ -31,6 +31,14 @@ func createQuestion(body q) int64 {
 	return int64(res.Map()["id"].(float64))
 }
 
+// openQuestion files a question every learner reaches: one of a published
+// quiz (the bank's reach policy).
+func openQuestion(body q) int64 {
+	id := createQuestion(body)
+	createQuiz("Open to learners", quizOpts{}, id)
+	return id
+}
+
 // quizOpts shape a quiz.
 type quizOpts struct {
 	mode      string // timed (default) or learning

@@ -15,8 +15,8 @@ var _ = Describe("Folders and collections", func() {
 	It("files collections of questions into folders", func() {
 		u := learner()
 		c := u.Client(h)
-		q1 := createQuestion(mcq("Keep 1?", "Yes", "Yes", "No"))
-		q2 := createQuestion(mcq("Keep 2?", "Yes", "Yes", "No"))
+		q1 := openQuestion(mcq("Keep 1?", "Yes", "Yes", "No"))
+		q2 := openQuestion(mcq("Keep 2?", "Yes", "Yes", "No"))
 
 		fres := c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"})
 		Expect(fres).To(HaveStatus(201))
@@ -78,7 +78,7 @@ var _ = Describe("Folders and collections", func() {
 	It("refuses what does not fit, changing nothing", func() {
 		u, other := learner(), learner()
 		c := u.Client(h)
-		q1 := createQuestion(mcq("Fits?", "Yes", "Yes", "No"))
+		q1 := openQuestion(mcq("Fits?", "Yes", "Yes", "No"))
 		cardio := idOf(c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"}))
 		renal := idOf(c.Post("/api/v1/folders", map[string]any{"name": "Renal"}))
 		theirs := idOf(other.Client(h).Post("/api/v1/folders", map[string]any{"name": "Theirs"}))
@@ -123,7 +123,7 @@ var _ = Describe("Folders and collections", func() {
 
 	It("is the owner's only", func() {
 		owner, other := learner(), learner()
-		q1 := createQuestion(mcq("Mine?", "Yes", "Yes", "No"))
+		q1 := openQuestion(mcq("Mine?", "Yes", "Yes", "No"))
 		folder := idOf(owner.Client(h).Post("/api/v1/folders", map[string]any{"name": "Private"}))
 		coll := idOf(owner.Client(h).Post("/api/v1/collections", map[string]any{"name": "Private list"}))
 		Expect(owner.Client(h).Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveStatus(204))
@@ -152,8 +152,8 @@ var _ = Describe("Folders and collections", func() {
 var _ = Describe("Notes", func() {
 	It("keeps one private note per question", func() {
 		u, other := learner(), learner()
-		q1 := createQuestion(mcq("Note me?", "Yes", "Yes", "No"))
-		q2 := createQuestion(mcq("Me too?", "Yes", "Yes", "No"))
+		q1 := openQuestion(mcq("Note me?", "Yes", "Yes", "No"))
+		q2 := openQuestion(mcq("Me too?", "Yes", "Yes", "No"))
 		c := u.Client(h)
 
 		res := c.Put(fmt.Sprintf("/api/v1/notes/%d", q1), map[string]any{"body": "Remember the snap."})

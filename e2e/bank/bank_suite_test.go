@@ -6,7 +6,6 @@ package bank_test
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -76,17 +75,6 @@ var seq atomic.Int64
 // unique returns a word no other test uses (so listings can be narrowed).
 func unique(prefix string) string { return fmt.Sprintf("%s%d", prefix, seq.Add(1)) }
 
-// randomWord is a made-up word sharing few letter trigrams with any other,
-// so the search module's semantic ranker cannot tie it to other tests' text.
-func randomWord() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b)
-	for i := range b {
-		b[i] = 'a' + b[i]%26
-	}
-	return string(b)
-}
-
 // q is a question body for POST /questions/create.
 type q = map[string]any
 
@@ -140,6 +128,14 @@ func quiz(title string, ids []int64, extra ...q) int64 {
 	res := mod.Client(h).Post(api+"/questions/from-bank", body)
 	ExpectWithOffset(1, res).To(HaveStatus(201))
 	return int64(res.Map()["id"].(float64))
+}
+
+// createOpen files a question every learner reaches (the bank's reach
+// policy: one of a published quiz) and returns its id.
+func createOpen(body q) int64 {
+	id := create(body)
+	publish(quiz(unique("Open to learners "), []int64{id}))
+	return id
 }
 
 // publish shows a quiz to learners.

@@ -77,7 +77,8 @@ var _ = Describe("The bank listing: who sees what", func() {
 		elsewhere = category(unique("ScopeElse"), nil, nil)
 		inBranch = create(mcq(unique("Branch question"), q{"question_category_id": cat}))
 		inChild = create(mcq(unique("Child question"), q{"question_category_id": child}))
-		outside = create(mcq(unique("Outside question"), q{"question_category_id": elsewhere}))
+		// In a published quiz: a learner reaches it, so may favourite it.
+		outside = createOpen(mcq(unique("Outside question"), q{"question_category_id": elsewhere}))
 	})
 
 	It("shows a plain learner nothing at all", func() {
@@ -119,10 +120,11 @@ var _ = Describe("The bank listing: who sees what", func() {
 	})
 
 	It("shows a quiz grant holder that quiz's questions", func() {
-		z := quiz(unique("Grant quiz"), []int64{outside})
+		own := create(mcq(unique("Grant quiz question")))
+		z := quiz(unique("Grant quiz"), []int64{own})
 		holder := grantHolder("quiz", z)
 		l := list(holder, "")
-		Expect(l.ids()).To(Equal([]int64{outside}))
+		Expect(l.ids()).To(Equal([]int64{own}))
 		Expect(l.Questions[0].CanEdit).To(BeTrue())
 		Expect(l.Questions[0].QuizID).To(Equal(&z))
 	})
@@ -361,7 +363,7 @@ var _ = Describe("The bank listing without a search module", Ordered, func() {
 
 	It("searches quizzes by keyword only: title, questions, both, exactly", func() {
 		m := bare.NewUser(auth.RoleModerator)
-		word := randomWord()
+		word := MadeUpWord()
 		newQuestion := func(body q) int64 {
 			res := m.Client(bare).Post(api+"/questions/create", body)
 			Expect(res).To(HaveStatus(201))

@@ -86,7 +86,7 @@ var _ = Describe("Question types in the spec's spellings", func() {
 	})
 
 	It("filters the listing by type in any spelling; an unknown type is 422", func() {
-		word := randomWord()
+		word := MadeUpWord()
 		m := create(mcq(word + " one"))
 		f := create(q{"question_text": word + " two", "question_type": "fill_in", "correct_answer": "x"})
 		list := func(typ string) []int64 {

@@ -180,14 +180,16 @@ var _ = Describe("Editing questions", func() {
 		z := quiz(unique("Graded"), []int64{id})
 		holder := grantHolder("quiz", z)
 		Expect(holder.Client(h).Patch(path("/questions/%d", id), q{"attending_tip": "quiz grant"})).To(HaveStatus(200))
-		Expect(holder.Client(h).Patch(path("/questions/%d", outside), q{"attending_tip": "no"})).To(HaveError(403, "forbidden"))
+		Expect(holder.Client(h).Patch(path("/questions/%d", outside), q{"attending_tip": "no"})).To(HaveError(404, "not_found"),
+			"a question the holder does not reach answers as a missing one")
 	})
 
 	It("lets a quiz grant reach only while its quiz is live", func() {
 		z := quiz(unique("Trashed grant"), []int64{id})
 		holder := grantHolder("quiz", z)
 		Expect(mod.Client(h).Delete(path("/quizzes/%d", z))).To(HaveStatus(204))
-		Expect(holder.Client(h).Patch(path("/questions/%d", id), q{"attending_tip": "no"})).To(HaveError(403, "forbidden"))
+		Expect(holder.Client(h).Patch(path("/questions/%d", id), q{"attending_tip": "no"})).To(HaveError(404, "not_found"),
+			"out of the holder's reach with the quiz")
 		Expect(holder.Client(h).Get(path("/questions/detail/%d", id)).Map()["can_edit"]).To(BeFalse())
 		Expect(mod.Client(h).Patch(path("/quizzes/%d/restore", z), nil)).To(HaveStatus(200))
 		Expect(holder.Client(h).Patch(path("/questions/%d", id), q{"attending_tip": "yes"})).To(HaveStatus(200))
@@ -199,13 +201,18 @@ var _ = Describe("Editing questions", func() {
 		holder := grantHolder("category", cat)
 		Expect(holder.Client(h).Patch(path("/questions/%d", leaf), q{"attending_tip": "before"})).To(HaveStatus(200))
 		Expect(mod.Client(h).Patch(path("/question-categories/%d", child), q{"parent_id": nil})).To(HaveStatus(200))
-		Expect(holder.Client(h).Patch(path("/questions/%d", leaf), q{"attending_tip": "after"})).To(HaveError(403, "forbidden"))
+		Expect(holder.Client(h).Patch(path("/questions/%d", leaf), q{"attending_tip": "after"})).To(HaveError(404, "not_found"),
+			"out of the holder's reach with the branch")
 		Expect(mod.Client(h).Get(path("/questions/detail/%d", leaf)).Map()["attending_tip"]).To(Equal("before"))
 	})
 
-	It("refuses learners and holders of a grant elsewhere (403) and changes nothing", func() {
+	It("refuses learners and holders of a grant elsewhere (404 while they do not reach it, then 403) and changes nothing", func() {
 		learner := h.NewUser(auth.RoleUser)
 		other := grantHolder("category", category(unique("Other"), nil, nil))
+		for _, u := range []*User{learner, other} {
+			Expect(u.Client(h).Patch(path("/questions/%d", id), q{"explanation": "hijack"})).To(HaveError(404, "not_found"))
+		}
+		publish(quiz(unique("Now open "), []int64{id}))
 		for _, u := range []*User{learner, other} {
 			Expect(u.Client(h).Patch(path("/questions/%d", id), q{"explanation": "hijack"})).To(HaveError(403, "forbidden"))
 		}

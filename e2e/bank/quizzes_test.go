@@ -427,7 +427,7 @@ var _ = Describe("Quiz search", func() {
 	var learner *User
 
 	BeforeEach(func() {
-		word = randomWord()
+		word = MadeUpWord()
 		inside := create(mcq("A stem mentioning " + word))
 		plain := create(mcq(unique("Plain stem")))
 		byTitle = quiz("Renal "+word+" review", []int64{plain})

@@ -37,7 +37,8 @@ var _ = Describe("Every bank route from every role", Ordered, func() {
 		f.versionOf = create(mcq(unique("Roles versioned"), q{"question_category_id": f.category}))
 		Expect(mod.Client(h).Patch(path("/questions/%d", f.versionOf), q{"explanation": "v2"})).To(HaveStatus(200))
 		f.version = int64(versionsOf(mod, f.versionOf)[0].ID)
-		f.quiz = quiz(unique("Roles quiz"), []int64{f.question})
+		// Both in a published quiz: every role reaches them, so the editors' routes refuse with 403.
+		f.quiz = quiz(unique("Roles quiz"), []int64{f.question, f.versionOf})
 		publish(f.quiz)
 		res := mod.Client(h).Post(api+"/categories/", q{"name": unique("Roles quiz cat")})
 		f.quizCategory = int64(res.Map()["id"].(float64))

@@ -11,10 +11,7 @@ import (
 var _ = Describe("POST /saved-tests", func() {
 	It("lets a learner build a test of the questions open to them, that only they open", func() {
 		learner, other := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
-		favs := []int64{create(mcq(unique("Own test fav "))), create(mcq(unique("Own test fav ")))}
-		for _, id := range favs {
-			Expect(learner.Client(h).Post(api+"/favorites", q{"question_id": id})).To(HaveStatus(201))
-		}
+		favs := []int64{createOpen(mcq(unique("Own test open "))), createOpen(mcq(unique("Own test open ")))}
 		hidden := create(mcq(unique("Own test hidden ")))
 
 		res := learner.Client(h).Post(api+"/saved-tests",
@@ -55,8 +52,7 @@ var _ = Describe("POST /saved-tests", func() {
 
 	It("defaults to timed and keeps the time limit", func() {
 		learner := h.NewUser(auth.RoleUser)
-		fav := create(mcq(unique("Own test timed ")))
-		Expect(learner.Client(h).Post(api+"/favorites", q{"question_id": fav})).To(HaveStatus(201))
+		fav := createOpen(mcq(unique("Own test timed ")))
 		res := learner.Client(h).Post(api+"/saved-tests", q{"title": "Timed", "time_limit_minutes": 7, "question_ids": []int64{fav}})
 		Expect(res).To(HaveStatus(201))
 		Expect(res.Map()["mode"]).To(Equal("timed"))

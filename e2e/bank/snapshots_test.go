@@ -93,7 +93,7 @@ func storedVersion(id int64) int {
 var _ = Describe("Classification snapshots", func() {
 	It("are taken before a classification run; a rollback restores exactly that classification, "+
 		"snapshotting first and reindexing what changed", func() {
-		disease, subject := "Snapitis "+randomWord(), "Snapzine "+randomWord()
+		disease, subject := "Snapitis "+MadeUpWord(), "Snapzine "+MadeUpWord()
 		a := create(mcq("A child presents with " + disease + " and a rash"))
 		b := create(mcq("Which is true of " + subject + "?"))
 		manual := newTag("subject", unique("SnapManual"))

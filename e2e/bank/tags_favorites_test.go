@@ -199,7 +199,7 @@ var _ = Describe("Favourites", func() {
 
 	BeforeEach(func() {
 		learner = h.NewUser(auth.RoleUser)
-		id = create(mcq(unique("Favourite")))
+		id = createOpen(mcq(unique("Favourite")))
 	})
 
 	It("marks once (201, idempotent), lists newest first, unmarks (204)", func() {
@@ -213,7 +213,7 @@ var _ = Describe("Favourites", func() {
 		Expect(again).To(HaveStatus(201))
 		Expect(again.Map()["id"]).To(Equal(m["id"]))
 
-		second := create(mcq(unique("Favourite two")))
+		second := createOpen(mcq(unique("Favourite two")))
 		Expect(learner.Client(h).Post(api+"/favorites", q{"question_id": second})).To(HaveStatus(201))
 		Expect(learner.Client(h).Get(api + "/favorites").List()).To(Equal([]any{float64(second), float64(id)}))
 
@@ -250,7 +250,7 @@ var _ = Describe("Favourites", func() {
 var _ = Describe("A deleted account's favourites", func() {
 	It("are removed when an administrator deletes the account", func() {
 		gone := h.NewUser(auth.RoleUser)
-		id := create(mcq(unique("Loved")))
+		id := createOpen(mcq(unique("Loved")))
 		Expect(gone.Client(h).Post(api+"/favorites", q{"question_id": id})).To(HaveStatus(201))
 		Expect(admin.Client(h).Delete(path("/admin/users/%d", gone.ID))).To(HaveStatus(204))
 		count := func() int64 {

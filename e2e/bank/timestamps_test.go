@@ -37,6 +37,7 @@ var _ = Describe("Timestamps", func() {
 		questionAt := answered(res, "created_at")
 		Expect(mod.Client(h).Patch(path("/questions/%d", id), q{"question_text": unique("Restamped")})).To(HaveStatus(200))
 		z := quiz(unique("StampQuiz"), []int64{id})
+		publish(z) // a learner reaches it to favourite it
 		qc := mod.Client(h).Post(api+"/categories/", q{"name": unique("StampQuizCat")})
 		Expect(qc).To(HaveStatus(201))
 		fav := h.NewUser(auth.RoleUser).Client(h).Post(api+"/favorites", q{"question_id": id})

@@ -85,16 +85,21 @@ var _ = Describe("Question versions", func() {
 		Expect(mod.Client(h).Get(path("/questions/detail/%d", id)).Map()["question_text"]).To(Equal("Original stem"))
 	})
 
-	It("reads and restores only for those who may edit the question (403 otherwise)", func() {
+	It("reads and restores only for those who may edit the question (403 where others reach it, 404 where not)", func() {
 		Expect(mod.Client(h).Patch(path("/questions/%d", id), q{"question_text": "Edited"})).To(HaveStatus(200))
 		v := versionsOf(mod, id)[0]
 		learner := h.NewUser(auth.RoleUser)
 		other := grantHolder("category", category(unique("Unrelated"), nil, nil))
-		for _, u := range []*User{learner, other} {
-			Expect(u.Client(h).Get(path("/questions/detail/%d/versions", id))).To(HaveError(403, "forbidden"))
-			Expect(u.Client(h).Post(path("/questions/detail/%d/versions/%d/restore", id, v.ID), nil)).
-				To(HaveError(403, "forbidden"))
+		refused := func(status int, code string) {
+			for _, u := range []*User{learner, other} {
+				ExpectWithOffset(1, u.Client(h).Get(path("/questions/detail/%d/versions", id))).To(HaveError(status, code))
+				ExpectWithOffset(1, u.Client(h).Post(path("/questions/detail/%d/versions/%d/restore", id, v.ID), nil)).
+					To(HaveError(status, code))
+			}
 		}
+		refused(404, "not_found")
+		publish(quiz(unique("Versions open "), []int64{id}))
+		refused(403, "forbidden")
 		Expect(versionsOf(admin, id)).To(HaveLen(1))
 		Expect(versionsOf(holder, id)).To(HaveLen(1))
 		Expect(mod.Client(h).Get(path("/questions/detail/%d", id)).Map()["question_text"]).To(Equal("Edited"))

@@ -10,11 +10,18 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
+// question files an MCQ every learner reaches: one of a published quiz.
 func question(text string) int64 {
-	res := mod.Client(h).Post("/api/v1/questions/create", map[string]any{"question_text": text,
+	c := mod.Client(h)
+	res := c.Post("/api/v1/questions/create", map[string]any{"question_text": text,
 		"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes"})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	return int64(res.Map()["id"].(float64))
+	id := int64(res.Map()["id"].(float64))
+	res = c.Post("/api/v1/questions/from-bank", map[string]any{"title": "Reported from", "question_ids": []int64{id}})
+	ExpectWithOffset(1, res).To(HaveStatus(201))
+	ExpectWithOffset(1, c.Patch(fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", int64(res.Map()["id"].(float64))), nil)).
+		To(HaveStatus(200))
+	return id
 }
 
 func report(u *User, kind string, id int64, typ, text string) *Response {

@@ -53,7 +53,10 @@ type QuizSnapshot struct {
 	Mode             string // ModeTimed or ModeLearning
 	TimeLimitMinutes *int
 	IsPublished      bool
-	Questions        []QuestionSnapshot
+	// SavedTest: a learner's saved test (a block, an exam paper, their own
+	// test), which is sat in the mode it was built in, never in another.
+	SavedTest bool
+	Questions []QuestionSnapshot
 }
 
 // NewQuestion is a question another module files into the bank (accepted
@@ -89,6 +92,13 @@ type Facade interface {
 	CheckCategory(ctx context.Context, field string, id int64) error
 	// CountQuizzes counts the quizzes p can see (dashboard).
 	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
+	// RequireQuestions is the bank's reach policy for a module that takes
+	// question ids from a caller: nil when p reaches every one of ids, else
+	// the 404 *apperr.Error "question not found", word for word what a
+	// missing id gets. Moderators reach every live question; anyone else
+	// what their grants cover and the questions of live published quizzes;
+	// a favourite or a saved test reaches nothing (docs/decisions/bank.md).
+	RequireQuestions(ctx context.Context, p auth.Principal, ids ...int64) error
 	// CanEditQuestion reports whether p may edit a live question
 	// (moderator, or a grant covering it). ErrNotFound for a missing or
 	// trashed question.

@@ -27,7 +27,7 @@ func (m *Module) QuizForSitting(ctx context.Context, p auth.Principal, quizID in
 		return nil, facadeErr(err)
 	}
 	out := &QuizSnapshot{ID: d.ID, Title: d.Title, Mode: d.Mode, TimeLimitMinutes: d.TimeLimitMinutes,
-		IsPublished: d.IsPublished, Questions: make([]QuestionSnapshot, 0, len(d.Questions))}
+		IsPublished: d.IsPublished, SavedTest: d.SavedTest, Questions: make([]QuestionSnapshot, 0, len(d.Questions))}
 	for _, q := range d.Questions {
 		out.Questions = append(out.Questions, toSnapshot(q))
 	}
@@ -68,6 +68,11 @@ func (m *Module) CheckCategory(ctx context.Context, field string, id int64) erro
 // CountQuizzes implements Facade.
 func (m *Module) CountQuizzes(ctx context.Context, p auth.Principal) (int, error) {
 	return m.svc.CountQuizzes(ctx, p)
+}
+
+// RequireQuestions implements Facade.
+func (m *Module) RequireQuestions(ctx context.Context, p auth.Principal, ids ...int64) error {
+	return m.svc.RequireReach(ctx, p, ids...)
 }
 
 // CanEditQuestion implements Facade.

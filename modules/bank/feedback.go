@@ -10,11 +10,11 @@ import (
 // (the feedback module's Target).
 func (m *Module) FeedbackKinds() []string { return []string{"question"} }
 
-// FeedbackTarget checks the caller may read the question they report (its
-// stem is open to anyone signed in; a binned one only to moderators) and
-// gives its text as the report's title.
+// FeedbackTarget checks the caller reaches the question they report (the
+// bank's reach policy: a binned or unreached one is the 404 of a missing
+// one) and gives its text as the report's title.
 func (m *Module) FeedbackTarget(ctx context.Context, p auth.Principal, _ string, id int64) (string, error) {
-	q, err := m.svc.Detail(ctx, p, id, nil)
+	q, err := m.svc.ReachedDetail(ctx, p, id, nil)
 	if err != nil {
 		return "", err
 	}

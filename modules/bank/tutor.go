@@ -21,8 +21,10 @@ type TutorQuestion struct {
 
 // TutorQuestion reads a question for the tutor with the caller's
 // redaction; attemptID is the caller's attempt, as for the detail route.
+// A question the caller does not reach (nor sat in that attempt, answers
+// open) is the 404 of a missing one.
 func (m *Module) TutorQuestion(ctx context.Context, p auth.Principal, id int64, attemptID *int64) (*TutorQuestion, error) {
-	q, err := m.svc.Detail(ctx, p, id, attemptID)
+	q, err := m.svc.ReachedDetail(ctx, p, id, attemptID)
 	if err != nil {
 		return nil, err
 	}
@@ -30,8 +32,8 @@ func (m *Module) TutorQuestion(ctx context.Context, p auth.Principal, id int64, 
 		Explanation: q.Explanation, AnswersShown: q.AnswersShown}, nil
 }
 
-// QuestionStems gives the text of the live questions among ids (stems are
-// open to anyone signed in); missing ids are left out.
-func (m *Module) QuestionStems(ctx context.Context, ids []int64) (map[int64]string, error) {
-	return m.svc.LiveStems(ctx, ids)
+// QuestionStems gives the text of the questions among ids that p reaches;
+// the others are left out, as missing ones are.
+func (m *Module) QuestionStems(ctx context.Context, p auth.Principal, ids []int64) (map[int64]string, error) {
+	return m.svc.ReachedStems(ctx, p, ids)
 }

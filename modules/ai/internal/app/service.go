@@ -51,7 +51,7 @@ var Tasks = []string{"teach", "extraction", "article", "flashcard", "keyword", "
 // Bank is what the tutor asks the bank (implemented by bank.Module).
 type Bank interface {
 	TutorQuestion(ctx context.Context, p auth.Principal, id int64, attemptID *int64) (*bank.TutorQuestion, error)
-	QuestionStems(ctx context.Context, ids []int64) (map[int64]string, error)
+	QuestionStems(ctx context.Context, p auth.Principal, ids []int64) (map[int64]string, error)
 }
 
 // Library is what AI Mode asks the library (implemented by library.Module):

@@ -40,11 +40,12 @@ type ChatReply struct {
 // asked about.
 const similarShown = 4
 
-// Chat answers a learner about a question. The tutor sees the question and,
-// only when the caller may see them (an editor, or inside the caller's own
-// attempt that shows answers: study mode, or a submitted timed one), its
-// answer and explanation; never during a timed attempt. It also sees the
-// stems of up to four similar questions.
+// Chat answers a learner about a question they reach (the bank's reach
+// policy; otherwise the 404 of a missing question). The tutor sees the
+// question and, only when the caller may see them (an editor, or inside the
+// caller's own attempt that shows answers: study mode, or a submitted timed
+// one), its answer and explanation; never during a timed attempt. It also
+// sees the stems of up to four similar questions the caller reaches.
 func (s *Service) Chat(ctx context.Context, p auth.Principal, in ChatInput) (*ChatReply, error) {
 	m, t, msgs, err := s.prepareChat(ctx, p, in)
 	if err != nil {
@@ -109,7 +110,7 @@ func (s *Service) prepareChat(ctx context.Context, p auth.Principal, in ChatInpu
 	if err != nil {
 		return nil, gateway.Target{}, nil, err
 	}
-	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, q)}}, in.Messages...)
+	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, p, q)}}, in.Messages...)
 	return m, t, msgs, nil
 }
 
@@ -137,8 +138,8 @@ func (s *Service) teachModel(ctx context.Context, id *int64) (*store.Model, erro
 }
 
 // brief is the system message: the question, what the caller may see of
-// its answer, and similar questions' stems.
-func (s *Service) brief(ctx context.Context, q *bank.TutorQuestion) string {
+// its answer, and the stems of similar questions the caller reaches.
+func (s *Service) brief(ctx context.Context, p auth.Principal, q *bank.TutorQuestion) string {
 	var b strings.Builder
 	b.WriteString("You are a patient medical tutor. Answer in markdown, briefly and accurately. " +
 		"End with exactly three follow-up questions the learner could ask, each on its own line starting with '>'.\n\n")
@@ -155,7 +156,7 @@ func (s *Service) brief(ctx context.Context, q *bank.TutorQuestion) string {
 		b.WriteString("\nThe learner has not seen the answer yet. Do not reveal or hint at which option is correct; " +
 			"help them reason about the topic instead.\n")
 	}
-	if similar := s.similar(ctx, q); len(similar) > 0 {
+	if similar := s.similar(ctx, p, q); len(similar) > 0 {
 		b.WriteString("\nRelated questions in the bank (for context):\n")
 		for _, stem := range similar {
 			fmt.Fprintf(&b, "- %s\n", stem)
@@ -164,9 +165,10 @@ func (s *Service) brief(ctx context.Context, q *bank.TutorQuestion) string {
 	return b.String()
 }
 
-// similar gives the stems of up to four questions like q. A search failure
-// leaves them out: the tutor still answers.
-func (s *Service) similar(ctx context.Context, q *bank.TutorQuestion) []string {
+// similar gives the stems of up to four questions like q that p reaches
+// (the bank leaves the others out). A search failure leaves them out: the
+// tutor still answers.
+func (s *Service) similar(ctx context.Context, p auth.Principal, q *bank.TutorQuestion) []string {
 	hits, err := s.ports.Search.Semantic(ctx, search.KindQuestion, q.Text, 0.3, similarShown+1)
 	if err != nil {
 		s.log.WarnContext(ctx, "ai: similar questions unavailable", "error", err)
@@ -178,7 +180,7 @@ func (s *Service) similar(ctx context.Context, q *bank.TutorQuestion) []string {
 			ids = append(ids, h.ID)
 		}
 	}
-	stems, err := s.ports.Bank.QuestionStems(ctx, ids)
+	stems, err := s.ports.Bank.QuestionStems(ctx, p, ids)
 	if err != nil {
 		s.log.WarnContext(ctx, "ai: similar questions unavailable", "error", err)
 		return nil

@@ -32,6 +32,7 @@ type Attempts interface {
 // question.
 type Bank interface {
 	CanEditQuestion(ctx context.Context, p auth.Principal, questionID int64) (bool, error)
+	RequireQuestions(ctx context.Context, p auth.Principal, ids ...int64) error
 }
 
 // Ports are filled once every module is built.
@@ -147,16 +148,21 @@ func ratio(a, b int64) *float64 {
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // QuestionAnalysis is every analysed version of a question, for its
-// editors (a moderator, or a grant covering it).
+// editors (a moderator, or a grant covering it). Anyone else is refused
+// (403) where they reach the question, and told it does not exist (404,
+// the bank's words) where they do not.
 func (s *Service) QuestionAnalysis(ctx context.Context, p auth.Principal, questionID int64) ([]Item, error) {
 	ok, err := s.ports.Bank.CanEditQuestion(ctx, p, questionID)
 	if db.IsNotFound(err) {
-		return nil, apperr.NotFoundf("question %d not found", questionID)
+		return nil, apperr.NotFoundf("question not found")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
+		if err := s.ports.Bank.RequireQuestions(ctx, p, questionID); err != nil {
+			return nil, err
+		}
 		return nil, apperr.Forbiddenf("only the question's editors see its analysis")
 	}
 	rows, opts, err := s.store.Items(ctx, []int64{questionID})

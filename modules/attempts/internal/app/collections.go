@@ -138,10 +138,11 @@ func (s *Service) DeleteCollection(ctx context.Context, p auth.Principal, id int
 	})
 }
 
-// AddToCollection puts a live bank question in one of the caller's
-// collections (again: no change). A full collection answers 400.
+// AddToCollection puts a bank question the caller reaches in one of their
+// collections (again: no change); one they do not reach is the bank's 404
+// of a missing question. A full collection answers 400.
 func (s *Service) AddToCollection(ctx context.Context, p auth.Principal, id, questionID int64) error {
-	if err := s.checkQuestions(ctx, questionID); err != nil {
+	if err := s.ports.Bank.RequireQuestions(ctx, p, questionID); err != nil {
 		return err
 	}
 	return s.db.Tx(ctx, func(ctx context.Context) error {
@@ -175,7 +176,7 @@ func (s *Service) RemoveFromCollection(ctx context.Context, p auth.Principal, id
 			return err
 		}
 		if !ok {
-			return apperr.NotFoundf("question %d is not in this collection", questionID)
+			return apperr.NotFoundf("this question is not in this collection")
 		}
 		return s.store.TouchCollection(ctx, id)
 	})

@@ -11,14 +11,15 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// PutNote writes the caller's note on a live bank question (one per
-// question: a second PUT rewrites it).
+// PutNote writes the caller's note on a bank question they reach (one per
+// question: a second PUT rewrites it); one they do not reach is the bank's
+// 404 of a missing question.
 func (s *Service) PutNote(ctx context.Context, p auth.Principal, questionID int64, body string) (*Note, error) {
 	body = strings.TrimSpace(body)
 	if body == "" {
 		return nil, apperr.Invalidf("body", "the note is empty")
 	}
-	if err := s.checkQuestions(ctx, questionID); err != nil {
+	if err := s.ports.Bank.RequireQuestions(ctx, p, questionID); err != nil {
 		return nil, err
 	}
 	n := &store.Note{UserID: p.UserID, QuestionID: questionID, Body: body}
@@ -32,7 +33,7 @@ func (s *Service) PutNote(ctx context.Context, p auth.Principal, questionID int6
 func (s *Service) Note(ctx context.Context, p auth.Principal, questionID int64) (*Note, error) {
 	n, err := s.store.Note(ctx, p.UserID, questionID)
 	if errors.Is(err, db.ErrNotFound) {
-		return nil, apperr.NotFoundf("you have no note on question %d", questionID)
+		return nil, apperr.NotFoundf("you have no note on this question")
 	}
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func (s *Service) DeleteNote(ctx context.Context, p auth.Principal, questionID i
 	return s.db.Tx(ctx, func(ctx context.Context) error {
 		ok, err := s.store.DeleteNote(ctx, p.UserID, questionID)
 		if err == nil && !ok {
-			return apperr.NotFoundf("you have no note on question %d", questionID)
+			return apperr.NotFoundf("you have no note on this question")
 		}
 		return err
 	})

@@ -1,10 +1,9 @@
 package app
 
 import (
-	"context"
-	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"strings"
 
+	"github.com/roundsedu/rounds/modules/attempts/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 )
 
@@ -31,18 +30,4 @@ func cleanName(field, name string) (string, error) {
 		return "", apperr.Invalidf(field, "the %s is empty", field)
 	}
 	return name, nil
-}
-
-// checkQuestions makes sure every id is a live bank question.
-func (s *Service) checkQuestions(ctx context.Context, ids ...int64) error {
-	filings, err := s.ports.Bank.QuestionFilings(ctx, ids)
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if _, ok := filings[id]; !ok {
-			return apperr.NotFoundf("question %d not found", id)
-		}
-	}
-	return nil
 }

@@ -21,10 +21,13 @@ import (
 
 // Bank is the port attempts needs from the question bank (bank.Facade
 // satisfies it): the quiz as it is now for a new attempt, where questions
-// are filed (per-category performance) and how many quizzes a caller sees.
+// are filed (per-category performance), whether a caller reaches the
+// questions they name (notes, collections) and how many quizzes a caller
+// sees.
 type Bank interface {
 	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*bank.QuizSnapshot, error)
 	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
+	RequireQuestions(ctx context.Context, p auth.Principal, ids ...int64) error
 	CountQuizzes(ctx context.Context, p auth.Principal) (int, error)
 }
 

@@ -25,7 +25,8 @@ type Started struct {
 // the same mode (a timed one whose time ran out is auto-submitted first and
 // a new one started); with fresh it starts a new one and drops the quiz's
 // saved progress. mode is "timed" or "learning" (study); empty means the
-// quiz's own mode. A new attempt records every question as it is now.
+// quiz's own mode, the only one a saved test is sat in. A new attempt
+// records every question as it is now.
 func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fresh bool, mode string) (*Started, error) {
 	quiz, err := s.ports.Bank.QuizForSitting(ctx, p, quizID)
 	if errors.Is(err, bank.ErrNotFound) {
@@ -34,8 +35,13 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fre
 	if err != nil {
 		return nil, err
 	}
-	if mode == "" {
+	switch {
+	case mode == "":
 		mode = quiz.Mode
+	case quiz.SavedTest && mode != quiz.Mode:
+		// An exam paper sat as a study session would show its answers at
+		// once and be recorded as the result (docs/decisions/attempts.md).
+		return nil, apperr.Invalidf("mode", "this is a saved test built to be sat %s: it is sat in that mode only", quiz.Mode)
 	}
 	if len(quiz.Questions) == 0 {
 		return nil, apperr.BadRequestf("this quiz has no questions to sit")

@@ -131,7 +131,9 @@ func (s *Service) answersToScore(ctx context.Context, a *store.Attempt, qs []sto
 	}
 	for id, v := range given {
 		if !inAttempt[id] {
-			return nil, apperr.Invalidf("answers", "question %d is not in this attempt", id)
+			// Naming no id: every question outside the attempt, whether the
+			// bank has it or not, gets the same answer.
+			return nil, apperr.Invalidf("answers", "answers name questions that are not in this attempt")
 		}
 		out[id] = v
 	}

@@ -72,8 +72,16 @@ type NoteExport struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 }
 
+// answersOpen is Attempt.AnswersOpen in SQL over attempts a: a study
+// attempt shows its answer side at once, a timed one after submission.
+const answersOpen = `(a.mode = 'learning' OR a.completed_at IS NOT NULL)`
+
 // ExportPersonalData writes the user's attempts (answers included),
-// saved progress, reminder schedule, folders, collections and notes.
+// saved progress, reminder schedule, folders, collections and notes. An
+// attempt's questions carry what GET /attempts/{id} shows of them: the
+// correct answer only once the attempt opens it (a running timed attempt's
+// stays null, or the export would be its answer key), whether an answer
+// was right only once the attempt is completed (unanswered is wrong).
 func (s *Store) ExportPersonalData(ctx context.Context, userID int64, x *module.Export) error {
 	conn := s.db.Conn(ctx)
 	if err := module.Rows[AttemptExport](x, "attempts", conn.Raw(`
@@ -83,8 +91,10 @@ func (s *Store) ExportPersonalData(ctx context.Context, userID int64, x *module.
 				                 'position', an.position, 'question_id', an.question_id,
 				                 'version', q.version, 'question_type', q.question_type,
 				                 'question_text', q.question_text, 'options', q.options,
-				                 'correct_answer', q.correct_answer, 'user_answer', an.user_answer,
-				                 'is_correct', an.is_correct) ORDER BY an.position), '[]')
+				                 'correct_answer', CASE WHEN `+answersOpen+` THEN q.correct_answer END,
+				                 'user_answer', an.user_answer,
+				                 'is_correct', CASE WHEN a.completed_at IS NOT NULL THEN coalesce(an.is_correct, false) END)
+				                 ORDER BY an.position), '[]')
 				          FROM attempts.answers an JOIN attempts.sat_questions q ON q.id = an.sat_question_id
 				         WHERE an.attempt_id = a.id) AS answers
 				  FROM attempts.attempts a WHERE a.user_id = ? ORDER BY a.started_at, a.id`, userID)); err != nil {

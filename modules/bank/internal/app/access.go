@@ -30,7 +30,8 @@ func (s *Service) viewerOf(ctx context.Context, p auth.Principal) (*viewer, erro
 	return &viewer{p: p, branches: held[identity.GrantCategory], quizGrants: held[identity.GrantQuiz]}, nil
 }
 
-// canEdit decides whether v may edit q.
+// canEdit decides whether v may edit q, by the reach policy (reach.go).
+// Moderators edit trashed questions too (their versions, their restore).
 func (s *Service) canEdit(ctx context.Context, v *viewer, q *store.Question) (bool, error) {
 	if v.mod() {
 		return true, nil
@@ -38,18 +39,8 @@ func (s *Service) canEdit(ctx context.Context, v *viewer, q *store.Question) (bo
 	if !v.hasGrants() {
 		return false, nil
 	}
-	if q.QuestionCategoryID != nil && len(v.branches) > 0 {
-		t, err := s.loadTree(ctx)
-		if err != nil {
-			return false, err
-		}
-		for _, root := range v.branches {
-			if t.within(*q.QuestionCategoryID, root) {
-				return true, nil
-			}
-		}
-	}
-	return s.store.InLiveQuiz(ctx, q.ID, v.quizGrants)
+	_, editable, err := s.reach(ctx, v, []int64{q.ID})
+	return editable[q.ID], err
 }
 
 // editableCategories expands the caller's branch grants into every category

@@ -4,25 +4,25 @@ import (
 	"context"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/store"
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
 // Favorite is a question a user marked: the stored row as it is.
 type Favorite = store.Favorite
 
-// AddFavorite marks a live question for the caller; marking it again
-// returns the same favourite.
+// AddFavorite marks a question the caller reaches (reach.go); marking it
+// again returns the same favourite. One they do not reach is the 404 of a
+// missing question. The favourite stays listed if the question later
+// leaves their reach, and never brings it back: it is no fact of reach.
 func (s *Service) AddFavorite(ctx context.Context, p auth.Principal, questionID int64) (*Favorite, error) {
 	var out *Favorite
 	err := s.write(ctx, func(ctx context.Context) error {
 		// Share-locked so a purge cannot slip in before the insert.
-		live, err := s.store.LockLive(ctx, []int64{questionID})
-		if err != nil {
+		if _, err := s.store.LockLive(ctx, []int64{questionID}); err != nil {
 			return err
 		}
-		if len(live) == 0 {
-			return apperr.NotFoundf("question not found")
+		if err := s.RequireReach(ctx, p, questionID); err != nil {
+			return err
 		}
 		f, err := s.store.AddFavorite(ctx, p.UserID, questionID)
 		if err != nil {

@@ -158,12 +158,8 @@ func (s *Service) editTarget(ctx context.Context, v *viewer, id int64) (*store.Q
 		}
 		return nil, apperr.Conflictf("the question is in the trash: restore it before editing")
 	}
-	ok, err := s.canEdit(ctx, v, &q.Question)
-	if err != nil {
+	if err := s.requireEdit(ctx, v, id, "only moderators and holders of a grant covering this question may edit it"); err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, apperr.Forbiddenf("only moderators and holders of a grant covering this question may edit it")
 	}
 	return q, nil
 }
@@ -249,12 +245,8 @@ func (s *Service) Versions(ctx context.Context, p auth.Principal, id int64, limi
 	if q.DeletedAt != nil && !v.mod() {
 		return nil, apperr.NotFoundf("question not found")
 	}
-	ok, err := s.canEdit(ctx, v, &q.Question)
-	if err != nil {
+	if err := s.requireEdit(ctx, v, id, "only those who may edit this question may read its versions"); err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, apperr.Forbiddenf("only those who may edit this question may read its versions")
 	}
 	rows, err := s.store.Versions(ctx, id, limit, offset)
 	if err != nil {

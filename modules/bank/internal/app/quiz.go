@@ -29,6 +29,7 @@ type QuizDetail struct {
 	Quiz
 	Questions    []*Question
 	AnswersShown bool
+	SavedTest    bool // a learner's saved test (set by QuizForSitting only)
 }
 
 // NewQuiz is a quiz made from bank questions.

@@ -23,10 +23,11 @@ type SavedTest struct {
 const maxSavedTestTitle = 500
 
 // BuildSavedTest files an unpublished quiz owned by p of the questions p
-// may see (what reaches them in the bank: grants, favourites, published
-// quizzes; moderators everything), in the order given. Only p sits it
-// (QuizForSitting); nobody else sees it. 409 when none of the questions is
-// open to p. The quiz answered counts the questions kept.
+// reaches (reach.go: grants, published quizzes; moderators everything), in
+// the order given; an id p does not reach is left out exactly as one that
+// does not exist. Only p sits it (QuizForSitting), in its own mode; nobody
+// else sees it. 409 when none of the questions is open to p. The quiz
+// answered counts the questions kept.
 func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in SavedTest) (*Quiz, error) {
 	title := strings.TrimSpace(in.Title)
 	switch {
@@ -40,7 +41,7 @@ func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in Saved
 		return nil, apperr.Invalidf("time_limit_minutes", "the time limit must not be negative")
 	}
 	ids := dedupe(in.QuestionIDs)
-	visible, _, err := s.SearchReach(ctx, p, ids)
+	visible, _, err := s.Reach(ctx, p, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -78,20 +79,4 @@ func (s *Service) BuildSavedTest(ctx context.Context, p auth.Principal, in Saved
 		return nil, err
 	}
 	return quiz, nil
-}
-
-// maySit refuses (404) an unpublished quiz to anyone but a moderator and
-// the learner whose saved test it is.
-func (s *Service) maySit(ctx context.Context, p auth.Principal, z *Quiz) error {
-	if z.IsPublished || p.IsModerator() {
-		return nil
-	}
-	own, err := s.store.IsSavedTestOf(ctx, z.ID, p.UserID)
-	if err != nil {
-		return err
-	}
-	if !own {
-		return apperr.NotFoundf("quiz not found")
-	}
-	return nil
 }

@@ -167,16 +167,18 @@ func (s *Service) DeleteCard(ctx context.Context, p auth.Principal, id int64) (i
 	return n, err
 }
 
-// LinkQuestion links a card to a bank question, or with nil unlinks it.
-// The route admits moderators only: a deck grant does not reach links.
+// LinkQuestion links a card to a bank question the caller reaches (the
+// bank's reach policy; one they do not reach is refused as one that does
+// not exist), or with nil unlinks it. The route admits moderators only: a
+// deck grant does not reach links.
 func (s *Service) LinkQuestion(ctx context.Context, p auth.Principal, cardID int64, questionID *int64) (*Card, error) {
 	if questionID != nil {
-		f, err := s.ports.Bank.QuestionFilings(ctx, []int64{*questionID})
+		err := s.ports.Bank.RequireQuestions(ctx, p, *questionID)
+		if apperr.Is(err, apperr.NotFound) {
+			return nil, apperr.Invalidf("body.question_id", "no such question")
+		}
 		if err != nil {
 			return nil, err
-		}
-		if _, ok := f[*questionID]; !ok {
-			return nil, apperr.Invalidf("body.question_id", "question %d does not exist", *questionID)
 		}
 	}
 	return s.link(ctx, p, cardID, map[string]any{"question_id": questionID})

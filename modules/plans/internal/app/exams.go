@@ -159,9 +159,12 @@ func (s *Service) StartExam(ctx context.Context, p auth.Principal, id int64) (*S
 	return out, s.db.Tx(ctx, func(ctx context.Context) error { return s.store.SaveSitting(ctx, id, p.UserID, out.QuizID) })
 }
 
-// RecordSitting stores the result of a completed attempt of an exam's
-// saved test (the first per learner counts; redelivery changes nothing).
-// The sitting is read from attempts before the transaction.
+// RecordSitting stores the result of a completed timed attempt of an
+// exam's saved test (the first per learner counts; redelivery changes
+// nothing). A sitting in any other mode is no result: an exam is sat timed
+// (attempts refuses another mode for a saved test; this holds for any
+// sitting stored before it did). The sitting is read from attempts before
+// the transaction.
 func (s *Service) RecordSitting(ctx context.Context, userID, quizID, attemptID int64, at time.Time) error {
 	e, err := s.store.ExamOfQuiz(ctx, quizID, userID)
 	if err != nil || e == nil {
@@ -173,6 +176,9 @@ func (s *Service) RecordSitting(ctx context.Context, userID, quizID, attemptID i
 	sit, err := s.ports.Attempts.CompletedSitting(ctx, attemptID)
 	if err != nil {
 		return err
+	}
+	if sit.Mode != bank.ModeTimed {
+		return nil
 	}
 	domainOf := map[int64]int{}
 	for i, id := range e.QuestionIDs {
