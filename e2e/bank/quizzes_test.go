@@ -211,7 +211,7 @@ var _ = Describe("Reading quizzes", func() {
 		Expect(learner.Client(h).Post(path("/quizzes/%d/shuffle", unpublished), nil)).To(HaveError(404, "not_found"))
 	})
 
-	It("opens the review to moderators, and to nobody else without a completed attempt (403)", func() {
+	It("opens the review to moderators, and to nobody else without a completed attempt (403; 404 for a quiz they may not open)", func() {
 		d := getQuiz(mod, timed, "/review")
 		Expect(d.AnswersShown).To(BeTrue())
 		Expect(d.Questions[0]["correct_answer"]).To(Equal("Bravo"))
@@ -219,6 +219,9 @@ var _ = Describe("Reading quizzes", func() {
 		Expect(learner.Client(h).Get(path("/quizzes/%d/review", timed))).To(HaveError(403, "forbidden"))
 		Expect(grantHolder("quiz", timed).Client(h).Get(path("/quizzes/%d/review", timed))).To(HaveError(403, "forbidden"))
 		Expect(mod.Client(h).Get(path("/quizzes/%d/review", 987654321))).To(HaveError(404, "not_found"))
+		absent := learner.Client(h).Get(path("/quizzes/%d/review", 987654321))
+		Expect(absent).To(HaveError(404, "not_found"))
+		Expect(learner.Client(h).Get(path("/quizzes/%d/review", unpublished)).Body).To(MatchJSON(absent.Body))
 	})
 })
 

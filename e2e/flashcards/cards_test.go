@@ -77,8 +77,6 @@ var _ = Describe("Cards", func() {
 			{map[string]any{"card_type": "cloze", "front": "{{c1::never closed"}, "never closed"},
 			{map[string]any{"card_type": "cloze", "front": "no deletions here"}, "at least one deletion"},
 			{map[string]any{"card_type": "image", "front": "What is shown?"}, "needs a picture"},
-			{map[string]any{"card_type": "image", "front": "What is shown?", "picture_id": 999999}, "does not exist"},
-			{map[string]any{"card_type": "basic", "front": "Q", "back": "A", "picture_id": 999999}, "does not exist"},
 			{map[string]any{"card_type": "basic", "front": "Q"}, "needs a back"},
 			{map[string]any{"card_type": "reversed", "front": "  ", "back": "A"}, "front must not be blank"},
 			{map[string]any{"card_type": "type_in", "front": "Q", "back": " | "}, "needs an answer"},
@@ -88,6 +86,11 @@ var _ = Describe("Cards", func() {
 			Expect(string(res.Body)).To(ContainSubstring(c.says))
 		}
 		Expect(addCard(mod, d, map[string]any{"card_type": "flip", "front": "Q", "back": "A"})).To(HaveError(422, "invalid_request"))
+		// A picture nothing has is the 404 of any asset the editor may not use.
+		for _, typ := range []string{"image", "basic"} {
+			Expect(addCard(mod, d, map[string]any{"card_type": typ, "front": "Q", "back": "A", "picture_id": 999999})).
+				To(HaveError(404, "not_found"), typ)
+		}
 		Expect(storedCards(d)).To(BeEmpty())
 		Expect(addCard(mod, 999999, map[string]any{"card_type": "basic", "front": "Q", "back": "A"})).To(HaveError(404, "not_found"))
 	})

@@ -1,6 +1,7 @@
 package flashcards_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/roundsedu/rounds/e2e/fixtures"
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -147,16 +149,51 @@ var _ = Describe("Image cards", func() {
 		Expect(storedPictureCards(d)).To(HaveLen(1))
 	})
 
-	It("refuses a missing, binned or video asset and stores nothing", func() {
+	It("refuses a missing or binned asset as not found, a video as no picture, and stores nothing", func() {
 		d := deck(mod, "Bad pictures", category(0))
 		binned, _ := picture()
 		Expect(mod.Client(h).Delete(fmt.Sprintf("%s/media/%d", api, binned))).To(HaveStatus(200))
-		for what, pid := range map[string]int64{"missing": 999999, "binned": binned, "video": clip()} {
-			res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": pid})
-			Expect(res).To(HaveError(422, "invalid_request"), what)
-			Expect(string(res.Body)).To(ContainSubstring("picture_id"), what)
+		for what, pid := range map[string]int64{"missing": 999999, "binned": binned} {
+			Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": pid})).
+				To(HaveError(404, "not_found"), what)
+		}
+		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": clip()})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(string(res.Body)).To(ContainSubstring("picture_id"))
+		Expect(storedPictureCards(d)).To(BeEmpty())
+	})
+
+	It("takes on a card only a picture its editor may already see, and exports no other", func() {
+		hidden := fixtures.HiddenAssets(h, mod)
+		d := deck(mod, "Grant holder's pictures", category(0))
+		holder := h.NewUser(auth.RoleUser)
+		grant(holder, "deck", d)
+		var first []byte
+		for name, a := range hidden {
+			res := addCard(holder, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": a.ID})
+			Expect(res).To(HaveError(404, "not_found"), name)
+			if first == nil {
+				first = res.Body
+			}
+			Expect(res.Body).To(MatchJSON(first), "%s answers unlike the others", name)
+			Expect(holder.Client(h).Get(a.URL).Status).To(BeElementOf(403, 404), "/uploads of %s", name)
 		}
 		Expect(storedPictureCards(d)).To(BeEmpty())
+
+		// A published article's figure is seen by every reader: it may go
+		// on a card, and it is the one picture the deck's package carries.
+		seen := fixtures.Figure(h, mod, fixtures.Article(h, mod, "published", 0), "intro")
+		Expect(addCard(holder, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": seen.ID})).
+			To(HaveStatus(201))
+		exp := holder.Client(h).Get(fmt.Sprintf("%s/flashcard-decks/%d/export/apkg", api, d))
+		Expect(exp).To(HaveStatus(200))
+		zr, err := zip.NewReader(bytes.NewReader(exp.Body), int64(len(exp.Body)))
+		Expect(err).NotTo(HaveOccurred())
+		var names []string
+		for _, f := range zr.File {
+			names = append(names, f.Name)
+		}
+		Expect(names).To(ConsistOf("collection.anki2", "media", "0"))
 	})
 
 	It("serves a card's picture and its thumbnail to whoever may study the deck, and to nobody else", func() {

@@ -49,6 +49,40 @@ var _ = Describe("Rendering", func() {
 	})
 })
 
+var _ = Describe("Cross-references readers may not follow", func() {
+	It("leave a draft's title and slug out of a published article, and resolve once both are published", func() {
+		draft := write(q{"title": "Unannounced trial", "status": "draft", "slug": "unannounced-trial",
+			"sections": []q{{"id": "plan", "heading": "Plan", "markdown": "Not yet."}}})
+		html := func(a map[string]any) string { return a["sections"].([]any)[0].(map[string]any)["html"].(string) }
+		pub := write(q{"title": "Public review", "status": "published", "sections": []q{{"id": "s1", "heading": "One",
+			"markdown": "See [[unannounced-trial#plan]]."}}})
+		Expect(pub["links"]).To(Or(BeNil(), BeEmpty()))
+		Expect(pub["broken_links"]).To(ConsistOf(And(HaveKeyWithValue("target", "unannounced-trial#plan"),
+			HaveKeyWithValue("reason", ContainSubstring("not published")))))
+		learner := h.NewUser(auth.RoleUser)
+		read := learner.Client(h).Get(path("/articles/%d", idOf(pub)))
+		Expect(read).To(HaveStatus(200))
+		Expect(html(read.Map())).To(And(ContainSubstring("[[unannounced-trial#plan]]"), Not(ContainSubstring("Unannounced trial")),
+			Not(ContainSubstring("href"))))
+
+		// A draft renders the link for its editors; published, it renders
+		// again for its readers.
+		other := write(q{"title": "Companion", "status": "draft", "sections": []q{{"id": "s1", "heading": "One",
+			"markdown": "See [[unannounced-trial]]."}}})
+		Expect(html(other)).To(ContainSubstring(`<a href="/articles/unannounced-trial">Unannounced trial</a>`))
+		Expect(mod.Client(h).Put(path("/articles/%d/status", idOf(other)), q{"status": "published"})).To(HaveStatus(200))
+		Expect(html(learner.Client(h).Get(path("/articles/%d", idOf(other))).Map())).NotTo(ContainSubstring("Unannounced trial"))
+		Expect(scalar[string](`SELECT html FROM library.sections WHERE article_id = ?`, idOf(other))).
+			NotTo(ContainSubstring("Unannounced trial"))
+
+		// Once the target is published, the next save links it.
+		Expect(mod.Client(h).Put(path("/articles/%d/status", idOf(draft)), q{"status": "published"})).To(HaveStatus(200))
+		res := mod.Client(h).Patch(path("/articles/%d", idOf(pub)), q{"summary": "resave"})
+		Expect(res).To(HaveStatus(200))
+		Expect(html(res.Map())).To(ContainSubstring(`<a href="/articles/unannounced-trial#plan">Unannounced trial › Plan</a>`))
+	})
+})
+
 var _ = Describe("Listings", func() {
 	It("shows learners the published library, by category, and editors what they may edit", func() {
 		cat := category("Listing branch", nil)

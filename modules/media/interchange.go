@@ -24,9 +24,11 @@ type CardImages interface {
 	// assets of p's and calls then with their ids and keys in order; on
 	// any failure nothing is left stored.
 	StoreImages(ctx context.Context, p auth.Principal, imgs []NamedImage, then func(ctx context.Context, stored []StoredImage) error) error
-	// OpenImage opens a live image asset's bytes and gives its content
-	// type (db.ErrNotFound for a missing, binned or non-image asset).
-	OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error)
+	// OpenImage opens the bytes of an image asset p may use (the rule
+	// media applies to every asset id, as GET /uploads does to its file)
+	// and gives its content type: db.ErrNotFound for a missing, binned,
+	// hidden or non-image asset.
+	OpenImage(ctx context.Context, p auth.Principal, assetID int64) (io.ReadCloser, string, error)
 }
 
 var _ CardImages = (*Module)(nil)
@@ -37,8 +39,8 @@ func (m *Module) StoreImages(ctx context.Context, p auth.Principal, imgs []Named
 }
 
 // OpenImage implements CardImages.
-func (m *Module) OpenImage(ctx context.Context, assetID int64) (io.ReadCloser, string, error) {
-	return m.svc.OpenImage(ctx, assetID)
+func (m *Module) OpenImage(ctx context.Context, p auth.Principal, assetID int64) (io.ReadCloser, string, error) {
+	return m.svc.OpenImage(ctx, p, assetID)
 }
 
 // OverlayShape is one shape of an image's overlay (pixels), what image

@@ -135,6 +135,16 @@ func (s *Service) resolve(ctx context.Context, p auth.Principal, f BankFilter) (
 		}
 		q.EditCategories, q.EditQuizzes = q.ReachCategories, v.quizGrants
 	}
+	if f.QuizID != nil && !v.mod() {
+		// A quiz the caller may not open (unpublished, another learner's
+		// saved test) filters like one that does not exist: its questions
+		// are not told even where the caller reaches them.
+		if _, err := s.OpenQuiz(ctx, p, *f.QuizID, false); apperr.Is(err, apperr.NotFound) {
+			q.Never = true
+		} else if err != nil {
+			return nil, err
+		}
+	}
 	if len(f.CategoryIDs) > 0 {
 		q.HasCategories = true
 		seen := map[int64]bool{}

@@ -240,7 +240,10 @@ func (s *Service) ShuffleQuiz(ctx context.Context, p auth.Principal, id int64, o
 }
 
 // ReviewQuiz shows a quiz with every answer and explanation, to a
-// moderator or to a learner with a completed attempt of it.
+// moderator or to a learner with a completed attempt of it. A learner
+// without one is told to complete an attempt only of a quiz they may open;
+// any other quiz (unpublished, another learner's saved test) is the 404
+// of one that does not exist.
 func (s *Service) ReviewQuiz(ctx context.Context, p auth.Principal, id int64) (*QuizDetail, error) {
 	z, err := s.liveQuiz(ctx, id, false)
 	if err != nil {
@@ -252,6 +255,9 @@ func (s *Service) ReviewQuiz(ctx context.Context, p auth.Principal, id int64) (*
 			return nil, err
 		}
 		if !done {
+			if _, err := s.OpenQuiz(ctx, p, id, false); err != nil {
+				return nil, err
+			}
 			return nil, apperr.Forbiddenf("the review opens once you have completed an attempt of this quiz")
 		}
 	}

@@ -37,18 +37,18 @@ type NewCard struct {
 	Occlusion string
 }
 
-// picture checks a picture through media; with no media module every
-// picture is refused.
-func (s *Service) picture(ctx context.Context, id int64) (*Picture, error) {
+// picture checks a picture p puts on a card through media (which decides
+// who may use an asset); with no media module every picture is refused.
+func (s *Service) picture(ctx context.Context, p auth.Principal, id int64) (*Picture, error) {
 	if len(s.ports.Pictures) == 0 {
 		return nil, apperr.Invalidf("body.picture_id", "pictures need the media module, which this service does not have yet")
 	}
-	return s.ports.Pictures[0].FlashcardPicture(ctx, id)
+	return s.ports.Pictures[0].FlashcardPicture(ctx, p, id)
 }
 
 // rows turns what an editor wrote into the rows to store: two for a
 // reversed card, one per deletion number for cloze, one otherwise.
-func (s *Service) rows(ctx context.Context, deckID, by int64, in NewCard) ([]Card, error) {
+func (s *Service) rows(ctx context.Context, p auth.Principal, deckID int64, in NewCard) ([]Card, error) {
 	front, back := strings.TrimSpace(in.Front), strings.TrimSpace(in.Back)
 	if front == "" && in.Type != Image {
 		return nil, apperr.Invalidf("body.front", "front must not be blank")
@@ -62,11 +62,11 @@ func (s *Service) rows(ctx context.Context, deckID, by int64, in NewCard) ([]Car
 	var pic *Picture
 	if in.PictureID != nil {
 		var err error
-		if pic, err = s.picture(ctx, *in.PictureID); err != nil {
+		if pic, err = s.picture(ctx, p, *in.PictureID); err != nil {
 			return nil, err
 		}
 	}
-	base := Card{DeckID: deckID, CardType: in.Type, Front: front, Back: back, PictureID: in.PictureID, CreatedBy: by}
+	base := Card{DeckID: deckID, CardType: in.Type, Front: front, Back: back, PictureID: in.PictureID, CreatedBy: p.UserID}
 	switch in.Type {
 	case Basic, Reversed:
 		if back == "" {
@@ -111,7 +111,7 @@ func (s *Service) AddCard(ctx context.Context, p auth.Principal, deckID int64, i
 	if _, err := s.editable(ctx, p, deckID, db.NoLock); err != nil {
 		return nil, err
 	}
-	rows, err := s.rows(ctx, deckID, p.UserID, in)
+	rows, err := s.rows(ctx, p, deckID, in)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ func (s *Service) WriteArticleCards(ctx context.Context, p auth.Principal, artic
 			out.DeckID, out.Created = d.ID, true
 		}
 		for i, c := range cards {
-			rows, err := s.rows(ctx, out.DeckID, p.UserID, c)
+			rows, err := s.rows(ctx, p, out.DeckID, c)
 			if ae, ok := apperr.As(err); ok && ae.Code == apperr.Invalid {
 				out.Refused[i] = ae.Message // refused before any statement: the transaction goes on
 				continue

@@ -31,11 +31,11 @@ type Articles interface {
 	FlashcardArticle(ctx context.Context, articleID int64, sectionID *int64) error
 }
 
-// Pictures is what media offers to check a card's picture: its overlay
-// shapes, or an *apperr.Error when the asset does not exist, is binned or
-// is not an image.
+// Pictures is what media offers to check a picture p puts on a card: its
+// overlay shapes, or an *apperr.Error: 404 when p may not use the asset
+// (missing, binned, or one p may not see), 422 when it is not an image.
 type Pictures interface {
-	FlashcardPicture(ctx context.Context, assetID int64) (*Picture, error)
+	FlashcardPicture(ctx context.Context, p auth.Principal, assetID int64) (*Picture, error)
 }
 
 // ExamDates is what plans offers: the learner's next study-plan exam

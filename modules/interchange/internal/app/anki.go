@@ -122,7 +122,7 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 		return nil, err
 	}
 	out := &AnkiExport{Filename: fmt.Sprintf("deck-%d.apkg", deckID), pkg: pkg}
-	if err := s.writeDeck(ctx, deck, out); err != nil {
+	if err := s.writeDeck(ctx, p, deck, out); err != nil {
 		pkg.Remove()
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 }
 
 // writeDeck writes the deck's notes into the export's collection.
-func (s *Service) writeDeck(ctx context.Context, deck *flashcards.DeckExport, out *AnkiExport) error {
+func (s *Service) writeDeck(ctx context.Context, p auth.Principal, deck *flashcards.DeckExport, out *AnkiExport) error {
 	// An image card is a Basic note showing its picture on the front.
 	noteTypes := map[string]string{flashcards.CardBasic: anki.Basic, flashcards.CardReversed: anki.Reversed,
 		flashcards.CardCloze: anki.Cloze, flashcards.CardTypeIn: anki.TypeIn, flashcards.CardImage: anki.Basic}
@@ -147,7 +147,7 @@ func (s *Service) writeDeck(ctx context.Context, deck *flashcards.DeckExport, ou
 		n := anki.Note{Type: t, Front: c.Front, Back: c.Back, Schedules: c.Schedules,
 			ImageOnFront: c.Type == flashcards.CardImage}
 		if c.PictureID != nil {
-			if n.Image, err = s.exportImage(ctx, *c.PictureID, names, &out.images); err != nil {
+			if n.Image, err = s.exportImage(ctx, p, *c.PictureID, names, &out.images); err != nil {
 				return err
 			}
 		}
@@ -159,12 +159,13 @@ func (s *Service) writeDeck(ctx context.Context, deck *flashcards.DeckExport, ou
 }
 
 // exportImage names a card's picture in the package, adding its file the
-// first time; a picture binned since the card was made is left out ("").
-func (s *Service) exportImage(ctx context.Context, assetID int64, names map[int64]string, images *[]anki.MediaFile) (string, error) {
+// first time; a picture p may not use (binned since the card was made, or
+// one media would not show p) is left out ("").
+func (s *Service) exportImage(ctx context.Context, p auth.Principal, assetID int64, names map[int64]string, images *[]anki.MediaFile) (string, error) {
 	if name, ok := names[assetID]; ok {
 		return name, nil
 	}
-	rc, contentType, err := s.ports.Media.OpenImage(ctx, assetID)
+	rc, contentType, err := s.ports.Media.OpenImage(ctx, p, assetID)
 	if errors.Is(err, db.ErrNotFound) || errors.Is(err, storage.ErrNotFound) {
 		names[assetID] = ""
 		return "", nil
@@ -180,7 +181,7 @@ func (s *Service) exportImage(ctx context.Context, assetID int64, names map[int6
 	name := fmt.Sprintf("rounds-%d.%s", assetID, ext)
 	names[assetID] = name
 	*images = append(*images, anki.MediaFile{Name: name, Open: func() (io.ReadCloser, error) {
-		rc, _, err := s.ports.Media.OpenImage(ctx, assetID)
+		rc, _, err := s.ports.Media.OpenImage(ctx, p, assetID)
 		return rc, err
 	}})
 	return name, nil

@@ -78,7 +78,9 @@ func (s *Service) SetStatus(ctx context.Context, p auth.Principal, id int64, sta
 		if err := s.store.Save(ctx, a); err != nil {
 			return err
 		}
-		if err := s.reindex(ctx, a, secs, nil); err != nil {
+		// Rendered again for its new readers (a draft's links to other
+		// drafts are not a published article's) and reindexed.
+		if err := s.writeSections(ctx, &Article{Article: *a}, secs); err != nil {
 			return err
 		}
 		out, err = s.withSections(ctx, a, true)

@@ -65,8 +65,11 @@ func xrefSlugs(secs []store.Section) []string {
 
 // renderSections fills each section's HTML, turning cross-references
 // whose target exists into links to the target's current slug and
-// listing the ones whose target is missing (they stay as written).
-func renderSections(secs []store.Section, targets map[string]*store.Target) (links []Link, broken []BrokenLink, err error) {
+// listing the ones whose target is missing (they stay as written). The
+// HTML is stored once for every reader: in a published article (public)
+// a target that is not published is left as written too, since its title,
+// slug and sections are not the learners' to read.
+func renderSections(secs []store.Section, targets map[string]*store.Target, public bool) (links []Link, broken []BrokenLink, err error) {
 	for i := range secs {
 		s := &secs[i]
 		src := xrefPattern.ReplaceAllStringFunc(s.Markdown, func(m string) string {
@@ -77,6 +80,9 @@ func renderSections(secs []store.Section, targets map[string]*store.Target) (lin
 			switch {
 			case x.slug == "" || t == nil:
 				broken = append(broken, BrokenLink{Link: l, Reason: "no article has this slug"})
+				return m
+			case public && t.Status != StatusPublished:
+				broken = append(broken, BrokenLink{Link: l, Reason: "the article is not published, so readers of this one may not open it"})
 				return m
 			case x.section != "" && t.Keys[x.section] == "":
 				broken = append(broken, BrokenLink{Link: l, Reason: "the article has no such section"})

@@ -12,7 +12,7 @@ func TestRenderResolvesCrossReferencesAndListsBrokenOnes(t *testing.T) {
 	secs := []store.Section{{Key: "intro", Markdown: "See [[heart-failure#causes]], [[heart-failure|HF]], " +
 		"[[old-hf]], [[nowhere]] and [[heart-failure#nope]]."}}
 	hf := &store.Target{ArticleID: 7, Slug: "heart-failure", Title: "Heart failure", Keys: map[string]string{"causes": "Causes"}}
-	links, broken, err := renderSections(secs, map[string]*store.Target{"heart-failure": hf, "old-hf": hf})
+	links, broken, err := renderSections(secs, map[string]*store.Target{"heart-failure": hf, "old-hf": hf}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +31,38 @@ func TestRenderResolvesCrossReferencesAndListsBrokenOnes(t *testing.T) {
 	}
 }
 
+func TestRenderLeavesUnpublishedTargetsAsWrittenInAPublishedArticle(t *testing.T) {
+	md := "See [[plan-b]] and [[live#why]]."
+	targets := map[string]*store.Target{
+		"plan-b": {ArticleID: 8, Slug: "plan-b-draft", Title: "Secret plan", Status: StatusDraft, Keys: map[string]string{}},
+		"live":   {ArticleID: 9, Slug: "live", Title: "Live", Status: StatusPublished, Keys: map[string]string{"why": "Why"}},
+	}
+	for _, public := range []bool{false, true} {
+		secs := []store.Section{{Key: "intro", Markdown: md}}
+		links, broken, err := renderSections(secs, targets, public)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := secs[0].HTML
+		if !strings.Contains(html, `<a href="/articles/live#why">Live › Why</a>`) {
+			t.Errorf("public=%v: html %q lacks the published target", public, html)
+		}
+		if public {
+			if len(links) != 1 || len(broken) != 1 || broken[0].Target != "plan-b" || !strings.Contains(html, "[[plan-b]]") ||
+				strings.Contains(html, "Secret plan") || strings.Contains(html, "plan-b-draft") {
+				t.Errorf("public: links %v broken %v html %q", links, broken, html)
+			}
+		} else if len(links) != 2 || !strings.Contains(html, `<a href="/articles/plan-b-draft">Secret plan</a>`) {
+			t.Errorf("editors' draft: links %v html %q", links, html)
+		}
+	}
+}
+
 func TestRenderNeutralisesHostileMarkdown(t *testing.T) {
 	secs := []store.Section{{Key: "x", Markdown: "<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n" +
 		"[click](javascript:alert(1)) [[a|<b onmouseover=alert(1)>x</b>]]"}}
 	a := &store.Target{Slug: "a", Title: "A", Keys: map[string]string{}}
-	if _, _, err := renderSections(secs, map[string]*store.Target{"a": a}); err != nil {
+	if _, _, err := renderSections(secs, map[string]*store.Target{"a": a}, false); err != nil {
 		t.Fatal(err)
 	}
 	html := strings.ToLower(secs[0].HTML)

@@ -322,14 +322,15 @@ func (s *Service) Create(ctx context.Context, p auth.Principal, w Write) (*Artic
 }
 
 // writeSections renders secs (cross-references resolved against the
-// library as it is, the article itself included), stores them as the
-// article's sections with their figure rows and updates the index.
+// library as it is, the article itself included; in a published article
+// only against published ones), stores them as the article's sections
+// with their figure rows and updates the index.
 func (s *Service) writeSections(ctx context.Context, out *Article, secs []store.Section) error {
 	targets, err := s.store.Targets(ctx, xrefSlugs(secs))
 	if err != nil {
 		return err
 	}
-	self := &store.Target{ArticleID: out.ID, Slug: out.Slug, Title: out.Title, Keys: map[string]string{}}
+	self := &store.Target{ArticleID: out.ID, Slug: out.Slug, Title: out.Title, Status: out.Status, Keys: map[string]string{}}
 	for _, sec := range secs {
 		self.Keys[sec.Key] = sec.Heading
 	}
@@ -339,7 +340,7 @@ func (s *Service) writeSections(ctx context.Context, out *Article, secs []store.
 		}
 	}
 	targets[out.Slug] = self
-	if out.Links, out.Broken, err = renderSections(secs, targets); err != nil {
+	if out.Links, out.Broken, err = renderSections(secs, targets, out.Status == StatusPublished); err != nil {
 		return err
 	}
 	removed, err := s.store.ReplaceSections(ctx, out.ID, secs)

@@ -249,6 +249,7 @@ type Target struct {
 	ArticleID int64
 	Slug      string // current
 	Title     string
+	Status    string
 	Keys      map[string]string // key -> heading
 }
 
@@ -256,22 +257,23 @@ type Target struct {
 // with their section keys; unknown slugs are absent.
 func (s *Store) Targets(ctx context.Context, slugs []string) (map[string]*Target, error) {
 	var rows []struct {
-		Asked, Slug, Title, Key, Heading string
-		ArticleID                        int64
+		Asked, Slug, Title, Status, Key, Heading string
+		ArticleID                                int64
 	}
 	err := s.db.Conn(ctx).Raw(`WITH asked AS (SELECT unnest(CAST(? AS text[])) AS slug),
 		found AS (
 			SELECT asked.slug AS asked, a.id FROM asked JOIN library.articles a ON a.slug = asked.slug
 			UNION ALL
 			SELECT asked.slug, h.article_id FROM asked JOIN library.slug_history h ON h.slug = asked.slug)
-		SELECT f.asked, a.slug, a.title, a.id AS article_id, coalesce(s.key, '') AS key, coalesce(s.heading, '') AS heading
+		SELECT f.asked, a.slug, a.title, a.status, a.id AS article_id, coalesce(s.key, '') AS key,
+			coalesce(s.heading, '') AS heading
 		FROM found f JOIN library.articles a ON a.id = f.id AND a.deleted_at IS NULL
 		LEFT JOIN library.sections s ON s.article_id = a.id`, textArray(slugs)).Scan(&rows).Error
 	out := map[string]*Target{}
 	for _, r := range rows {
 		t := out[r.Asked]
 		if t == nil {
-			t = &Target{ArticleID: r.ArticleID, Slug: r.Slug, Title: r.Title, Keys: map[string]string{}}
+			t = &Target{ArticleID: r.ArticleID, Slug: r.Slug, Title: r.Title, Status: r.Status, Keys: map[string]string{}}
 			out[r.Asked] = t
 		}
 		if r.Key != "" {

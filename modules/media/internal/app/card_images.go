@@ -118,14 +118,15 @@ func (s *Service) checkImage(img NamedImage) (*store.Asset, string, error) {
 	return a, t.ext, nil
 }
 
-// OpenImage opens a live image asset's bytes, with its content type.
-func (s *Service) OpenImage(ctx context.Context, id int64) (io.ReadCloser, string, error) {
-	a, err := s.store.Asset(ctx, id, db.NoLock)
+// OpenImage opens the bytes of an image asset p may use (Usable), with
+// its content type; db.ErrNotFound for any other.
+func (s *Service) OpenImage(ctx context.Context, p auth.Principal, id int64) (io.ReadCloser, string, error) {
+	a, err := s.Usable(ctx, p, id, db.NoLock)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && a.Kind != "image") {
+		return nil, "", db.ErrNotFound
+	}
 	if err != nil {
 		return nil, "", err
-	}
-	if a.Kind != "image" || a.DeletedAt != nil || a.PurgedAt != nil {
-		return nil, "", db.ErrNotFound
 	}
 	rc, err := s.files.Open(ctx, a.Path)
 	if err != nil {

@@ -238,6 +238,9 @@ func (s *Service) DrawFigure(ctx context.Context, p auth.Principal, at Placement
 	if (spec == nil) == (svg == "") {
 		return nil, apperr.Invalidf("spec", "send either spec (a diagram to draw) or svg")
 	}
+	if err := s.ports.Library.CheckFigure(ctx, p, at.ArticleID, at.SectionKey, at.Replace); err != nil {
+		return nil, err
+	}
 	if err := s.checkMeta(ctx, &m); err != nil {
 		return nil, err
 	}

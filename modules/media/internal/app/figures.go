@@ -75,6 +75,9 @@ func (s *Service) UploadFigure(ctx context.Context, p auth.Principal, at Placeme
 	if up.size == 0 {
 		return nil, apperr.Invalidf("file", "the file is empty")
 	}
+	if err := s.ports.Library.CheckFigure(ctx, p, at.ArticleID, at.SectionKey, at.Replace); err != nil {
+		return nil, err
+	}
 	if err := s.checkMeta(ctx, &m); err != nil {
 		return nil, err
 	}
@@ -106,11 +109,11 @@ func (s *Service) UploadFigure(ctx context.Context, p auth.Principal, at Placeme
 }
 
 // storeAndPlace stores the bytes under a new key, then records the asset
-// and places it in one transaction.
+// and places it in one transaction. Its callers have asked the library
+// (CheckFigure) first, before reading what the editor sent: someone who
+// may not edit the article learns nothing of the image libraries or
+// categories the body names.
 func (s *Service) storeAndPlace(ctx context.Context, p auth.Principal, at Placement, m Meta, a *store.Asset, ext string, body io.Reader) (*Asset, error) {
-	if err := s.ports.Library.CheckFigure(ctx, p, at.ArticleID, at.SectionKey, at.Replace); err != nil {
-		return nil, err
-	}
 	a.Path = newKey(ext, time.Now())
 	if _, err := s.files.Put(ctx, a.Path, body, a.ContentType); err != nil {
 		return nil, fmt.Errorf("media: store: %w", err)
@@ -140,18 +143,15 @@ func fill(a *store.Asset, m Meta) {
 	a.Modality, a.LibraryID, a.CategoryID = m.Modality, m.LibraryID, m.CategoryID
 }
 
-// PlaceExisting hangs a live asset on another section (no new bytes).
-// The asset row is locked so a bin cannot slip in between the check and
-// the placement.
+// PlaceExisting hangs an asset the caller may use (Usable) on another
+// section (no new bytes). The asset row is locked so a bin cannot slip in
+// between the check and the placement.
 func (s *Service) PlaceExisting(ctx context.Context, p auth.Principal, at Placement, assetID int64) (*Asset, error) {
 	var out *Asset
 	err := s.db.Tx(ctx, func(ctx context.Context) error {
-		a, err := s.locked(ctx, assetID)
+		a, err := s.Usable(ctx, p, assetID, db.ForUpdate)
 		if err != nil {
 			return err
-		}
-		if a.DeletedAt != nil {
-			return apperr.NotFoundf("media asset not found")
 		}
 		out = a
 		return s.ports.Library.PlaceFigure(ctx, p, at.ArticleID, at.SectionKey, a.Path, a.AltText, at.Replace)

@@ -45,10 +45,10 @@ func (s *Service) Bin(ctx context.Context, p auth.Principal, id int64) (*Asset, 
 	return out, err
 }
 
-// Unlink takes an asset off one article the caller may edit (grant holders
-// may only do this; the asset stays live).
+// Unlink takes an asset the caller may use off one article they may edit
+// (grant holders may only do this; the asset stays live).
 func (s *Service) Unlink(ctx context.Context, p auth.Principal, id, articleID int64) error {
-	a, err := s.Lookup(ctx, id, false)
+	a, err := s.Usable(ctx, p, id, db.NoLock)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (s *Service) Restore(ctx context.Context, p auth.Principal, id int64) (*Ass
 		case a.DeletedAt == nil:
 			return apperr.BadRequestf("media asset %d is not in the bin", id)
 		case a.PurgedAt != nil:
-			return apperr.NotFoundf("media asset not found")
+			return errAssetNotFound()
 		}
 		var places []libraryFigure
 		for _, pl := range a.Places {
@@ -88,7 +88,7 @@ func (s *Service) Restore(ctx context.Context, p auth.Principal, id int64) (*Ass
 func (s *Service) locked(ctx context.Context, id int64) (*Asset, error) {
 	a, err := s.store.Asset(ctx, id, db.ForUpdate)
 	if db.IsNotFound(err) || (err == nil && a.PurgedAt != nil) {
-		return nil, apperr.NotFoundf("media asset not found")
+		return nil, errAssetNotFound()
 	}
 	return a, err
 }

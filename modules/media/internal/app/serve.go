@@ -124,8 +124,8 @@ func (s *Service) open(ctx context.Context, key string) (io.ReadSeekCloser, erro
 // authorise decides per file: derivatives are never addressed directly;
 // with attempt_id, the caller's own attempt must have sat a question
 // showing the file (an explanation image: once the attempt shows
-// answers). Without one, moderators and an asset's uploader see it, and
-// anyone a module shows it to (showsTo); binned assets only moderators.
+// answers). Without one, sees decides (the rule Usable applies to ids);
+// binned assets only moderators.
 // Anything else is 404 for an asset, 403 for another file (sit the
 // question). It returns the file's content type.
 func (s *Service) authorise(ctx context.Context, p auth.Principal, key string, attemptID int64) (string, error) {
@@ -156,10 +156,7 @@ func (s *Service) authorise(ctx context.Context, p auth.Principal, key string, a
 		}
 		return "", apperr.Forbiddenf("this file opens with an attempt of yours that shows its answers")
 	}
-	if p.IsModerator() || (a != nil && a.CreatedBy == p.UserID) {
-		return contentType, nil
-	}
-	ok, err := s.showsTo(ctx, p, key, a)
+	ok, err := s.sees(ctx, p, key, a)
 	if err != nil {
 		return "", err
 	}

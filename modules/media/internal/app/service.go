@@ -152,18 +152,15 @@ func newKey(ext string, now time.Time) string {
 func (s *Service) Lookup(ctx context.Context, id int64, moderator bool) (*Asset, error) {
 	a, err := s.store.Asset(ctx, id, db.NoLock)
 	if db.IsNotFound(err) || (err == nil && (a.PurgedAt != nil || (a.DeletedAt != nil && !moderator))) {
-		return nil, apperr.NotFoundf("media asset not found")
+		return nil, errAssetNotFound()
 	}
 	return a, err
 }
 
-// CardPicture checks an asset a flashcard shows (live, an image) and gives
-// its overlay shapes, from which image cards take their masks.
-func (s *Service) CardPicture(ctx context.Context, id int64) ([]Shape, error) {
-	a, err := s.Lookup(ctx, id, false)
-	if apperr.Is(err, apperr.NotFound) {
-		return nil, apperr.Invalidf("body.picture_id", "media asset %d does not exist or is binned", id)
-	}
+// CardPicture checks an asset p puts on a card (usable by p, an image)
+// and gives its overlay shapes, from which image cards take their masks.
+func (s *Service) CardPicture(ctx context.Context, p auth.Principal, id int64) ([]Shape, error) {
+	a, err := s.Usable(ctx, p, id, db.NoLock)
 	if err != nil {
 		return nil, err
 	}
