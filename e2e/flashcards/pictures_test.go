@@ -193,7 +193,9 @@ var _ = Describe("Image cards", func() {
 		for _, f := range zr.File {
 			names = append(names, f.Name)
 		}
-		Expect(names).To(ConsistOf("collection.anki2", "media", "0"))
+		// The latest layout (meta, the real collection, the decoy for old
+		// Ankis, the media map) and one picture: the figure.
+		Expect(names).To(ConsistOf("meta", "collection.anki21b", "collection.anki2", "media", "0"))
 	})
 
 	It("serves a card's picture and its thumbnail to whoever may study the deck, and to nobody else", func() {
