@@ -55,8 +55,10 @@ export function useWrite<V = void, R = unknown>(write: (vars: V) => Promise<R>, 
     mutationFn: write,
     onMutate: o.onMutate,
     onSuccess: (result, vars) => {
-      for (const key of typeof o.changes === "function" ? o.changes(result, vars) : o.changes) void qc.invalidateQueries({ queryKey: key });
+      // The screen moves on first (a deleted thing's view closes), then
+      // what changed is read again.
       o.onSuccess?.(result, vars);
+      for (const key of typeof o.changes === "function" ? o.changes(result, vars) : o.changes) void qc.invalidateQueries({ queryKey: key });
     },
   });
 }

@@ -8,7 +8,7 @@ export type Collection = components["schemas"]["CollectionResponse"];
 export type Folder = components["schemas"]["FolderResponse"];
 
 export const useCollections = () =>
-  useQuery({ queryKey: keys.collections.root, queryFn: async () => must(await api.GET("/api/v1/collections", { params: { query: { limit: 200 } } })) ?? [] });
+  useQuery({ queryKey: keys.collections.list(), queryFn: async () => must(await api.GET("/api/v1/collections", { params: { query: { limit: 200 } } })) ?? [] });
 
 export const useFolders = () =>
   useQuery({ queryKey: keys.folders, queryFn: async () => must(await api.GET("/api/v1/folders", { params: { query: { limit: 200 } } })) ?? [] });
@@ -45,8 +45,12 @@ export const useEditCollection = (id: number, onSuccess?: () => void) =>
     { changes, onSuccess },
   );
 
+// A deleted collection's own read is left alone: it is gone, not changed.
 export const useDeleteCollection = (id: number, onSuccess: () => void) =>
-  useWrite(async () => ok(await api.DELETE("/api/v1/collections/{collection_id}", { params: { path: { collection_id: id } } })), { changes, onSuccess });
+  useWrite(async () => ok(await api.DELETE("/api/v1/collections/{collection_id}", { params: { path: { collection_id: id } } })), {
+    changes: [keys.collections.list(), keys.folders],
+    onSuccess,
+  });
 
 export const useFileQuestion = (questionId: number, onSuccess: (collection: number) => void) =>
   useWrite(

@@ -56,9 +56,10 @@ export async function upload(file: File, onProgress: (sent: number, total: numbe
 export const useUpload = (onProgress: (sent: number, total: number) => void) =>
   useWrite(async (file: File) => upload(file, onProgress), { changes: [keys.documents.root] });
 
+// A deleted document's own read is left alone: it is gone, not changed.
 export const useDeleteDocument = (onSuccess: () => void) =>
   useWrite(async (id: number) => ok(await api.DELETE("/api/v1/documents/{document_id}", { params: { path: { document_id: id } } })), {
-    changes: [keys.documents.root],
+    changes: [keys.documents.list()],
     onSuccess,
   });
 

@@ -26,7 +26,7 @@ export const keys = {
   },
   favourites: ["favourites"] as const,
   notes: { root: ["notes"] as const, of: (ids: number[]) => ["notes", ids] as const },
-  collections: { root: ["collections"] as const, one: (id: number) => ["collections", id] as const },
+  collections: { root: ["collections"] as const, list: () => ["collections", "list"] as const, one: (id: number) => ["collections", "one", id] as const },
   folders: ["folders"] as const,
   decks: {
     root: ["decks"] as const,

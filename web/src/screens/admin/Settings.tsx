@@ -46,7 +46,8 @@ function SettingRow({ s, value, onSaved, onEdit }: { s: Setting; value: SettingV
   };
   return (
     <li className="card setting">
-      <form className="row" aria-label={s.label} onSubmit={(e) => (e.preventDefault(), submit())}>
+      {/* The check below says why by the field (the browser's own bubble would not). */}
+      <form className="row" noValidate aria-label={s.label} onSubmit={(e) => (e.preventDefault(), submit())}>
         {s.kind === "switch" ? (
           <Field id={id} label={s.label} hint={s.help} error={error}>
             <input type="checkbox" checked={value === true} disabled={save.isPending || !!s.locked} onChange={(e) => (onEdit(), save.mutate({ key: s.key, value: e.target.checked }))} />
