@@ -311,6 +311,12 @@ test("the dashboard is fresh after a submit: what it shows is what the API says"
   await sitting(page);
   await page.keyboard.press("a");
   await assertText(page.getByTestId("save-state"), "All answers saved");
+  // A look at the dashboard mid-sitting reads it (one in progress), and
+  // the cache keeps that read for a while.
+  await page.getByRole("link", { name: "Dashboard" }).click();
+  await until(async () => (await shown())[1] === before.in_progress + 1, "the sitting counted in progress");
+  await page.goBack();
+  await sitting(page);
   await page.getByRole("button", { name: /^Submit/ }).click();
   await page.getByTestId("score").waitFor();
   await page.getByRole("link", { name: "Dashboard" }).first().click();

@@ -52,7 +52,8 @@ export function Sit({ quizId }: { quizId: number }) {
     let gone = false;
     (async () => {
       const loaded = await load(quizId, study);
-      void Promise.all(attemptStarted.map((k) => qc.invalidateQueries({ queryKey: k })));
+      // A new attempt is one more in progress; a resumed one changes nothing.
+      if (!loaded.attempt.resumed) void Promise.all(attemptStarted.map((k) => qc.invalidateQueries({ queryKey: k })));
       const prog = await api.GET("/api/v1/attempts/progress", {
         params: { query: { quiz_id: quizId, attempt_id: loaded.attempt.id }, header: { "x-quiz-session": device } },
       });
