@@ -41,7 +41,7 @@ export function soon(dueMs: number, nowMs: number): string {
 
 /** aheadMs is how early a learning card may come back when nothing else
  * is left in the session (Anki's "learn ahead" limit). */
-export const aheadMs = 20 * 60_000;
+const aheadMs = 20 * 60_000;
 
 /** Session is one visit's study: the queue as read, the cards in learning
  * steps that come back later in it, and how many grades were given. */
