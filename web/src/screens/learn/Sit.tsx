@@ -210,7 +210,7 @@ export function Sit({ quizId }: { quizId: number }) {
           </p>
         )}
         {study && <p className="badge">Study mode</p>}
-        <p className={`saved ${save}`} role="status" data-testid="save-state">
+        <p className={`saved save-${save}`} role="status" data-testid="save-state">
           {saveLabel[save]}
         </p>
         <button aria-expanded={labs} aria-controls="lab-panel" onClick={() => setLabs(!labs)}>
