@@ -129,6 +129,40 @@ var _ = Describe("The tutor", Ordered, func() {
 		Expect(res.Body).To(ContainSubstring("quota"))
 	})
 
+	It("describes the quota settings for a form, refuses a value out of range by its field and keeps the one stored", func() {
+		res := admin.Client(h).Get("/api/v1/admin/settings/schema")
+		Expect(res).To(HaveStatus(200))
+		var schema []struct {
+			Key, Label, Help, Kind, Locked string
+			Min, Max                       *int64
+		}
+		res.JSON(&schema)
+		byKey := map[string]int{}
+		for i, d := range schema {
+			byKey[d.Key] = i
+			Expect(d.Label).NotTo(Equal(d.Key), "every key has a label")
+			Expect(d.Help).NotTo(BeEmpty(), d.Key)
+		}
+		Expect(byKey).To(HaveKey("tutor_daily_quota"))
+		tutor := schema[byKey["tutor_daily_quota"]]
+		Expect(tutor.Label).To(Equal("Tutor questions a day"))
+		Expect(tutor.Help).To(ContainSubstring("0 means no daily limit"))
+		Expect(tutor.Kind).To(Equal("number"))
+		Expect(*tutor.Min).To(BeZero())
+		Expect(*tutor.Max).To(BeEquivalentTo(1_000_000))
+		Expect(tutor.Locked).To(BeEmpty())
+		Expect(schema[byKey["rerank_model"]].Kind).To(Equal("text"))
+
+		for _, bad := range []any{-1, 2.5, 1_000_001, "ten"} {
+			res = admin.Client(h).Put("/api/v1/admin/settings", q{"tutor_daily_quota": bad})
+			Expect(res).To(HaveError(422, "invalid_request"), fmt.Sprint(bad))
+			Expect(res.Body).To(ContainSubstring("body.tutor_daily_quota"))
+			Expect(res.Body).To(ContainSubstring("must be a whole number from 0 to 1000000"))
+		}
+		Expect(admin.Client(h).Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("tutor_daily_quota", BeNumerically("==", 0)))
+		Expect(h.NewUser(auth.RoleModerator).Client(h).Get("/api/v1/admin/settings/schema")).To(HaveError(403, "forbidden"))
+	})
+
 	It("refuses a bad conversation by field, and a question the caller cannot read", func() {
 		u := h.NewUser(auth.RoleUser)
 		Expect(chat(u, q{"question_id": 1, "messages": []q{}})).To(HaveError(422, "invalid_request"))

@@ -106,6 +106,7 @@ type answer struct {
 	CorrectAnswer *string  `json:"correct_answer"`
 	IsCorrect     *bool    `json:"is_correct"`
 	Explanation   *string  `json:"explanation"`
+	Flagged       bool     `json:"flagged"`
 }
 
 // detail is the JSON of an attempt detail.

@@ -187,4 +187,32 @@ var _ = Describe("History as sat", func() {
 		// And the old one still reads as sat.
 		Expect(getDetail(u, a.ID).Answers[0].QuestionText).To(Equal(before.Answers[0].QuestionText))
 	})
+
+	It("keeps the flagged questions with the attempt, refusing one outside it", func() {
+		quiz, ids := cardioQuiz(quizOpts{})
+		u := learner()
+		a := start(u, quiz, "")
+		path := fmt.Sprintf("/api/v1/attempts/%d/submit", a.ID)
+		res := u.Client(h).Post(path, map[string]any{"flagged": []int64{ids[0], 999999}})
+		Expect(res).To(HaveError(422, "invalid_request"))
+		Expect(res.Map()["error"].(map[string]any)["message"]).To(ContainSubstring("question 999999 is not in this attempt"))
+		Expect(getDetail(u, a.ID).CompletedAt).To(BeNil(), "a refused submit changes nothing")
+
+		res = u.Client(h).Post(path, map[string]any{"answers": map[string]string{fmt.Sprint(ids[0]): "Nitrate"},
+			"flagged": []int64{ids[0], ids[2]}})
+		Expect(res).To(HaveStatus(200))
+		var flags []bool
+		for _, x := range getDetail(u, a.ID).Answers {
+			flags = append(flags, x.Flagged)
+		}
+		Expect(flags).To(Equal([]bool{true, false, true}))
+		var stored []bool
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT flagged FROM attempts.answers WHERE attempt_id = ? ORDER BY position`,
+			a.ID).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(Equal(flags))
+
+		By("a second submit changes no flag")
+		Expect(u.Client(h).Post(path, map[string]any{"flagged": []int64{ids[1]}})).To(HaveStatus(200))
+		Expect(getDetail(u, a.ID).Answers[1].Flagged).To(BeFalse())
+	})
 })

@@ -28,8 +28,8 @@ var _ = Describe("The OpenAPI contract of flashcards", func() {
 				}
 			}
 		}
-		Expect(mine.Len()).To(Equal(19))
-		Expect(ops).To(Equal(29))
+		Expect(mine.Len()).To(Equal(20))
+		Expect(ops).To(Equal(31))
 		doc.Paths = mine
 		Expect(doc.Validate(loader.Context, openapi3.DisableExamplesValidation())).To(Succeed())
 	})

@@ -285,4 +285,160 @@ var _ = Describe("Studying", func() {
 			return n
 		}).WithTimeout(15 * time.Second).Should(BeZero())
 	})
+
+	It("offers the new cards of every deck within reach when no deck is named, newest deck first", func() {
+		_, old := sharedDeck("Older shared", map[string]any{"card_type": "basic", "front": "Old", "back": "A"})
+		_, cards := sharedDeck("Three new cards",
+			map[string]any{"card_type": "basic", "front": "N1", "back": "1"},
+			map[string]any{"card_type": "basic", "front": "N2", "back": "2"},
+			map[string]any{"card_type": "basic", "front": "N3", "back": "3"})
+		hidden := deck(mod, "Unshared new", category(0))
+		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "S", "back": "S"}))[0]
+		learner, holder := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		grant(holder, "deck", hidden)
+
+		cardsOf := func(its []map[string]any) []int64 {
+			var out []int64
+			for _, it := range its {
+				Expect(it).To(HaveKeyWithValue("state", "new"))
+				out = append(out, int64(it["card_id"].(float64)))
+			}
+			return out
+		}
+		res := learner.Client(h).Get(api + "/flashcards/study/queue")
+		Expect(res).To(HaveStatus(200))
+		got := cardsOf(items(res))
+		// Five a day at most (this suite's cap): the newest deck's three, then older decks'.
+		Expect(len(got)).To(BeNumerically("<=", 5))
+		Expect(got[:4]).To(Equal(append(cards, old...)))
+		Expect(got).NotTo(ContainElement(secret), "an unshared deck is not the learner's to study")
+
+		res = holder.Client(h).Get(api + "/flashcards/study/queue")
+		Expect(res).To(HaveStatus(200))
+		Expect(cardsOf(items(res))[0]).To(Equal(secret), "a granted deck's new cards count too")
+
+		By("a new card reviewed today counts against the day's new cards")
+		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		got = cardsOf(items(queue(learner, 0)))
+		Expect(got[:3]).To(Equal(append(cards[1:], old...)))
+	})
+
+	It("previews when each rating would bring a card back, as the review then schedules it", func() {
+		_, cards := sharedDeck("Preview", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
+		learner, stranger := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		outcomes := func(card int64) []map[string]any {
+			res := learner.Client(h).Get(fmt.Sprintf("%s/flashcards/cards/%d/outcomes", api, card))
+			ExpectWithOffset(1, res).To(HaveStatus(200))
+			var out []map[string]any
+			for _, o := range res.List() {
+				out = append(out, o.(map[string]any))
+			}
+			return out
+		}
+		due := func(o map[string]any) time.Time {
+			t, err := time.Parse(time.RFC3339Nano, o["due"].(string))
+			Expect(err).NotTo(HaveOccurred())
+			return t
+		}
+		os := outcomes(cards[0])
+		Expect(os).To(HaveLen(4))
+		var names []string
+		for _, o := range os {
+			names = append(names, o["rating"].(string))
+		}
+		Expect(names).To(Equal([]string{"again", "hard", "good", "easy"}))
+		// A new card: again, hard and good are learning steps in minutes, easy is days away.
+		Expect(os[0]).To(And(HaveKeyWithValue("state", "learning"), HaveKeyWithValue("scheduled_days", BeNumerically("==", 0))))
+		Expect(due(os[0])).To(BeTemporally("<", time.Now().Add(time.Hour)))
+		Expect(os[3]).To(And(HaveKeyWithValue("state", "review"), HaveKeyWithValue("scheduled_days", BeNumerically(">=", 1))))
+		for i := 1; i < 4; i++ {
+			Expect(due(os[i])).To(BeTemporally(">=", due(os[i-1])), "a better rating never comes back sooner")
+		}
+		Expect(storedState(learner, cards[0]).Reps).To(BeZero(), "a preview writes nothing")
+
+		res := review(learner, cards[0], map[string]any{"rating": "easy"})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()["scheduled_days"]).To(Equal(os[3]["scheduled_days"]))
+		Expect(storedState(learner, cards[0]).Due).To(BeTemporally("~", due(os[3]), 5*time.Second))
+
+		Expect(stranger.Client(h).Get(fmt.Sprintf("%s/flashcards/cards/%d/outcomes", api, 999999))).To(HaveError(404, "not_found"))
+		hidden := deck(mod, "Hidden preview", category(0))
+		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "S", "back": "S"}))[0]
+		Expect(stranger.Client(h).Get(fmt.Sprintf("%s/flashcards/cards/%d/outcomes", api, secret))).To(HaveError(404, "not_found"))
+	})
+
+	It("undoes the latest rating only: the schedule returns to what it was and the review leaves the log", func() {
+		_, cards := sharedDeck("Undo",
+			map[string]any{"card_type": "basic", "front": "U1", "back": "1"},
+			map[string]any{"card_type": "basic", "front": "U2", "back": "2"})
+		learner, other := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+		undo := func(u *User, card int64) *Response {
+			return u.Client(h).Delete(fmt.Sprintf("%s/flashcards/cards/%d/review", api, card))
+		}
+		logs := func(card int64) int64 {
+			var n int64
+			Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM flashcards.review_logs WHERE user_id = ? AND card_id = ?`,
+				learner.ID, card).Scan(&n).Error).To(Succeed())
+			return n
+		}
+		hasState := func(card int64) bool {
+			var n int64
+			Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM flashcards.card_states WHERE user_id = ? AND card_id = ?`,
+				learner.ID, card).Scan(&n).Error).To(Succeed())
+			return n == 1
+		}
+
+		Expect(undo(learner, cards[0])).To(HaveError(404, "not_found"), "nothing rated yet")
+		Expect(review(learner, cards[0], map[string]any{"rating": "again"})).To(HaveStatus(200))
+		res := undo(learner, cards[0])
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(And(HaveKeyWithValue("card_id", BeNumerically("==", cards[0])), HaveKeyWithValue("state", "new"),
+			HaveKeyWithValue("question", "U1"), HaveKeyWithValue("due", BeNil())))
+		Expect(hasState(cards[0])).To(BeFalse(), "a new card is new again")
+		Expect(logs(cards[0])).To(BeZero())
+		Expect(undo(learner, cards[0])).To(HaveError(404, "not_found"))
+
+		By("a card with a history returns to its state before the rating")
+		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		var before, after struct {
+			Due                        time.Time
+			Stability, Difficulty      float64
+			Reps, Lapses, State        int
+			ElapsedDays, ScheduledDays int
+			LastReview                 time.Time
+		}
+		read := func(dst any) {
+			Expect(h.App.DB.Conn(ctxb).Raw(`SELECT due, stability, difficulty, reps, lapses, state, elapsed_days,
+				scheduled_days, last_review FROM flashcards.card_states WHERE user_id = ? AND card_id = ?`,
+				learner.ID, cards[0]).Scan(dst).Error).To(Succeed())
+		}
+		read(&before)
+		Expect(review(learner, cards[0], map[string]any{"rating": "again"})).To(HaveStatus(200))
+		Expect(storedState(learner, cards[0]).State).To(Equal(3), "relearning after again")
+		Expect(review(learner, cards[1], map[string]any{"rating": "good"})).To(HaveStatus(200))
+
+		Expect(undo(learner, cards[0])).To(HaveError(409, "conflict"), "the latest rating is of the other card")
+		Expect(logs(cards[0])).To(BeEquivalentTo(2))
+		Expect(undo(other, cards[1])).To(HaveError(404, "not_found"), "someone else's rating")
+		Expect(undo(learner, cards[1])).To(HaveStatus(200))
+		Expect(hasState(cards[1])).To(BeFalse())
+		res = undo(learner, cards[0])
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("state", "review"))
+		read(&after)
+		Expect(after.Due).To(BeTemporally("==", before.Due))
+		Expect(after.LastReview).To(BeTemporally("==", before.LastReview))
+		after.Due, after.LastReview = before.Due, before.LastReview
+		Expect(after).To(Equal(before))
+		Expect(logs(cards[0])).To(BeEquivalentTo(1))
+
+		By("a rating logged before undo existed stays")
+		Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.review_logs SET prior = NULL WHERE user_id = ?`, learner.ID).Error).To(Succeed())
+		Expect(undo(learner, cards[0])).To(HaveError(409, "conflict"))
+		Expect(logs(cards[0])).To(BeEquivalentTo(1))
+
+		hidden := deck(mod, "Hidden undo", category(0))
+		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "S", "back": "S"}))[0]
+		Expect(undo(learner, secret)).To(HaveError(404, "not_found"))
+	})
 })

@@ -78,6 +78,25 @@ var _ = Describe("Admin settings", func() {
 		}
 	})
 
+	It("describes the embedding model as locked once set, saying how it changes, and open while unset", func() {
+		locked := func(h *harness.Harness) string {
+			res := newUser(h, auth.RoleAdmin).Client(h).Get("/api/v1/admin/settings/schema")
+			ExpectWithOffset(1, res).To(HaveStatusOK())
+			var schema []struct{ Key, Label, Kind, Locked string }
+			res.JSON(&schema)
+			for _, d := range schema {
+				if d.Key == "embedding_model" {
+					ExpectWithOffset(1, [2]string{d.Label, d.Kind}).To(Equal([2]string{"Embedding model", "text"}))
+					return d.Locked
+				}
+			}
+			Fail("embedding_model is not described")
+			return ""
+		}
+		Expect(locked(remote)).To(ContainSubstring("re-embedding is the way"), "set in the remote harness")
+		Expect(locked(local)).To(BeEmpty(), "never written: a model may still be chosen")
+	})
+
 	It("refuses unknown keys and values of the wrong type with 422 naming the field", func() {
 		admin := newUser(local, auth.RoleAdmin)
 		c := admin.Client(local)

@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"sort"
 	"sync"
@@ -28,8 +29,15 @@ import (
 // Setting declares one key.
 type Setting struct {
 	Key string
+	// Label names the key for a person; Help says what its values do,
+	// including what 0 or a blank means. GET /admin/settings/schema gives
+	// both, so a settings screen shows no raw key.
+	Label, Help string
 	// Default is what the key reads as until it is written (JSON-encodable).
 	Default any
+	// Whole makes the key a whole number within the range: checked before
+	// Validate, and reported by the schema for the form's bounds.
+	Whole *Range
 	// Validate checks a value as decoded from JSON (string, float64, bool,
 	// nil, []any, map[string]any); nil accepts any value.
 	Validate func(v any) error
@@ -42,6 +50,17 @@ type Setting struct {
 	// its owner changes it (Change). Writing the value it reads as writes
 	// nothing, so a round-tripped GET does not set it.
 	Once bool
+}
+
+// Range bounds a whole-number key, both ends included.
+type Range struct{ Min, Max int64 }
+
+func (r *Range) check(v any) error {
+	f, ok := v.(float64)
+	if !ok || f != math.Trunc(f) || f < float64(r.Min) || f > float64(r.Max) {
+		return fmt.Errorf("must be a whole number from %d to %d", r.Min, r.Max)
+	}
+	return nil
 }
 
 // Registry holds the declared keys and reads and writes their values.
@@ -173,11 +192,10 @@ func (r *Registry) Put(ctx context.Context, by int64, values map[string]any) (ma
 				return nil, apperr.BadRequestf("%s cannot be changed through settings: %s", k, s.FixedReason)
 			}
 			continue
-		case s.Validate != nil:
-			if err := s.Validate(v); err != nil {
-				fields = append(fields, apperr.Field{Field: "body." + k, Message: err.Error(), Type: "value_error"})
-				continue
-			}
+		}
+		if err := s.validate(v); err != nil {
+			fields = append(fields, apperr.Field{Field: "body." + k, Message: err.Error(), Type: "value_error"})
+			continue
 		}
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -230,16 +248,83 @@ func (r *Registry) Change(ctx context.Context, by int64, key string, v any) erro
 	if !ok || !s.Once {
 		return fmt.Errorf("settings: %q is not a declared Once key", key)
 	}
-	if s.Validate != nil {
-		if err := s.Validate(v); err != nil {
-			return apperr.Invalidf(key, "%s", err.Error())
-		}
+	if err := s.validate(v); err != nil {
+		return apperr.Invalidf(key, "%s", err.Error())
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	return r.write(ctx, by, []row{{Key: key, Value: b, UpdatedBy: &by}})
+}
+
+// validate applies the key's range, then its own check.
+func (s Setting) validate(v any) error {
+	if s.Whole != nil {
+		if err := s.Whole.check(v); err != nil {
+			return err
+		}
+	}
+	if s.Validate != nil {
+		return s.Validate(v)
+	}
+	return nil
+}
+
+// SettingDescription is one key as a settings form shows it.
+type SettingDescription struct {
+	Key    string `json:"key"`
+	Label  string `json:"label"`
+	Help   string `json:"help"`
+	Kind   string `json:"kind" enum:"text,number,switch,json" doc:"how to edit it: from its default's JSON type"`
+	Min    *int64 `json:"min" doc:"a whole number's least value (null: not bounded here)"`
+	Max    *int64 `json:"max"`
+	Locked string `json:"locked" doc:"why it cannot be changed here now (empty: it can)"`
+}
+
+// Describe lists every declared key for a settings form, by label: what it
+// is called, what its values do and how to edit it. A key set once and
+// written since, or fixed by the deployment, says why it is locked.
+func (r *Registry) Describe(ctx context.Context) ([]SettingDescription, error) {
+	var written []string
+	if err := r.db.Conn(ctx).Model(&row{}).Pluck("key", &written).Error; err != nil {
+		return nil, err
+	}
+	isWritten := make(map[string]bool, len(written))
+	for _, k := range written {
+		isWritten[k] = true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]SettingDescription, 0, len(r.keys))
+	for k, s := range r.keys {
+		d := SettingDescription{Key: k, Label: s.Label, Help: s.Help, Kind: kind(s.Default)}
+		if d.Label == "" {
+			d.Label = k
+		}
+		if s.Whole != nil {
+			d.Min, d.Max = &s.Whole.Min, &s.Whole.Max
+		}
+		if s.Fixed != nil || (s.Once && isWritten[k]) {
+			d.Locked = s.FixedReason
+		}
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out, nil
+}
+
+// kind is how a value of the default's JSON type is edited.
+func kind(v any) string {
+	switch v.(type) {
+	case string:
+		return "text"
+	case bool:
+		return "switch"
+	case int, int64, float64:
+		return "number"
+	}
+	return "json"
 }
 
 func sameJSON(a, b any) bool {
@@ -259,6 +344,16 @@ func (r *Registry) Routes(router *httpapi.Router) {
 			return nil, err
 		}
 		return &struct{ Body map[string]any }{all}, nil
+	})
+	httpapi.Register(router, auth.Admin, huma.Operation{
+		Method: http.MethodGet, Path: "/admin/settings/schema", Tags: []string{"admin"},
+		Summary: "Every setting as a form shows it: its label, what its values do (what 0 or blank means), how to edit it, its bounds, and why it is locked if it is",
+	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []SettingDescription }, error) {
+		d, err := r.Describe(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body []SettingDescription }{d}, nil
 	})
 	httpapi.Register(router, auth.Admin, huma.Operation{
 		Method: http.MethodPut, Path: "/admin/settings", Tags: []string{"admin"},

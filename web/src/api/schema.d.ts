@@ -289,6 +289,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/settings/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every setting as a form shows it: its label, what its values do (what 0 or blank means), how to edit it, its bounds, and why it is locked if it is */
+        get: operations["get-admin-settings-schema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/tts/voices": {
         parameters: {
             query?: never;
@@ -991,7 +1008,7 @@ export interface paths {
         put?: never;
         /**
          * Submit and score your attempt
-         * @description Optional body {answers: {question_id: answer}} wins over the saved progress. Unanswered questions are wrong; a second submit returns the same result without scoring again.
+         * @description Optional body {answers: {question_id: answer}} wins over the saved progress; flagged lists the questions flagged while sitting, kept for the review. Unanswered questions are wrong; a second submit returns the same result without scoring again.
          */
         post: operations["post-attempts-by-attempt-id-submit"];
         delete?: never;
@@ -2130,6 +2147,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/flashcards/cards/{card_id}/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each rating would do to a card now: when it would be due again
+         * @description The scheduler's answer for again, hard, good and easy, in that order; nothing is written. The least-loaded day is read now, so a review made later may land a day apart.
+         */
+        get: operations["get-flashcards-cards-by-card-id-outcomes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flashcards/cards/{card_id}/question": {
         parameters: {
             query?: never;
@@ -2159,7 +2196,11 @@ export interface paths {
         put?: never;
         /** Grade a card again, hard, good or easy; it is scheduled by FSRS at your retention, before your exam */
         post: operations["post-flashcards-cards-by-card-id-review"];
-        delete?: never;
+        /**
+         * Undo your latest rating, of this card
+         * @description The card's schedule returns to what it was before the rating (a new card is new again) and the review leaves the log; the answer is the card to study again. 409 when your latest rating is of another card.
+         */
+        delete: operations["delete-flashcards-cards-by-card-id-review"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3809,6 +3850,8 @@ export interface components {
             correct_answer: string | null;
             explanation: string | null;
             explanation_image_path: string | null;
+            /** @description you flagged it while sitting (sent with the submission) */
+            flagged: boolean;
             image_path: string | null;
             is_correct: boolean | null;
             key_points: string[] | null;
@@ -5038,6 +5081,22 @@ export interface components {
             date: string;
             /** Format: int64 */
             reviews: number;
+        };
+        FlashcardOutcome: {
+            /**
+             * Format: date-time
+             * @description when the card would be due again
+             */
+            due: string;
+            /** @enum {string} */
+            rating: "again" | "hard" | "good" | "easy";
+            /**
+             * Format: int64
+             * @description whole days; 0 for a learning step in minutes
+             */
+            scheduled_days: number;
+            /** @enum {string} */
+            state: "new" | "learning" | "review" | "relearning";
         };
         FlashcardQueue: {
             items: components["schemas"]["FlashcardStudyItem"][] | null;
@@ -6384,6 +6443,25 @@ export interface components {
             /** Format: int64 */
             quiz_id: number;
         };
+        SettingDescription: {
+            help: string;
+            key: string;
+            /**
+             * @description how to edit it: from its default's JSON type
+             * @enum {string}
+             */
+            kind: "text" | "number" | "switch" | "json";
+            label: string;
+            /** @description why it cannot be changed here now (empty: it can) */
+            locked: string;
+            /** Format: int64 */
+            max: number | null;
+            /**
+             * Format: int64
+             * @description a whole number's least value (null: not bounded here)
+             */
+            min: number | null;
+        };
         SettingsSavedOutputBody: {
             saved: boolean;
         };
@@ -6598,6 +6676,8 @@ export interface components {
             answers?: {
                 [key: string]: string;
             };
+            /** @description ids of the questions you flagged while sitting; kept with the attempt and shown in its review */
+            flagged?: number[] | null;
         };
         SuccessBody: {
             success: boolean;
@@ -8088,6 +8168,53 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-admin-settings-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingDescription"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15776,6 +15903,64 @@ export interface operations {
             };
         };
     };
+    "get-flashcards-cards-by-card-id-outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                card_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlashcardOutcome"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "put-flashcards-cards-by-card-id-question": {
         parameters: {
             query?: never;
@@ -15949,6 +16134,73 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "delete-flashcards-cards-by-card-id-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                card_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlashcardStudyItem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

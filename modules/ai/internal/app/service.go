@@ -106,18 +106,19 @@ func New(d *db.DB, limiter *ratelimit.Limiter, reg *settings.Registry, gw *gatew
 	if cfg.KeyEncryptionKey == "" && cfg.PreviousKeyEncryptionKey != "" {
 		return nil, errors.New("ai: previous_key_encryption_key is set without key_encryption_key")
 	}
-	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota, SettingSTTQuota} {
-		reg.Register(settings.Setting{Key: key, Default: 0, Validate: nonNegativeInt})
+	for _, q := range quotas {
+		reg.Register(settings.Setting{Key: q.key, Label: q.label, Default: 0, Whole: &settings.Range{Min: 0, Max: 1_000_000},
+			Help: "How many " + q.calls + " one person may make per UTC day (administrators and unthrottled people are exempt). 0 means no daily limit; the per-minute rate limit still applies."})
 	}
 	return s, nil
 }
 
-func nonNegativeInt(v any) error {
-	f, ok := v.(float64)
-	if !ok || f < 0 || f != float64(int64(f)) || f > 1e6 {
-		return errors.New("must be a whole number from 0 (no quota) to 1000000")
-	}
-	return nil
+// quotas are the daily quota keys with their labels and what they count.
+var quotas = []struct{ key, label, calls string }{
+	{SettingTutorQuota, "Tutor questions a day", "questions to the tutor"},
+	{SettingSpeechQuota, "Read-aloud requests a day", "read-aloud (text to speech) requests"},
+	{SettingAIModeQuota, "AI Mode questions a day", "AI Mode questions"},
+	{SettingSTTQuota, "Transcriptions a day", "transcriptions (speech to text)"},
 }
 
 func sealer(b64 string) (cipher.AEAD, error) {

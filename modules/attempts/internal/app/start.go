@@ -65,7 +65,7 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fre
 				return nil
 			}
 			if open != nil {
-				if err := s.finish(ctx, open, nil, true); err != nil {
+				if err := s.finish(ctx, open, nil, nil, true); err != nil {
 					return err
 				}
 			}

@@ -15,10 +15,12 @@ import (
 
 // Submit scores the caller's attempt and returns it in full. answers holds
 // final answers keyed by question id in decimal (nil: none); they win over
-// the saved progress. A second submit changes nothing and returns the same
-// result. A timed attempt submitted after its time (plus the grace) is
-// scored on what was saved in time, as if auto-submitted at its deadline.
-func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answers map[string]string) (*Detail, error) {
+// the saved progress. flagged names the questions the learner flagged,
+// kept with the attempt for its review. A second submit changes nothing and
+// returns the same result. A timed attempt submitted after its time (plus
+// the grace) is scored on what was saved in time, as if auto-submitted at
+// its deadline (its flags are kept).
+func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answers map[string]string, flagged []int64) (*Detail, error) {
 	var given map[int64]string
 	if len(answers) > 0 {
 		given = make(map[int64]string, len(answers))
@@ -37,7 +39,7 @@ func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answer
 			if late {
 				given = nil
 			}
-			if err := s.finish(ctx, a, given, late); err != nil {
+			if err := s.finish(ctx, a, given, flagged, late); err != nil {
 				return err
 			}
 		}
@@ -55,10 +57,10 @@ func (s *Service) expired(a *store.Attempt) bool {
 
 // finish scores a locked, incomplete attempt inside the caller's
 // transaction: grades every question (unanswered ones are wrong), records
-// the score, clears the saved progress, updates the reminder schedule and
-// announces the completion. auto marks an auto-submit, completed at the
-// deadline. a is updated in place.
-func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]string, auto bool) error {
+// the score and the flags, clears the saved progress, updates the reminder
+// schedule and announces the completion. auto marks an auto-submit,
+// completed at the deadline. a is updated in place.
+func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]string, flagged []int64, auto bool) error {
 	qs, err := s.store.AttemptQuestions(ctx, a.ID)
 	if err != nil {
 		return err
@@ -67,11 +69,15 @@ func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]
 	if err != nil {
 		return err
 	}
+	flags, err := flagsOf(qs, flagged)
+	if err != nil {
+		return err
+	}
 	graded := make([]store.Graded, len(qs))
 	outcomes := make([]outcome, len(qs))
 	score := 0
 	for i, q := range qs {
-		g := store.Graded{Position: q.Position}
+		g := store.Graded{Position: q.Position, Flagged: flags[q.QuestionID]}
 		if ans, ok := answers[q.QuestionID]; ok {
 			g.UserAnswer = &ans
 			g.IsCorrect = IsCorrect(q.QuestionType, q.CorrectAnswer, ans)
@@ -140,6 +146,22 @@ func (s *Service) answersToScore(ctx context.Context, a *store.Attempt, qs []sto
 	return out, nil
 }
 
+// flagsOf checks that every flagged question is in the attempt.
+func flagsOf(qs []store.SatAnswer, flagged []int64) (map[int64]bool, error) {
+	in := make(map[int64]bool, len(qs))
+	for _, q := range qs {
+		in[q.QuestionID] = true
+	}
+	out := make(map[int64]bool, len(flagged))
+	for _, id := range flagged {
+		if !in[id] {
+			return nil, apperr.Invalidf("flagged", "question %d is not in this attempt", id)
+		}
+		out[id] = true
+	}
+	return out, nil
+}
+
 // autoSubmit completes one attempt whose time ran out, in its own
 // transaction; it reports whether it did (false when someone was first).
 func (s *Service) autoSubmit(ctx context.Context, id int64) (bool, error) {
@@ -153,7 +175,7 @@ func (s *Service) autoSubmit(ctx context.Context, id int64) (bool, error) {
 			return err
 		}
 		done = true
-		return s.finish(ctx, a, nil, true)
+		return s.finish(ctx, a, nil, nil, true)
 	})
 	return done && err == nil, err
 }

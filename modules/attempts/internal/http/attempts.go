@@ -40,9 +40,11 @@ func (h *handlers) start(ctx context.Context, in *startIn) (*startOut, error) {
 	return &startOut{Body: StartResponse{AttemptResponse: toAttemptResponse(st.Attempt), Resumed: st.Resumed}}, nil
 }
 
-// SubmitBody carries final answers by question id (optional).
+// SubmitBody carries final answers by question id and the flagged
+// questions (both optional).
 type SubmitBody struct {
 	Answers map[string]string `json:"answers" required:"false" doc:"question id -> answer (the option text for MCQ); wins over saved progress"`
+	Flagged []int64           `json:"flagged" required:"false" maxItems:"10000" doc:"ids of the questions you flagged while sitting; kept with the attempt and shown in its review"`
 }
 
 type submitIn struct {
@@ -54,10 +56,11 @@ type detailOut struct{ Body AttemptDetail }
 
 func (h *handlers) submit(ctx context.Context, in *submitIn) (*detailOut, error) {
 	var answers map[string]string
+	var flagged []int64
 	if in.Body != nil {
-		answers = in.Body.Answers
+		answers, flagged = in.Body.Answers, in.Body.Flagged
 	}
-	d, err := h.svc.Submit(ctx, auth.MustFrom(ctx), in.AttemptID, answers)
+	d, err := h.svc.Submit(ctx, auth.MustFrom(ctx), in.AttemptID, answers, flagged)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,8 @@ func attemptRoutes(r *httpapi.Router, h *handlers) {
 		"learning is a study session (answers shown at once). The attempt records every question as it is now."
 	httpapi.Register(r, auth.User, start, h.start)
 	submit := httpapi.Op(http.MethodPost, "/attempts/{attempt_id}/submit", tag, "Submit and score your attempt", 0, 404, 422)
-	submit.Description = "Optional body {answers: {question_id: answer}} wins over the saved progress. " +
+	submit.Description = "Optional body {answers: {question_id: answer}} wins over the saved progress; " +
+		"flagged lists the questions flagged while sitting, kept for the review. " +
 		"Unanswered questions are wrong; a second submit returns the same result without scoring again."
 	httpapi.Register(r, auth.User, submit, h.submit)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/attempts/", tag,

@@ -53,6 +53,7 @@ type AnswerResponse struct {
 	Options              []string `json:"options"`
 	ImagePath            *string  `json:"image_path"`
 	UserAnswer           *string  `json:"user_answer"`
+	Flagged              bool     `json:"flagged" doc:"you flagged it while sitting (sent with the submission)"`
 	CorrectAnswer        *string  `json:"correct_answer"`
 	IsCorrect            *bool    `json:"is_correct"`
 	Explanation          *string  `json:"explanation"`
@@ -76,7 +77,7 @@ func toAttemptDetail(d *app.Detail) AttemptDetail {
 		q := a.SatQuestion
 		r := AnswerResponse{Position: a.Position, QuestionID: q.QuestionID, Version: q.Version,
 			QuestionText: q.QuestionText, QuestionType: q.QuestionType, Options: opt.NonNil(q.Options), ImagePath: opt.NilIfZero(q.ImagePath),
-			UserAnswer: a.UserAnswer}
+			UserAnswer: a.UserAnswer, Flagged: a.Flagged}
 		if out.AnswersShown {
 			r.CorrectAnswer, r.Explanation, r.AttendingTip = &q.CorrectAnswer, &q.Explanation, &q.AttendingTip
 			r.OptionExplanations, r.KeyPoints = opt.NonNil(q.OptionExplanations), opt.NonNil(q.KeyPoints)

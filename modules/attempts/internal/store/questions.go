@@ -75,13 +75,14 @@ type SatAnswer struct {
 	Position   int
 	UserAnswer *string
 	IsCorrect  *bool
+	Flagged    bool
 	SatQuestion
 }
 
 // AttemptQuestions lists an attempt's questions in the order sat.
 func (s *Store) AttemptQuestions(ctx context.Context, attemptID int64) ([]SatAnswer, error) {
 	var out []SatAnswer
-	err := s.db.Conn(ctx).Raw(`SELECT a.position, a.user_answer, a.is_correct, q.*
+	err := s.db.Conn(ctx).Raw(`SELECT a.position, a.user_answer, a.is_correct, a.flagged, q.*
 		FROM attempts.answers a JOIN attempts.sat_questions q ON q.id = a.sat_question_id
 		WHERE a.attempt_id = ? ORDER BY a.position`, attemptID).Scan(&out).Error
 	return out, err
@@ -95,11 +96,13 @@ func (s *Store) CountInAttempt(ctx context.Context, attemptID int64, questionIDs
 	return n, err
 }
 
-// Graded is the learner's answer to one position and whether it is right.
+// Graded is the learner's answer to one position, whether it is right and
+// whether they flagged it.
 type Graded struct {
 	Position   int
 	UserAnswer *string
 	IsCorrect  bool
+	Flagged    bool
 }
 
 // SetAnswers writes every graded answer of an attempt in one statement.
@@ -107,16 +110,16 @@ func (s *Store) SetAnswers(ctx context.Context, attemptID int64, gs []Graded) er
 	if len(gs) == 0 {
 		return nil
 	}
-	values := make([]any, 0, len(gs)*3+1)
-	sql := `UPDATE attempts.answers a SET user_answer = v.ans, is_correct = v.ok FROM (VALUES `
+	values := make([]any, 0, len(gs)*4+1)
+	sql := `UPDATE attempts.answers a SET user_answer = v.ans, is_correct = v.ok, flagged = v.flag FROM (VALUES `
 	for i, g := range gs {
 		if i > 0 {
 			sql += ", "
 		}
-		sql += "(?::int, ?::text, ?::boolean)"
-		values = append(values, g.Position, g.UserAnswer, g.IsCorrect)
+		sql += "(?::int, ?::text, ?::boolean, ?::boolean)"
+		values = append(values, g.Position, g.UserAnswer, g.IsCorrect, g.Flagged)
 	}
-	sql += `) AS v(pos, ans, ok) WHERE a.attempt_id = ? AND a.position = v.pos`
+	sql += `) AS v(pos, ans, ok, flag) WHERE a.attempt_id = ? AND a.position = v.pos`
 	values = append(values, attemptID)
 	return s.db.Conn(ctx).Exec(sql, values...).Error
 }

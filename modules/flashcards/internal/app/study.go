@@ -18,6 +18,9 @@ import (
 // Ratings by name, as go-fsrs numbers them.
 var Ratings = map[string]fsrs.Rating{"again": fsrs.Again, "hard": fsrs.Hard, "good": fsrs.Good, "easy": fsrs.Easy}
 
+// RatingOrder lists the ratings from worst to best.
+var RatingOrder = []string{"again", "hard", "good", "easy"}
+
 // StateNames name go-fsrs's card states.
 var StateNames = []string{"new", "learning", "review", "relearning"}
 
@@ -71,7 +74,8 @@ func startOfDay(t time.Time) time.Time {
 
 // Queue gives the learner's due cards, least retrievable first, across the
 // decks they may study or in one deck, within the daily cap on reviews;
-// for one deck, new cards (up to new_per_day a day) follow.
+// new cards of those decks (up to new_per_day a day) follow, so a shared
+// deck nobody has started counts as something to study.
 func (s *Service) Queue(ctx context.Context, p auth.Principal, deckID int64, limit int) (*Queue, error) {
 	if deckID != 0 {
 		if _, err := s.deck(ctx, p, deckID, db.NoLock); err != nil {
@@ -93,8 +97,8 @@ func (s *Service) Queue(ctx context.Context, p auth.Principal, deckID int64, lim
 	if err != nil {
 		return nil, err
 	}
-	if room := min(limit-len(items), s.cfg.NewPerDay-fresh, left-len(items)); deckID != 0 && room > 0 {
-		fresh, err := s.store.NewCards(ctx, p.UserID, deckID, room)
+	if room := min(limit-len(items), s.cfg.NewPerDay-fresh, left-len(items)); room > 0 {
+		fresh, err := s.store.NewCards(ctx, p.UserID, r, deckID, room)
 		if err != nil {
 			return nil, err
 		}
@@ -157,10 +161,11 @@ func (s *Service) Review(ctx context.Context, p auth.Principal, cardID int64, in
 		if err != nil {
 			return err
 		}
+		prior := store.PriorOf(st)
 		fromFSRS(st, next)
 		err = s.store.SaveReview(ctx, st, &store.ReviewLog{UserID: p.UserID, CardID: c.ID, DeckID: c.DeckID,
 			Rating: int(log.Rating), State: int(log.State), ElapsedDays: int(log.ElapsedDays),
-			ScheduledDays: int(next.ScheduledDays), ReviewedAt: now, DurationMs: in.DurationMs})
+			ScheduledDays: int(next.ScheduledDays), ReviewedAt: now, DurationMs: in.DurationMs, Prior: prior})
 		if err != nil {
 			return err
 		}
@@ -169,6 +174,93 @@ func (s *Service) Review(ctx context.Context, p auth.Principal, cardID int64, in
 			ok := typein.Match(*in.Answer, c.Back, a.deck.IgnoreAccents)
 			out.Correct = &ok
 		}
+		return nil
+	})
+	return out, err
+}
+
+// Outcome is what one rating would do to a card now.
+type Outcome struct {
+	Rating        string
+	Due           time.Time
+	ScheduledDays int
+	State         string
+}
+
+// Outcomes previews the four ratings of a card the caller may study, as
+// Review would schedule them now (the least-loaded day is read now, so a
+// review made later may land a day apart). Nothing is written.
+func (s *Service) Outcomes(ctx context.Context, p auth.Principal, cardID int64) ([]Outcome, error) {
+	c, _, err := s.card(ctx, p, cardID, db.NoLock)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.planExam(ctx, p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	st, err := s.store.StateOf(ctx, p.UserID, c.ID, db.NoLock)
+	if db.IsNotFound(err) {
+		st, err = &store.State{Due: now}, nil // a new card, as LockState would make it
+	}
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.options(ctx, p.UserID, c.DeckID, plan)
+	if err != nil {
+		return nil, err
+	}
+	o.Load = func(lo, hi int) ([]int, error) { return s.store.DueLoad(ctx, p.UserID, now, lo, hi) }
+	out := make([]Outcome, 0, len(RatingOrder))
+	for _, name := range RatingOrder {
+		next, _, err := srs.Review(toFSRS(st), Ratings[name], now, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Outcome{Rating: name, Due: next.Due, ScheduledDays: int(next.ScheduledDays), State: StateNames[next.State]})
+	}
+	return out, nil
+}
+
+// Undo takes back the caller's latest rating, which must be of this card:
+// the card's schedule returns to what it was before (a card that was new
+// is new again) and the review leaves the log. It gives the card as
+// studied now, to be shown again.
+func (s *Service) Undo(ctx context.Context, p auth.Principal, cardID int64) (*Study, error) {
+	var out *Study
+	err := s.db.Tx(ctx, func(ctx context.Context) error {
+		c, _, err := s.card(ctx, p, cardID, db.ForKeyShare)
+		if err != nil {
+			return err
+		}
+		// The state row first: a review of this card waits on it too.
+		st, err := s.store.StateOf(ctx, p.UserID, c.ID, db.ForUpdate)
+		if db.IsNotFound(err) {
+			return apperr.NotFoundf("you have no rating of card %d to undo", cardID)
+		}
+		if err != nil {
+			return err
+		}
+		last, err := s.store.LatestReview(ctx, p.UserID)
+		if err != nil && !db.IsNotFound(err) {
+			return err
+		}
+		switch {
+		case last == nil || last.CardID != c.ID:
+			return apperr.Conflictf("only your latest rating can be undone, and it is not of card %d", cardID)
+		case last.Prior == nil:
+			return apperr.Conflictf("this rating was recorded before ratings could be undone")
+		}
+		if err := s.store.Unreview(ctx, st, last); err != nil {
+			return err
+		}
+		it := store.QueueItem{Card: *c}
+		if last.Prior.Reps > 0 || last.Prior.LastReview != nil {
+			it.Due, it.State = &st.Due, &st.State
+		}
+		v := study(&it)
+		out = &v
 		return nil
 	})
 	return out, err

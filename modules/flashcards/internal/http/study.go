@@ -32,6 +32,20 @@ type FlashcardQueue struct {
 	Items            []FlashcardStudyItem `json:"items"`
 }
 
+func toStudyItem(it app.Study) FlashcardStudyItem {
+	return FlashcardStudyItem{CardID: it.Card.ID, DeckID: it.Card.DeckID, CardType: it.Card.CardType,
+		Question: it.Question, Answer: it.Answer, PictureID: it.Card.PictureID, Mask: it.Card.Mask, State: it.State, Due: it.Due,
+		Retrievability: it.Retrievability}
+}
+
+// FlashcardOutcome is what one rating would do to a card.
+type FlashcardOutcome struct {
+	Rating        string    `json:"rating" enum:"again,hard,good,easy"`
+	Due           time.Time `json:"due" doc:"when the card would be due again"`
+	ScheduledDays int       `json:"scheduled_days" doc:"whole days; 0 for a learning step in minutes"`
+	State         string    `json:"state" enum:"new,learning,review,relearning"`
+}
+
 // FlashcardReview is a review's outcome.
 type FlashcardReview struct {
 	CardID        int64     `json:"card_id"`
@@ -75,11 +89,39 @@ func registerStudy(r *httpapi.Router, svc *app.Service) {
 		}
 		out := FlashcardQueue{ReviewsLeftToday: q.ReviewsLeftToday, Items: make([]FlashcardStudyItem, len(q.Items))}
 		for i, it := range q.Items {
-			out.Items[i] = FlashcardStudyItem{CardID: it.Card.ID, DeckID: it.Card.DeckID, CardType: it.Card.CardType,
-				Question: it.Question, Answer: it.Answer, PictureID: it.Card.PictureID, Mask: it.Card.Mask, State: it.State, Due: it.Due,
-				Retrievability: it.Retrievability}
+			out.Items[i] = toStudyItem(it)
 		}
 		return &struct{ Body FlashcardQueue }{out}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/flashcards/cards/{card_id}/outcomes", Tags: tags,
+		Summary:     "What each rating would do to a card now: when it would be due again",
+		Description: "The scheduler's answer for again, hard, good and easy, in that order; nothing is written. The least-loaded day is read now, so a review made later may land a day apart.",
+		Errors:      []int{nethttp.StatusNotFound},
+	}, func(ctx context.Context, in *CardPath) (*struct{ Body []FlashcardOutcome }, error) {
+		os, err := svc.Outcomes(ctx, auth.MustFrom(ctx), in.CardID)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]FlashcardOutcome, len(os))
+		for i, o := range os {
+			out[i] = FlashcardOutcome{Rating: o.Rating, Due: o.Due, ScheduledDays: o.ScheduledDays, State: o.State}
+		}
+		return &struct{ Body []FlashcardOutcome }{out}, nil
+	})
+
+	httpapi.Register(r, auth.User, huma.Operation{
+		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}/review", Tags: tags,
+		Summary:     "Undo your latest rating, of this card",
+		Description: "The card's schedule returns to what it was before the rating (a new card is new again) and the review leaves the log; the answer is the card to study again. 409 when your latest rating is of another card.",
+		Errors:      []int{nethttp.StatusNotFound, nethttp.StatusConflict},
+	}, func(ctx context.Context, in *CardPath) (*struct{ Body FlashcardStudyItem }, error) {
+		it, err := svc.Undo(ctx, auth.MustFrom(ctx), in.CardID)
+		if err != nil {
+			return nil, err
+		}
+		return &struct{ Body FlashcardStudyItem }{toStudyItem(*it)}, nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

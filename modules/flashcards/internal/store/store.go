@@ -80,6 +80,7 @@ type ReviewLog struct {
 	ScheduledDays int
 	ReviewedAt    time.Time
 	DurationMs    *int
+	Prior         *Prior // the state before the review (nil: logged before undo existed, or imported)
 }
 
 // TableName places the row in the module's schema.

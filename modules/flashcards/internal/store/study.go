@@ -2,7 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
+	"encoding/json"
 	"time"
+
+	"github.com/roundsedu/rounds/platform/db"
 )
 
 // LockState reads a learner's state of a card under a row lock, making a
@@ -19,12 +23,78 @@ func (s *Store) LockState(ctx context.Context, userID int64, c *Card, now time.T
 	return &st, err
 }
 
+// Prior is a learner's state of a card before a review, kept on the
+// review's log row (jsonb) so the review can be taken back.
+type Prior struct {
+	Due           time.Time  `json:"due"`
+	Stability     float64    `json:"stability"`
+	Difficulty    float64    `json:"difficulty"`
+	ElapsedDays   int        `json:"elapsed_days"`
+	ScheduledDays int        `json:"scheduled_days"`
+	Reps          int        `json:"reps"`
+	Lapses        int        `json:"lapses"`
+	State         int        `json:"state"`
+	LastReview    *time.Time `json:"last_review"`
+}
+
+// PriorOf copies the scheduling fields of a state.
+func PriorOf(st *State) *Prior {
+	return &Prior{Due: st.Due, Stability: st.Stability, Difficulty: st.Difficulty, ElapsedDays: st.ElapsedDays,
+		ScheduledDays: st.ScheduledDays, Reps: st.Reps, Lapses: st.Lapses, State: st.State, LastReview: st.LastReview}
+}
+
+// Value stores a prior state as jsonb.
+func (p Prior) Value() (driver.Value, error) { return json.Marshal(p) }
+
+// Scan reads a prior state from jsonb.
+func (p *Prior) Scan(src any) error { return db.ScanJSON(src, p) }
+
 // SaveReview writes the state after a review and its log row.
 func (s *Store) SaveReview(ctx context.Context, st *State, log *ReviewLog) error {
 	if err := s.db.Conn(ctx).Save(st).Error; err != nil {
 		return err
 	}
 	return s.db.Conn(ctx).Omit("ID").Create(log).Error
+}
+
+// StateOf reads a learner's state of a card, optionally under a row lock
+// (db.ErrNotFound when they never reviewed it).
+func (s *Store) StateOf(ctx context.Context, userID, cardID int64, lock db.Lock) (*State, error) {
+	var st State
+	if err := s.db.Locking(ctx, lock).Where("user_id = ? AND card_id = ?", userID, cardID).Take(&st).Error; err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// LatestReview reads the learner's most recent review of any card
+// (db.ErrNotFound when they have none).
+func (s *Store) LatestReview(ctx context.Context, userID int64) (*ReviewLog, error) {
+	var l ReviewLog
+	err := s.db.Conn(ctx).Where("user_id = ?", userID).Order("reviewed_at DESC, id DESC").Take(&l).Error
+	if err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// Unreview takes a review back: the state before it returns (a card that
+// was new loses its state row, so it is new again) and its log row goes.
+func (s *Store) Unreview(ctx context.Context, st *State, log *ReviewLog) error {
+	p := log.Prior
+	var err error
+	if p.Reps == 0 && p.LastReview == nil {
+		err = s.db.Conn(ctx).Delete(st).Error
+	} else {
+		st.Due, st.Stability, st.Difficulty = p.Due, p.Stability, p.Difficulty
+		st.ElapsedDays, st.ScheduledDays, st.Reps, st.Lapses = p.ElapsedDays, p.ScheduledDays, p.Reps, p.Lapses
+		st.State, st.LastReview = p.State, p.LastReview
+		err = s.db.Conn(ctx).Save(st).Error
+	}
+	if err != nil {
+		return err
+	}
+	return s.db.Conn(ctx).Delete(log).Error
 }
 
 // DueLoad counts the learner's cards due around each day offset lo..hi
@@ -86,22 +156,30 @@ func (s *Store) DueCards(ctx context.Context, userID int64, r Reach, deckID int6
 	return out, err
 }
 
-// NewCards lists a deck's cards the learner has never reviewed, in the
-// order written.
-func (s *Store) NewCards(ctx context.Context, userID, deckID int64, limit int) ([]QueueItem, error) {
+// NewCards lists cards the learner has never reviewed, in the decks within
+// reach (or in one deck): deck by deck as the deck list orders them (the
+// most recently changed first), each deck's in the order written.
+func (s *Store) NewCards(ctx context.Context, userID int64, r Reach, deckID int64, limit int) ([]QueueItem, error) {
+	where, args := r.visible(`WHERE NOT EXISTS (SELECT 1 FROM flashcards.card_states s
+		WHERE s.user_id = ? AND s.card_id = c.id)`)
+	args = append([]any{userID}, args...)
+	if deckID != 0 {
+		where += " AND c.deck_id = ?"
+		args = append(args, deckID)
+	}
 	var out []QueueItem
-	err := s.db.Conn(ctx).Raw(`SELECT c.* FROM flashcards.cards c WHERE c.deck_id = ?
-		AND NOT EXISTS (SELECT 1 FROM flashcards.card_states s WHERE s.user_id = ? AND s.card_id = c.id)
-		ORDER BY c.id LIMIT ?`, deckID, userID, limit).Scan(&out).Error
+	err := s.db.Conn(ctx).Raw(`SELECT c.* FROM flashcards.cards c JOIN flashcards.decks d ON d.id = c.deck_id `+
+		where+` ORDER BY d.updated_at DESC, d.id DESC, c.id LIMIT ?`, append(args, limit)...).Scan(&out).Error
 	return out, err
 }
 
 // ReviewedSince counts the learner's reviews since a moment: all, and
-// those of new cards in one deck.
+// those of new cards in one deck (every deck with deckID 0).
 func (s *Store) ReviewedSince(ctx context.Context, userID, deckID int64, since time.Time) (all, fresh int, err error) {
 	var row struct{ All, Fresh int }
-	err = s.db.Conn(ctx).Raw(`SELECT count(*) AS all, count(*) FILTER (WHERE state = 0 AND deck_id = ?) AS fresh
-		FROM flashcards.review_logs WHERE user_id = ? AND reviewed_at >= ?`, deckID, userID, since).Scan(&row).Error
+	err = s.db.Conn(ctx).Raw(`SELECT count(*) AS all,
+		count(*) FILTER (WHERE state = 0 AND (deck_id = ? OR ? = 0)) AS fresh
+		FROM flashcards.review_logs WHERE user_id = ? AND reviewed_at >= ?`, deckID, deckID, userID, since).Scan(&row).Error
 	return row.All, row.Fresh, err
 }
 

@@ -23,6 +23,8 @@ const changeEmbeddingModel = "every stored vector depends on it; re-embedding is
 func (s *Service) registerOwnSettings() {
 	s.settings.Register(settings.Setting{
 		Key:         SettingEmbeddingModel,
+		Label:       "Embedding model",
+		Help:        "The model whose vectors semantic search stores and compares. Set once; changing it means re-embedding every item.",
 		Default:     s.local.Model(),
 		Once:        true,
 		FixedReason: changeEmbeddingModel,
@@ -36,6 +38,8 @@ func (s *Service) registerOwnSettings() {
 	})
 	s.settings.Register(settings.Setting{
 		Key:     SettingRerankModel,
+		Label:   "Rerank model",
+		Help:    "A model that reorders hybrid search's top results. Blank keeps the fused order (no reranking).",
 		Default: "",
 		Validate: func(v any) error {
 			str, ok := v.(string)

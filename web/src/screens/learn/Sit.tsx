@@ -1,0 +1,351 @@
+// The sitting screen: start or resume the attempt, answer with the mouse
+// or the keyboard, every change saved at once, the server's clock, flags,
+// the lab values at hand, and before submitting the questions still
+// unanswered or flagged. In study mode the answer side shows after each
+// answer.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { api, must } from "../../api/client";
+import { attemptDone, attemptStarted, type AnswerDetail } from "../../api/attempts";
+import { navigate } from "../../router";
+import { LabTable } from "./Labs";
+import { AnswerSide, Options } from "./AnswerSide";
+import { clock, deviceID, flagStore, keyAction, leftToCheck, saveLabel, type SaveState } from "../../lib/quiz";
+import { plural } from "../../ui/ui";
+
+type Loaded = {
+  attempt: { id: number; mode: string; deadline_at?: string | null };
+  title: string;
+  questions: AnswerDetail[];
+};
+
+const device = deviceID(sessionStorage);
+
+/** load starts (or resumes) the attempt and reads its questions as sat:
+ * the attempt's own detail, which in study mode carries the answer side. */
+async function load(quizId: number, study: boolean) {
+  const attempt = must(await api.POST("/api/v1/attempts/start", { params: { query: { quiz_id: quizId, mode: study ? "learning" : undefined } } }));
+  const detail = must(await api.GET("/api/v1/attempts/{attempt_id}", { params: { path: { attempt_id: attempt.id } } }));
+  const questions = [...(detail.answers ?? [])].sort((x, y) => x.position - y.position);
+  return { attempt, title: detail.quiz_title, questions };
+}
+
+export function Sit({ quizId }: { quizId: number }) {
+  const qc = useQueryClient();
+  const study = new URLSearchParams(location.search).get("study") === "1";
+  const [data, setData] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [locked, setLocked] = useState<number | null>(null); // seconds until this device may take over
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [idx, setIdx] = useState(0);
+  const [flags, setFlags] = useState<Set<number>>(new Set());
+  const [save, setSave] = useState<SaveState>("idle");
+  const [now, setNow] = useState(Date.now());
+  const [submitting, setSubmitting] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const [labs, setLabs] = useState(false);
+  const latest = useRef({ answers, idx });
+  const retry = useRef<number | undefined>(undefined);
+
+  // Start (or resume) the attempt, read the questions, then any saved progress.
+  useEffect(() => {
+    let gone = false;
+    (async () => {
+      const loaded = await load(quizId, study);
+      // A new attempt is one more in progress; a resumed one changes nothing.
+      if (!loaded.attempt.resumed) void Promise.all(attemptStarted.map((k) => qc.invalidateQueries({ queryKey: k })));
+      const prog = await api.GET("/api/v1/attempts/progress", {
+        params: { query: { quiz_id: quizId, attempt_id: loaded.attempt.id }, header: { "x-quiz-session": device } },
+      });
+      if (gone) return;
+      if (prog.response.status === 409) {
+        setLocked(Number(prog.response.headers.get("Retry-After") ?? "30"));
+        return;
+      }
+      const saved = must(prog);
+      if (saved && saved.attempt_id === loaded.attempt.id) {
+        latest.current = {
+          answers: saved.answers ?? {},
+          idx: Math.min(saved.current_idx ?? 0, Math.max(0, loaded.questions.length - 1)),
+        };
+        setAnswers(latest.current.answers);
+        setIdx(latest.current.idx);
+        setSave("saved");
+      }
+      setFlags(flagStore.read(sessionStorage, loaded.attempt.id));
+      setLocked(null);
+      setData(loaded);
+    })().catch((e: Error) => !gone && setError(e.message));
+    return () => void (gone = true);
+  }, [quizId, study, locked === null]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Another device holds the progress: count down, then try again.
+  useEffect(() => {
+    if (locked === null) return;
+    const t = setTimeout(() => setLocked(locked <= 1 ? null : locked - 1), 1000);
+    return () => clearTimeout(t);
+  }, [locked]);
+
+  const persist = useCallback(async () => {
+    if (!data) return;
+    window.clearTimeout(retry.current);
+    const { answers, idx } = latest.current;
+    setSave("saving");
+    try {
+      const res = await api.POST("/api/v1/attempts/progress", {
+        params: { header: { "x-quiz-session": device } },
+        body: { quiz_id: quizId, attempt_id: data.attempt.id, answers, current_idx: idx, mode: study ? "study" : data.attempt.mode, revision: Date.now() },
+      });
+      if (res.response.status === 409) {
+        setLocked(Number(res.response.headers.get("Retry-After") ?? "30"));
+        setData(null);
+        return;
+      }
+      must(res);
+      setSave("saved");
+    } catch {
+      // The network dropped: keep the answers here and try again.
+      setSave("offline");
+      retry.current = window.setTimeout(persist, 3000);
+    }
+  }, [data, quizId, study]);
+
+  const change = (next: { answers?: Record<string, string>; idx?: number }) => {
+    latest.current = { answers: next.answers ?? latest.current.answers, idx: next.idx ?? latest.current.idx };
+    if (next.answers) setAnswers(next.answers);
+    if (next.idx !== undefined) setIdx(next.idx);
+    void persist();
+  };
+
+  const submit = useCallback(async () => {
+    if (!data || submitting) return;
+    setSubmitting(true);
+    try {
+      must(
+        await api.POST("/api/v1/attempts/{attempt_id}/submit", {
+          params: { path: { attempt_id: data.attempt.id } },
+          body: { answers: latest.current.answers, flagged: [...flags] },
+        }),
+      );
+      flagStore.write(sessionStorage, data.attempt.id, new Set());
+      await Promise.all(attemptDone(data.attempt.id).map((k) => qc.invalidateQueries({ queryKey: k })));
+      navigate(`/attempts/${data.attempt.id}`);
+    } catch (e) {
+      setError((e as Error).message);
+      setSubmitting(false);
+    }
+  }, [data, submitting, flags, qc]);
+
+  // The server's deadline drives the clock; at zero the attempt is submitted.
+  const deadline = !study && data?.attempt.deadline_at ? Date.parse(data.attempt.deadline_at) : null;
+  useEffect(() => {
+    if (deadline === null) return;
+    const t = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(t);
+  }, [deadline]);
+  const left = deadline === null ? null : (deadline - now) / 1000;
+  useEffect(() => {
+    if (left !== null && left <= 0) void submit();
+  }, [left !== null && left <= 0]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const questions = data?.questions ?? [];
+  const q = questions[idx];
+
+  const choose = (option: string) => q && change({ answers: { ...latest.current.answers, [String(q.question_id)]: option } });
+  const move = (to: number) => (setChecking(false), change({ idx: Math.max(0, Math.min(questions.length - 1, to)) }));
+  const flag = () => {
+    if (!q || !data) return;
+    const n = new Set(flags);
+    if (n.has(q.question_id)) n.delete(q.question_id);
+    else n.add(q.question_id);
+    flagStore.write(sessionStorage, data.attempt.id, n);
+    setFlags(n);
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!q || checking || e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement).matches("input, textarea, select")) return;
+      const a = keyAction(e.key, (q.options ?? []).length);
+      if (!a) return;
+      e.preventDefault();
+      if (a.kind === "answer") {
+        // In study mode an answer, once its explanation shows, stays.
+        if (!study || latest.current.answers[String(q.question_id)] === undefined) choose((q.options ?? [])[a.index]);
+      } else if (a.kind === "move") move(idx + a.by);
+      else flag();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  if (error) return <p role="alert">Could not continue: {error}</p>;
+  if (locked !== null)
+    return (
+      <section>
+        <h1>Open on another device</h1>
+        <p role="status">
+          This attempt is being answered on another device. You can take it over here in {locked} s (nothing is lost: the other device's answers come with it).
+        </p>
+      </section>
+    );
+  if (!data) return <p aria-live="polite">Starting…</p>;
+  if (!q) return <p>This quiz has no questions.</p>;
+
+  const picked = answers[String(q.question_id)];
+  const showAnswer = study && picked !== undefined && q.correct_answer != null;
+  const ids = questions.map((x) => x.question_id);
+  const check = leftToCheck(ids, answers, flags);
+  const answered = questions.length - check.unanswered.length;
+  const last = idx === questions.length - 1;
+  // Submitting with questions open or flagged asks first.
+  const askFirst = () => (check.unanswered.length || check.flagged.length ? setChecking(true) : void submit());
+
+  return (
+    <section className="sit">
+      <header className="sit-bar">
+        <h1>{data.title}</h1>
+        {left !== null && (
+          <p className={left < 60 ? "timer low" : "timer"} role="timer" aria-label="Time left">
+            {clock(left)}
+          </p>
+        )}
+        {study && <p className="badge">Study mode</p>}
+        <p className={`saved save-${save}`} role="status" data-testid="save-state">
+          {saveLabel[save]}
+        </p>
+        <button aria-expanded={labs} aria-controls="lab-panel" onClick={() => setLabs(!labs)}>
+          Lab values
+        </button>
+      </header>
+      <div className={labs ? "sit-body with-labs" : "sit-body"}>
+        <nav className="grid" aria-label="Questions">
+          {questions.map((x, i) => {
+            const done = answers[String(x.question_id)] !== undefined;
+            const flagged = flags.has(x.question_id);
+            return (
+              <button
+                key={x.question_id}
+                className={[done ? "done" : "", flagged ? "flagged" : "", i === idx ? "here" : ""].join(" ")}
+                aria-current={i === idx ? "step" : undefined}
+                aria-label={`Question ${i + 1}${done ? ", answered" : ""}${flagged ? ", flagged" : ""}`}
+                onClick={() => move(i)}
+              >
+                {i + 1}
+              </button>
+            );
+          })}
+        </nav>
+        {checking ? (
+          <Check check={check} total={questions.length} submitting={submitting} onGo={move} onSubmit={() => void submit()} onBack={() => setChecking(false)} />
+        ) : (
+          <article className="question">
+            <h2>
+              Question {idx + 1} of {questions.length} {flags.has(q.question_id) && <span className="badge">flagged</span>}
+            </h2>
+            <p className="stem">{q.question_text}</p>
+            {q.image_path && <img className="q-image" src={`/uploads/${q.image_path}`} alt={`Image for question ${idx + 1}`} />}
+            {showAnswer ? (
+              <div className="explain" role="note">
+                <p>
+                  <strong>{picked === q.correct_answer ? "Correct." : `The answer is ${q.correct_answer}.`}</strong>
+                </p>
+                <Options q={q} picked={picked} />
+                <AnswerSide q={q} />
+              </div>
+            ) : (
+              <fieldset>
+                <legend className="sr-only">Answer</legend>
+                {(q.options ?? []).map((o, i) => (
+                  <label key={i} className={`option ${picked === o ? "picked" : ""}`}>
+                    <input type="radio" name={`q${q.question_id}`} checked={picked === o} onChange={() => choose(o)} />
+                    <kbd>{String.fromCharCode(65 + i)}</kbd> {o}
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            <p className="actions">
+              <button onClick={() => move(idx - 1)} disabled={idx === 0}>
+                Previous
+              </button>
+              <button onClick={flag} aria-pressed={flags.has(q.question_id)}>
+                {flags.has(q.question_id) ? "Unflag" : "Flag"}
+              </button>
+              {last ? (
+                <button onClick={() => setChecking(true)}>End of block</button>
+              ) : (
+                <button onClick={() => move(idx + 1)}>Next</button>
+              )}
+              <button className="primary" onClick={askFirst} disabled={submitting}>
+                Submit ({answered}/{questions.length} answered)
+              </button>
+            </p>
+            <p className="muted keys">Keys: A–I or 1–9 answer · ← → move · F flag</p>
+          </article>
+        )}
+        {labs && (
+          <aside id="lab-panel" className="lab-panel" aria-label="Lab values">
+            <h2>Lab values</h2>
+            <LabTable compact />
+          </aside>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** Check is the end of a block: the questions still unanswered and those
+ * flagged, each a step away, before the submission. */
+function Check({
+  check,
+  total,
+  submitting,
+  onGo,
+  onSubmit,
+  onBack,
+}: {
+  check: { unanswered: number[]; flagged: number[] };
+  total: number;
+  submitting: boolean;
+  onGo: (i: number) => void;
+  onSubmit: () => void;
+  onBack: () => void;
+}) {
+  const list = (label: string, positions: number[]) =>
+    positions.length > 0 && (
+      <>
+        <h3 id={`check-${label}`}>
+          {label} ({positions.length})
+        </h3>
+        <ul className="actions plain" aria-labelledby={`check-${label}`}>
+          {positions.map((i) => (
+            <li key={i}>
+              <button onClick={() => onGo(i)} aria-label={`Go to question ${i + 1} (${label.toLowerCase()})`}>
+                Question {i + 1}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  const open = check.unanswered.length;
+  return (
+    <section className="question block-end" aria-labelledby="check-h">
+      <h2 id="check-h">Before you submit</h2>
+      {open > 0 ? (
+        <p role="alert" className="warn">
+          {plural(open, "question")} of {total} {open === 1 ? "is" : "are"} unanswered: an unanswered question counts as wrong.
+        </p>
+      ) : (
+        <p>Every question is answered.</p>
+      )}
+      {list("Unanswered", check.unanswered)}
+      {list("Flagged", check.flagged)}
+      <p className="actions">
+        <button onClick={onBack}>Back to the questions</button>
+        <button className="primary" onClick={onSubmit} disabled={submitting}>
+          {open > 0 ? `Submit with ${open} unanswered` : "Submit"}
+        </button>
+      </p>
+    </section>
+  );
+}
