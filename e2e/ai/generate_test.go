@@ -138,6 +138,44 @@ var _ = Describe("Generation jobs", Ordered, func() {
 		Expect(count(`SELECT count(*) FROM library.articles WHERE title = ?`, title)).To(BeZero())
 	})
 
+	It("grounds an editor's refinement only on the questions they may edit, never another's answer key", func() {
+		cat := newCategory("Vortle branch")
+		Expect(mod.Client(h).Post("/api/v1/questions/create", q{"question_text": "Which lesion gives a vortle snap?",
+			"question_type": "mcq", "options": []string{"Vortle stenosis", "Aortic stenosis"}, "correct_answer": "Vortle stenosis",
+			"explanation": "Vortle leaflets.", "question_category_id": cat})).To(HaveStatus(201))
+		res := mod.Client(h).Post("/api/v1/articles/", q{"title": "Vortle snaps", "status": "published", "category_id": cat,
+			"sections": []q{{"heading": "Overview", "markdown": "Old overview."}}})
+		Expect(res).To(HaveStatus(201))
+		id := int64(res.Map()["id"].(float64))
+		holder := func(kind string, target int64) *User {
+			u := h.NewUser(auth.RoleUser)
+			Expect(mod.Client(h).Post(fmt.Sprintf("/api/v1/access/%d/grants", u.ID), q{"kind": kind, "target_id": target})).
+				To(HaveStatus(201))
+			return u
+		}
+		refine := func(u *User) (map[string]any, string) {
+			proxy.Reply("## Overview\nNew overview.")
+			proxy.Calls()
+			c := u.Client(h)
+			job := c.AwaitJob("/api/v1/articles/jobs/" + c.StartJob(fmt.Sprintf("/api/v1/articles/%d/ai-refine", id),
+				q{"section_id": "overview", "sources": []string{"bank"}}))
+			Expect(job["status"]).To(Equal("completed"), "job: %v", job)
+			calls := proxy.Calls()
+			Expect(calls).To(HaveLen(1))
+			return job["steps"].([]any)[0].(map[string]any), calls[0].Messages[1]
+		}
+
+		step, prompt := refine(holder("article", id))
+		Expect(step).To(HaveKeyWithValue("detail", "0 bank questions"))
+		Expect(prompt).NotTo(Or(ContainSubstring("vortle snap"), ContainSubstring("Vortle leaflets"),
+			ContainSubstring("Answer:")), "an article's grant reaches none of its category's questions")
+
+		step, prompt = refine(holder("category", cat))
+		Expect(step).To(HaveKeyWithValue("detail", "1 bank questions"))
+		Expect(prompt).To(And(ContainSubstring("vortle snap"), ContainSubstring("Answer: Vortle stenosis"),
+			ContainSubstring("Vortle leaflets.")), "the branch's grant edits its questions")
+	})
+
 	It("refines one section as a new revision, keeping the others and their ids", func() {
 		id := article("Aortic stenosis", "published", "Old overview.")
 		res := mod.Client(h).Patch(fmt.Sprintf("/api/v1/articles/%d", id), q{"sections": []q{

@@ -10,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/modules/flashcards"
 	"github.com/roundsedu/rounds/modules/library/generation"
 	"github.com/roundsedu/rounds/modules/library/internal/store"
+	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
@@ -17,9 +18,12 @@ import (
 	"github.com/roundsedu/rounds/platform/text"
 )
 
-// Questions is the port to the bank's questions a generation grounds on.
+// Questions is the port to the bank's questions a generation grounds on,
+// and its reach policy: a question's answer side goes into a prompt only
+// for a requester who may edit that question.
 type Questions interface {
 	RatedQuestions(ctx context.Context, ids []int64, categoryID *int64, limit int) ([]bank.RatedQuestion, error)
+	Reachable(ctx context.Context, p auth.Principal, kind search.Kind, ids []int64) (visible, editable map[int64]bool, err error)
 }
 
 // Decks is the port to flashcards, where generated cards are stored.
@@ -277,8 +281,10 @@ func (s *Service) runCards(ctx context.Context, run *jobs.Run, p auth.Principal,
 }
 
 // grounding gathers the sources asked for (by default the bank's
-// questions): bank, up to 20 live questions filed in category's branch
-// with their answers; article, for a draft up to two published articles
+// questions): bank, of up to 20 live questions filed in category's branch
+// those the requester may edit, with their answers (an article's editor
+// holding no grant over its questions gets none: its answers are not
+// theirs to read); article, for a draft up to two published articles
 // the search finds for its title (a refinement and cards always have
 // their own article). It records what it found as a step.
 func (s *Service) grounding(ctx context.Context, run *jobs.Run, in GenerationRequest, category *int64, self int64) ([]generation.Source, error) {
@@ -292,7 +298,7 @@ func (s *Service) grounding(ctx context.Context, run *jobs.Run, in GenerationReq
 		if category == nil {
 			found = append(found, "no category, so no bank questions")
 		} else {
-			qs, err := s.ports.Questions.RatedQuestions(ctx, nil, category, groundQuestions)
+			qs, err := s.editableQuestions(ctx, auth.Principal{UserID: in.RequestedBy, Role: in.Role}, category)
 			if err != nil {
 				return nil, err
 			}
@@ -314,6 +320,24 @@ func (s *Service) grounding(ctx context.Context, run *jobs.Run, in GenerationReq
 		return nil, err
 	}
 	return out, nil
+}
+
+// editableQuestions reads the grounding questions of category's branch and
+// keeps those p may edit.
+func (s *Service) editableQuestions(ctx context.Context, p auth.Principal, category *int64) ([]bank.RatedQuestion, error) {
+	qs, err := s.ports.Questions.RatedQuestions(ctx, nil, category, groundQuestions)
+	if err != nil || len(qs) == 0 {
+		return qs, err
+	}
+	ids := make([]int64, len(qs))
+	for i, q := range qs {
+		ids[i] = q.ID
+	}
+	_, editable, err := s.ports.Questions.Reachable(ctx, p, search.KindQuestion, ids)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(qs, func(q bank.RatedQuestion) bool { return !editable[q.ID] }), nil
 }
 
 func questionText(q bank.RatedQuestion) string {
