@@ -78,6 +78,9 @@ func learnerSpecs() {
 				"claimed_category_ids": []int64{cardio},
 				"sections":             []q{{"heading": "The snap", "markdown": "READING-" + word + ": the snap follows S2."}}})
 			Expect(res).To(HaveStatus(201))
+			Expect(mod.Client(h).Post("/api/v1/articles/", q{"title": "Draft valves " + word, "status": "draft",
+				"claimed_category_ids": []int64{cardio},
+				"sections": []q{{"heading": "Unpublished", "markdown": "DRAFT-" + word}}})).To(HaveStatus(201))
 			Eventually(func() int {
 				refs, err := app.Lookup[*library.Module](h.App).ReadMore(ctxb, []int64{asked})
 				Expect(err).NotTo(HaveOccurred())
@@ -85,6 +88,10 @@ func learnerSpecs() {
 			}).WithTimeout(claimDelivery).Should(Equal(1), "the article claims the question")
 
 			u, other := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
+			withdrawn := filed("Which "+word+" bruit is withdrawn?", cardio, "Carotid", "Renal")
+			gone := publishedQuiz("learning", withdrawn)
+			sit(u, gone, "learning", map[int64]string{withdrawn: "Carotid"})
+			Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/quizzes/%d/publish?published=false", gone), nil)).To(HaveStatus(200))
 			sit(u, publishedQuiz("learning", asked, sibling, kidney), "learning",
 				map[int64]string{asked: "Gamma", sibling: "Rumble", kidney: "Red cell"})
 			sit(other, publishedQuiz("learning", asked, skin, kidney), "learning",
@@ -96,11 +103,16 @@ func learnerSpecs() {
 				`chose "Gamma" — wrong; about \d+ s a question in that sitting\n`))
 			Expect(mine).To(ContainSubstring(`- "Which ` + word + ` sign follows the snap?": `))
 			Expect(mine).To(ContainSubstring(`chose "Rumble" — wrong`))
-			Expect(mine).To(ContainSubstring("Their weakest categories: Cardiology " + word + " (0 of 2 right, 0%); Renal " + word + " (1 of 1 right, 100%)"))
+			Expect(mine).To(ContainSubstring("Their weakest categories: Cardiology " + word + " (0 of 3 right, 0%); Renal " + word + " (1 of 1 right, 100%)"))
 			Expect(mine).To(ContainSubstring("### Valves " + word + ": The snap\nREADING-" + word + ": the snap follows S2."))
+			Expect(mine).NotTo(ContainSubstring("DRAFT-"+word), "a draft is nobody's reading")
 			Expect(mine).NotTo(ContainSubstring("Delta"), "another learner's choice")
 			Expect(mine).NotTo(ContainSubstring("Derm "+word), "another learner's category")
 			Expect(mine).NotTo(ContainSubstring("silvery"), "a question only another learner sat")
+			Expect(mine).NotTo(Or(ContainSubstring("withdrawn"), ContainSubstring("Carotid")), "a question they sat but no longer reach")
+
+			Expect(u.Client(h).Post("/api/v1/teach/chat/stream", ask(asked))).To(HaveStatus(200))
+			Expect(record(sentToModel())).To(Equal(mine), "the stream's tutor is told the same")
 
 			Expect(chat(other, ask(asked))).To(HaveStatus(200))
 			theirs := record(sentToModel())
