@@ -80,7 +80,7 @@ func learnerSpecs() {
 			Expect(res).To(HaveStatus(201))
 			Expect(mod.Client(h).Post("/api/v1/articles/", q{"title": "Draft valves " + word, "status": "draft",
 				"claimed_category_ids": []int64{cardio},
-				"sections": []q{{"heading": "Unpublished", "markdown": "DRAFT-" + word}}})).To(HaveStatus(201))
+				"sections":             []q{{"heading": "Unpublished", "markdown": "DRAFT-" + word}}})).To(HaveStatus(201))
 			Eventually(func() int {
 				refs, err := app.Lookup[*library.Module](h.App).ReadMore(ctxb, []int64{asked})
 				Expect(err).NotTo(HaveOccurred())
