@@ -175,6 +175,7 @@ var _ = Describe("The tutor", Ordered, func() {
 	streamSpecs()
 	aiModeSpecs()
 	reachSpecs()
+	learnerSpecs()
 })
 
 var _ = Describe("Speech", Ordered, func() {

@@ -29,8 +29,9 @@ type Module struct {
 }
 
 // New builds the module; it asks the bank for questions, search for
-// similar ones and AI Mode's shortlist, and the library where a found
-// section belongs.
+// similar ones and AI Mode's shortlist, the library where a found section
+// belongs and what it publishes on a question, and attempts for the
+// learner's own record.
 func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	cfg, err := module.Section[Config](k, "ai", defaults)
 	if err != nil {
@@ -40,6 +41,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 	module.Need(k, "bank", &ports.Bank)
 	module.Need(k, "search", &ports.Search)
 	module.Need(k, "library", &ports.Library)
+	module.Need(k, "attempts", &ports.Attempts)
 	gw := &gateway.Gateway{Timeout: cfg.Timeout, Retries: cfg.Retries}
 	svc, err := app.New(k.DB, k.Limiter, k.Settings, gw, ports, cfg, k.Log)
 	if err != nil {

@@ -1,6 +1,9 @@
 package attempts
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Sitting is a completed attempt with what was answered, as item analysis
 // reads it.
@@ -19,6 +22,26 @@ type Response struct {
 	Options    []string
 	Answer     string
 	Correct    bool
+}
+
+// Answered is one of a learner's own answers, as their tutor may know it.
+type Answered struct {
+	QuestionID int64
+	Mode       string   // how it was sat: timed or learning
+	Answer     string   // "" when left blank
+	Correct    *bool    // nil where the learner may not be told yet
+	Running    bool     // saved in an attempt not yet submitted
+	Seconds    *float64 // the sitting's time per question; nil while running
+	At         time.Time
+}
+
+// CategoryScore is how a learner does on the questions filed in one
+// category over their completed attempts.
+type CategoryScore struct {
+	CategoryID    int64
+	Name          string
+	Seen, Correct int
+	Percentage    float64
 }
 
 // Facade is what other modules may ask attempts. Every question is about the
@@ -42,4 +65,17 @@ type Facade interface {
 	// it is (db.ErrNotFound when missing or not completed): for item
 	// analysis, which checks ownership itself where a caller asks.
 	CompletedSitting(ctx context.Context, attemptID int64) (*Sitting, error)
+	// RecentAnswers lists userID's own latest answers to the questions among
+	// ids (nil: any question), newest first, at most limit: completed
+	// attempts' and those saved in attempts not yet submitted. Correct is
+	// told only where the answer side is open (a completed attempt, a
+	// running study one) and never for a question that sits in one of
+	// userID's timed attempts not yet submitted.
+	RecentAnswers(ctx context.Context, userID int64, ids []int64, limit int) ([]Answered, error)
+	// SittingTimed reports whether the question sits in one of userID's
+	// timed attempts not yet submitted (its answer side is closed to them).
+	SittingTimed(ctx context.Context, userID, questionID int64) (bool, error)
+	// WeakestCategories gives userID's n weakest filed categories over their
+	// completed attempts, weakest first (the dashboard's ranking).
+	WeakestCategories(ctx context.Context, userID int64, n int) ([]CategoryScore, error)
 }

@@ -41,3 +41,36 @@ func (m *Module) CompletedSitting(ctx context.Context, attemptID int64) (*Sittin
 	}
 	return out, nil
 }
+
+// RecentAnswers implements Facade.
+func (m *Module) RecentAnswers(ctx context.Context, userID int64, ids []int64, limit int) ([]Answered, error) {
+	rows, err := m.svc.OwnAnswers(ctx, userID, ids, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Answered, len(rows))
+	for i, r := range rows {
+		out[i] = Answered{QuestionID: r.QuestionID, Mode: r.Mode, Answer: opt.Deref(r.Answer), Correct: r.Correct,
+			Running: r.Running, Seconds: r.Seconds, At: r.At}
+	}
+	return out, nil
+}
+
+// SittingTimed implements Facade.
+func (m *Module) SittingTimed(ctx context.Context, userID, questionID int64) (bool, error) {
+	return m.svc.SittingTimed(ctx, userID, questionID)
+}
+
+// WeakestCategories implements Facade.
+func (m *Module) WeakestCategories(ctx context.Context, userID int64, n int) ([]CategoryScore, error) {
+	rows, err := m.svc.WeakestCategories(ctx, userID, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CategoryScore, len(rows))
+	for i, c := range rows {
+		out[i] = CategoryScore{CategoryID: *c.CategoryID, Name: c.CategoryName, Seen: c.Seen, Correct: c.Correct,
+			Percentage: c.Percentage}
+	}
+	return out, nil
+}

@@ -17,6 +17,8 @@ type TutorQuestion struct {
 	CorrectAnswer string
 	Explanation   string
 	AnswersShown  bool
+	CategoryID    *int64 // where it is filed (nil: unfiled)
+	CategoryName  string
 }
 
 // TutorQuestion reads a question for the tutor with the caller's
@@ -29,7 +31,7 @@ func (m *Module) TutorQuestion(ctx context.Context, p auth.Principal, id int64, 
 		return nil, err
 	}
 	return &TutorQuestion{ID: q.ID, Text: q.Text, Options: q.Options, CorrectAnswer: q.CorrectAnswer,
-		Explanation: q.Explanation, AnswersShown: q.AnswersShown}, nil
+		Explanation: q.Explanation, AnswersShown: q.AnswersShown, CategoryID: q.CategoryID, CategoryName: q.CategoryName}, nil
 }
 
 // QuestionStems gives the text of the questions among ids that p reaches;

@@ -18,6 +18,7 @@ import (
 	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
 	"github.com/roundsedu/rounds/modules/ai/internal/store"
 	"github.com/roundsedu/rounds/modules/bank"
+	"github.com/roundsedu/rounds/modules/library"
 	"github.com/roundsedu/rounds/modules/search"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -52,19 +53,23 @@ var Tasks = []string{"teach", "extraction", "article", "flashcard", "keyword", "
 type Bank interface {
 	TutorQuestion(ctx context.Context, p auth.Principal, id int64, attemptID *int64) (*bank.TutorQuestion, error)
 	QuestionStems(ctx context.Context, p auth.Principal, ids []int64) (map[int64]string, error)
+	QuestionFilings(ctx context.Context, ids []int64) (map[int64]bank.Filing, error)
 }
 
-// Library is what AI Mode asks the library (implemented by library.Module):
-// search finds article sections, a learner is sent to the article.
+// Library is what AI Mode and the tutor ask the library (implemented by
+// library.Module): search finds article sections, a learner is sent to the
+// article; the tutor reads the published articles claiming a question.
 type Library interface {
 	ArticlesOfSections(ctx context.Context, sectionIDs []int64) (map[int64]int64, error)
+	ClaimingSections(ctx context.Context, questionID int64, articles, perArticle, chars int) ([]library.ClaimedSection, error)
 }
 
 // Ports are filled once every module is built.
 type Ports struct {
-	Bank    Bank
-	Search  search.Facade
-	Library Library
+	Bank     Bank
+	Search   search.Facade
+	Library  Library
+	Attempts Attempts
 }
 
 // Setting keys an admin changes at run time: calls per person per UTC day,

@@ -110,7 +110,11 @@ func (s *Service) prepareChat(ctx context.Context, p auth.Principal, in ChatInpu
 	if err != nil {
 		return nil, gateway.Target{}, nil, err
 	}
-	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, p, q)}}, in.Messages...)
+	l, err := s.learner(ctx, p, q)
+	if err != nil {
+		return nil, gateway.Target{}, nil, err
+	}
+	msgs := append([]gateway.Message{{Role: "system", Content: s.brief(ctx, p, q, l)}}, in.Messages...)
 	return m, t, msgs, nil
 }
 
@@ -138,8 +142,10 @@ func (s *Service) teachModel(ctx context.Context, id *int64) (*store.Model, erro
 }
 
 // brief is the system message: the question, what the caller may see of
-// its answer, and the stems of similar questions the caller reaches.
-func (s *Service) brief(ctx context.Context, p auth.Principal, q *bank.TutorQuestion) string {
+// its answer (never while they sit it in a timed attempt), the stems of
+// similar questions the caller reaches, and the learner's own record and
+// the library's reading on it.
+func (s *Service) brief(ctx context.Context, p auth.Principal, q *bank.TutorQuestion, l *learnerBrief) string {
 	var b strings.Builder
 	b.WriteString("You are a patient medical tutor. Answer in markdown, briefly and accurately. " +
 		"End with exactly three follow-up questions the learner could ask, each on its own line starting with '>'.\n\n")
@@ -147,7 +153,7 @@ func (s *Service) brief(ctx context.Context, p auth.Principal, q *bank.TutorQues
 	for i, o := range q.Options {
 		fmt.Fprintf(&b, "%c. %s\n", 'A'+i, o)
 	}
-	if q.AnswersShown {
+	if q.AnswersShown && !l.sitting {
 		fmt.Fprintf(&b, "\nCorrect answer: %s\n", q.CorrectAnswer)
 		if q.Explanation != "" {
 			fmt.Fprintf(&b, "Explanation: %s\n", q.Explanation)
@@ -162,6 +168,7 @@ func (s *Service) brief(ctx context.Context, p auth.Principal, q *bank.TutorQues
 			fmt.Fprintf(&b, "- %s\n", stem)
 		}
 	}
+	l.write(&b)
 	return b.String()
 }
 

@@ -73,23 +73,9 @@ func (s *Service) Dashboard(ctx context.Context, p auth.Principal) (*Dashboard, 
 		return nil, err
 	}
 	d.Streak = Streaks(days, s.now())
-	tallies, err := s.store.QuestionTallies(ctx, p.UserID)
-	if err != nil {
+	if d.Categories, err = s.categories(ctx, p.UserID); err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(tallies))
-	counts := make([]QuestionCount, len(tallies))
-	for i, t := range tallies {
-		ids[i] = t.QuestionID
-		counts[i] = QuestionCount{QuestionID: t.QuestionID, Seen: t.Seen, Correct: t.Correct}
-	}
-	filings := map[int64]bank.Filing{}
-	if len(ids) > 0 {
-		if filings, err = s.ports.Bank.QuestionFilings(ctx, ids); err != nil {
-			return nil, err
-		}
-	}
-	d.Categories = ByCategory(counts, filings)
 	recent, err := s.store.Attempts(ctx, p.UserID, nil, dashboardRecent, 0)
 	if err != nil {
 		return nil, err
@@ -106,6 +92,28 @@ func (s *Service) Dashboard(ctx context.Context, p auth.Principal) (*Dashboard, 
 		}
 	}
 	return d, nil
+}
+
+// categories is how the learner does per category over their completed
+// attempts, weakest first.
+func (s *Service) categories(ctx context.Context, userID int64) ([]CategoryStat, error) {
+	tallies, err := s.store.QuestionTallies(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(tallies))
+	counts := make([]QuestionCount, len(tallies))
+	for i, t := range tallies {
+		ids[i] = t.QuestionID
+		counts[i] = QuestionCount{QuestionID: t.QuestionID, Seen: t.Seen, Correct: t.Correct}
+	}
+	filings := map[int64]bank.Filing{}
+	if len(ids) > 0 {
+		if filings, err = s.ports.Bank.QuestionFilings(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
+	return ByCategory(counts, filings), nil
 }
 
 // QuestionCount is how often one question was sat and got right.

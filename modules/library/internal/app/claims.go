@@ -86,3 +86,10 @@ func (s *Service) ApplyTopicClaims(ctx context.Context) error {
 func (s *Service) ReadMore(ctx context.Context, questionIDs []int64) (map[int64][]store.Article, error) {
 	return s.store.ReadMore(ctx, questionIDs)
 }
+
+// ClaimingSections gives the opening sections of the published articles
+// claiming a question's topic (the tutor's reading), bounded in articles,
+// sections and characters.
+func (s *Service) ClaimingSections(ctx context.Context, questionID int64, articles, perArticle, chars int) ([]store.ClaimedSection, error) {
+	return s.store.ClaimingSections(ctx, questionID, articles, perArticle, chars)
+}

@@ -115,3 +115,29 @@ func (s *Store) ReadMore(ctx context.Context, questionIDs []int64) (map[int64][]
 	}
 	return out, err
 }
+
+// ClaimedSection is a section of a published article claiming a question,
+// its text cut at the length asked.
+type ClaimedSection struct {
+	ArticleID    int64
+	ArticleTitle string
+	Slug         string
+	Heading      string
+	Text         string
+}
+
+// ClaimingSections lists the first sections (in order, at most perArticle,
+// each cut at chars characters) of the first articles (by title, at most
+// articles) that are published, unbinned and claim the question's topic.
+func (s *Store) ClaimingSections(ctx context.Context, questionID int64, articles, perArticle, chars int) ([]ClaimedSection, error) {
+	var out []ClaimedSection
+	err := s.db.Conn(ctx).Raw(`SELECT a.id AS article_id, a.title AS article_title, a.slug, s.heading, s.text
+		FROM (SELECT a.id, a.title, a.slug FROM library.question_links l
+			JOIN library.articles a ON a.id = l.article_id AND a.status = 'published' AND a.deleted_at IS NULL
+			WHERE l.question_id = @q ORDER BY a.title, a.id LIMIT @articles) a
+		CROSS JOIN LATERAL (SELECT heading, left(markdown, @chars) AS text, position FROM library.sections
+			WHERE article_id = a.id ORDER BY position LIMIT @per) s
+		ORDER BY a.title, a.id, s.position`,
+		map[string]any{"q": questionID, "articles": articles, "per": perArticle, "chars": chars}).Scan(&out).Error
+	return out, err
+}
