@@ -71,7 +71,7 @@ func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) ([]byte, error
 	if hit, ok := b.cache.Get(key); ok && hit.version == z.Version {
 		return hit.encoded, nil
 	}
-	qs, err := b.svc.OpenedQuestions(ctx, z)
+	qs, version, err := b.svc.OpenedQuestions(ctx, z)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,9 @@ func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	b.cache.Add(key, quizBody{version: z.Version, encoded: encoded})
+	// Kept under the version the list was read at: a row opened just
+	// before an edit must not file the edited list under the old version.
+	b.cache.Add(key, quizBody{version: version, encoded: encoded})
 	return encoded, nil
 }
 
