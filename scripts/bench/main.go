@@ -172,6 +172,17 @@ func run(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 		}
 		rows = append(rows, row{fmt.Sprintf("`GET /quizzes/{id}`, %d questions, 50 clients", o.questions), quiz,
 			fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s (%s)", bare.rate(), quiz.cpuPer()), quiz.rate() / bare.rate()})
+		again, err := drive("quiz-304", min(50, o.learners), 0, o, func(i int) error { return w.rereadQuiz(i) })
+		if err != nil {
+			return nil, nil, err
+		}
+		bare304, err := w.bareReread(50, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, row{"`GET /quizzes/{id}` with `If-None-Match` (304), 50 clients", again,
+			fmt.Sprintf("bare net/http handler answering the same 304: %.0f req/s (%s)", bare304.rate(), again.cpuPer()),
+			again.rate() / bare304.rate()})
 	}
 
 	var out []loadkit.Row
@@ -206,6 +217,7 @@ type world struct {
 	questions []int64
 	learners  []learner
 	quizBody  []byte
+	quizTag   string // the quiz read's ETag
 }
 
 type learner struct {
@@ -247,7 +259,30 @@ func setUp(h *harness.Harness, o options) (*world, error) {
 	}
 	body, err := w.get(w.learners[0].token, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID))
 	w.quizBody = body
+	if err != nil {
+		return nil, err
+	}
+	w.quizTag, err = w.tag(w.learners[0].token, fmt.Sprintf("%s/api/v1/quizzes/%d", h.BaseURL, w.quizID))
 	return w, err
+}
+
+// tag is the ETag a read of url answers.
+func (w *world) tag(tok, url string) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	if tag := res.Header.Get("ETag"); res.StatusCode == http.StatusOK && tag != "" {
+		return tag, nil
+	}
+	return "", fmt.Errorf("GET %s: %d without an ETag", url, res.StatusCode)
 }
 
 // settle waits until the service has handled the events and jobs the
@@ -314,12 +349,38 @@ func (w *world) readQuiz(i int) error {
 	return w.learners[i].wire.Do(w.quizRequest(i, w.learners[i].wire))
 }
 
+// rereadQuiz is learner i's quiz read from a client holding the quiz: it
+// must be answered 304.
+func (w *world) rereadQuiz(i int) error {
+	return notModified(w.learners[i].wire, w.quizRereq(i, w.learners[i].wire))
+}
+
 // quizRequest is learner i's quiz read as wire sends it.
 func (w *world) quizRequest(i int, wire *loadkit.Wire) []byte {
 	l := &w.learners[i]
 	l.req = wire.AppendRequest(l.req[:0], http.MethodGet, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID), l.token, nil, nil)
 	return l.req
 }
+
+// quizRereq is quizRequest from a client holding the quiz's current copy.
+func (w *world) quizRereq(i int, wire *loadkit.Wire) []byte {
+	l := &w.learners[i]
+	l.req = wire.AppendRequest(l.req[:0], http.MethodGet, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID), l.token,
+		[]loadkit.Header{{Name: "If-None-Match", Value: w.quizTag}}, nil)
+	return l.req
+}
+
+// notModified sends req on wire and wants 304.
+func notModified(wire *loadkit.Wire, req []byte) error {
+	status, err := wire.Status(req)
+	if err == nil && status != http.StatusNotModified {
+		err = fmt.Errorf("want 304, got %d", status)
+	}
+	return err
+}
+
+// sent sends req on wire and wants 2xx.
+func sent(wire *loadkit.Wire, req []byte) error { return wire.Do(req) }
 
 func (w *world) get(tok, path string) ([]byte, error) {
 	var raw json.RawMessage
@@ -421,7 +482,8 @@ func drive(name string, clients int, every time.Duration, o options, op func(wor
 // workers, each on its own connection, with the request build makes for
 // the worker: the ceiling of HTTP on this machine for the same requests
 // and answers.
-func bare(name string, handler http.HandlerFunc, clients int, o options, build func(worker int, wire *loadkit.Wire) []byte) (load, error) {
+func bare(name string, handler http.HandlerFunc, clients int, o options, build func(worker int, wire *loadkit.Wire) []byte,
+	send func(*loadkit.Wire, []byte) error) (load, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return load{}, err
@@ -436,7 +498,7 @@ func bare(name string, handler http.HandlerFunc, clients int, o options, build f
 		}
 		defer wires[i].Close()
 	}
-	return drive(name, clients, 0, o, func(i int) error { return wires[i].Do(build(i, wires[i])) })
+	return drive(name, clients, 0, o, func(i int) error { return send(wires[i], build(i, wires[i])) })
 }
 
 // cpuTimes reads the CPU time used so far by this process and by the
@@ -477,7 +539,17 @@ func (w *world) bareRead(clients int, o options) (load, error) {
 		rw.Header().Set("Content-Type", "application/json")
 		rw.Header().Set("Content-Length", length) // as Rounds sends it (not chunked)
 		_, _ = rw.Write(w.quizBody)
-	}, clients, o, w.quizRequest)
+	}, clients, o, w.quizRequest, sent)
+}
+
+// bareReread answers every request 304 with the quiz's ETag, doing
+// nothing else: the floor of a conditional re-read.
+func (w *world) bareReread(clients int, o options) (load, error) {
+	return bare("quiz-304-bare", func(rw http.ResponseWriter, _ *http.Request) {
+		rw.Header().Set("ETag", w.quizTag)
+		rw.Header().Set("Cache-Control", "private, no-cache")
+		rw.WriteHeader(http.StatusNotModified)
+	}, clients, o, w.quizRereq, notModified)
 }
 
 // bareSaved reads each autosave's body (the same requests, sent the same
@@ -489,7 +561,7 @@ func (w *world) bareSaved(clients int, o options) (load, error) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "application/json")
 		_, _ = rw.Write(saved)
-	}, clients, o, w.saveRequest)
+	}, clients, o, w.saveRequest, sent)
 }
 
 // upsertScript is the single-row upsert an autosave boils down to, on a
