@@ -701,10 +701,11 @@ func seq(from, to int) []int {
 	return out
 }
 
-// scaleRows runs the two 100,000-question benchmarks one after the other,
-// each in its own process (their seeders are the modules' internal code),
-// passes their output on to stderr as progress and keeps the rows they
-// print (loadkit.EmitRow).
+// scaleRows runs the two 100,000-question benchmarks and the statistics
+// reads (1,000 attempts, 100,000 sittings) one after the other, each in
+// its own process (their seeders are the modules' internal code), passes
+// their output on to stderr as progress and keeps the rows and goals they
+// print (loadkit.EmitRow, EmitGoal).
 func scaleRows(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
@@ -716,6 +717,8 @@ func scaleRows(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 		{"test", "-count=1", "-timeout=0", "./modules/bank/internal/store/", "-run=^$", "-bench=BankListing",
 			fmt.Sprintf("-benchtime=%dx", o.bankRequests)},
 		{"run", "./modules/search/internal/bench", "-n=100000"},
+		{"test", "-count=1", "-timeout=0", "./modules/attempts/internal/store/", "-run=^$", "-bench=Statistics",
+			"-benchtime=200x"},
 	} {
 		log.Printf("go %s", strings.Join(args, " "))
 		cmd := exec.Command("go", args...)
