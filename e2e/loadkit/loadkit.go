@@ -192,37 +192,72 @@ func NewRow(path string, latencies []time.Duration, window time.Duration, errors
 	return r
 }
 
-// rowPrefix marks a row among a benchmark's other output.
-const rowPrefix = "bench-row: "
+// rowPrefix marks a row among a benchmark's other output, goalPrefix a
+// goal.
+const (
+	rowPrefix  = "bench-row: "
+	goalPrefix = "bench-goal: "
+)
 
 // EmitRow writes r as one line ParseRows finds.
-func EmitRow(w io.Writer, r Row) error {
-	b, err := json.Marshal(r)
+func EmitRow(w io.Writer, r Row) error { return emit(w, rowPrefix, r) }
+
+// EmitGoal writes g as one line ParseGoals finds.
+func EmitGoal(w io.Writer, g Goal) error { return emit(w, goalPrefix, g) }
+
+func emit(w io.Writer, prefix string, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s%s\n", rowPrefix, b)
+	_, err = fmt.Fprintf(w, "%s%s\n", prefix, b)
 	return err
 }
 
 // ParseRows reads the rows EmitRow wrote among other output (go test's
 // lines, progress), in order.
-func ParseRows(out io.Reader) ([]Row, error) {
-	var rows []Row
+func ParseRows(out io.Reader) ([]Row, error) { return parse[Row](out, rowPrefix) }
+
+// ParseGoals reads the goals EmitGoal wrote among other output, in order.
+func ParseGoals(out io.Reader) ([]Goal, error) { return parse[Goal](out, goalPrefix) }
+
+func parse[T any](out io.Reader, prefix string) ([]T, error) {
+	var got []T
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		_, js, ok := strings.Cut(sc.Text(), rowPrefix)
+		_, js, ok := strings.Cut(sc.Text(), prefix)
 		if !ok {
 			continue
 		}
-		var r Row
-		if err := json.Unmarshal([]byte(js), &r); err != nil {
-			return nil, fmt.Errorf("bench row %q: %w", js, err)
+		var v T
+		if err := json.Unmarshal([]byte(js), &v); err != nil {
+			return nil, fmt.Errorf("%s%q: %w", prefix, js, err)
 		}
-		rows = append(rows, r)
+		got = append(got, v)
 	}
-	return rows, sc.Err()
+	return got, sc.Err()
+}
+
+// Goal is one of an issue's goals as a run measured it: what is asked
+// (with its figure), what was measured, and whether that meets it.
+type Goal struct {
+	Goal     string `json:"goal"`
+	Measured string `json:"measured"`
+	Met      bool   `json:"met"`
+}
+
+// WriteGoals prints goals as a Markdown table: met or not met, each.
+func WriteGoals(w io.Writer, goals []Goal) {
+	fmt.Fprintln(w, "| Goal | Measured | |")
+	fmt.Fprintln(w, "|---|---|---|")
+	for _, g := range goals {
+		verdict := "**not met**"
+		if g.Met {
+			verdict = "met"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", g.Goal, g.Measured, verdict)
+	}
 }
 
 // WriteTable prints rows as the Markdown table of docs/performance.md.

@@ -2,6 +2,7 @@ package loadkit
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -70,28 +71,69 @@ func (w *Wire) AppendRequest(dst []byte, method, path, tok string, headers []Hea
 // Do sends req (from AppendRequest) and reads the answer to its end,
 // dropping its body; a status other than 2xx is an error carrying it.
 func (w *Wire) Do(req []byte) error {
+	_, err := w.exchange(req, nil, false)
+	return err
+}
+
+// Read sends req like Do and appends the answer's body to dst.
+func (w *Wire) Read(req, dst []byte) ([]byte, error) {
+	return w.exchange(req, dst, true)
+}
+
+// Status sends req and returns the answer's status, its body dropped
+// (a 304 is not an error here).
+func (w *Wire) Status(req []byte) (int, error) {
+	res, err := w.send(req)
+	if err != nil {
+		return 0, err
+	}
+	defer w.finish(res)
+	_, err = io.Copy(io.Discard, res.Body)
+	return res.StatusCode, err
+}
+
+func (w *Wire) exchange(req, dst []byte, keep bool) ([]byte, error) {
+	res, err := w.send(req)
+	if err != nil {
+		return dst, err
+	}
+	defer w.finish(res)
+	if res.StatusCode/100 != 2 {
+		data, _ := io.ReadAll(res.Body)
+		return dst, fmt.Errorf("%d %s", res.StatusCode, data)
+	}
+	if !keep {
+		_, err = io.Copy(io.Discard, res.Body)
+		return dst, err
+	}
+	buf := bytes.NewBuffer(dst)
+	_, err = buf.ReadFrom(res.Body)
+	return buf.Bytes(), err
+}
+
+// send writes req, dialling first when needed, and reads the answer's head.
+func (w *Wire) send(req []byte) (*http.Response, error) {
 	if w.conn == nil {
 		c, err := net.Dial("tcp", w.host)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w.conn, w.r = c, bufio.NewReaderSize(c, 16<<10)
 	}
 	res, err := w.roundTrip(req)
 	if err != nil {
 		w.Close()
-		return err
 	}
-	defer res.Body.Close()
+	return res, err
+}
+
+// finish closes an answer's body, and the connection when the server
+// said it would.
+func (w *Wire) finish(res *http.Response) {
+	_ = res.Body.Close()
 	if res.Close {
-		defer w.Close()
+		w.Close()
 	}
-	if res.StatusCode/100 != 2 {
-		data, _ := io.ReadAll(res.Body)
-		return fmt.Errorf("%d %s", res.StatusCode, data)
-	}
-	_, err = io.Copy(io.Discard, res.Body)
-	return err
 }
 
 func (w *Wire) roundTrip(req []byte) (*http.Response, error) {

@@ -57,6 +57,9 @@ type QuizSnapshot struct {
 	// test), which is sat in the mode it was built in, never in another.
 	SavedTest bool
 	Questions []QuestionSnapshot
+	// ContentVersion names the questions' content: two snapshots of one
+	// quiz with the same version hold the same questions, field for field.
+	ContentVersion int64
 }
 
 // NewQuestion is a question another module files into the bank (accepted
@@ -80,6 +83,9 @@ type Filing = app.Filing
 type Facade interface {
 	// QuizForSitting returns the quiz if p may sit it (published, or p is a
 	// moderator), with every live question as it is now. ErrNotFound otherwise.
+	// Outside a transaction it may come from memory (a quiz row heard to
+	// change is read again), and the questions' slices are shared with
+	// it: read them only.
 	QuizForSitting(ctx context.Context, p auth.Principal, quizID int64) (*QuizSnapshot, error)
 	// QuestionFilings tells where each of the questions is filed (missing ids
 	// are left out).

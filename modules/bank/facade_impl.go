@@ -27,7 +27,8 @@ func (m *Module) QuizForSitting(ctx context.Context, p auth.Principal, quizID in
 		return nil, facadeErr(err)
 	}
 	out := &QuizSnapshot{ID: d.ID, Title: d.Title, Mode: d.Mode, TimeLimitMinutes: d.TimeLimitMinutes,
-		IsPublished: d.IsPublished, SavedTest: d.SavedTest, Questions: make([]QuestionSnapshot, 0, len(d.Questions))}
+		IsPublished: d.IsPublished, SavedTest: d.SavedTest, Questions: make([]QuestionSnapshot, 0, len(d.Questions)),
+		ContentVersion: d.Version}
 	for _, q := range d.Questions {
 		out.Questions = append(out.Questions, toSnapshot(q))
 	}

@@ -46,7 +46,17 @@ func RegisterEncoded[I, T any](r *Router, level auth.Level, op huma.Operation, h
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}
-	op.Responses["200"] = &huma.Response{Description: http.StatusText(http.StatusOK),
+	answer := &huma.Response{Description: http.StatusText(http.StatusOK),
 		Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}
+	if f, ok := reflect.TypeFor[I]().FieldByName("Conditional"); ok && f.Anonymous && f.Type == reflect.TypeFor[Conditional]() {
+		// The input embeds Conditional: the answer carries an ETag, and
+		// If-None-Match naming it is answered 304 (Conditional.Validated).
+		tag := map[string]*huma.Param{"ETag": {Description: "names this copy for If-None-Match",
+			Schema: &huma.Schema{Type: huma.TypeString}}}
+		answer.Headers = tag
+		op.Responses["304"] = &huma.Response{Description: "the copy If-None-Match names is current; no body",
+			Headers: tag}
+	}
+	op.Responses["200"] = answer
 	Register(r, level, op, handler)
 }

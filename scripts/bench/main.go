@@ -40,7 +40,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/procfs"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/roundsedu/rounds/e2e/harness"
@@ -56,7 +55,13 @@ type options struct {
 	cpuProfile       string
 	scale            bool
 	bankRequests     int
+	storm, stormAt   int
+	only             map[string]bool
 }
+
+// enabled says whether the load named is to run (-only names some; none:
+// all).
+func (o options) enabled(name string) bool { return len(o.only) == 0 || o.only[name] }
 
 func main() {
 	var o options
@@ -67,27 +72,37 @@ func main() {
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of each load's measured window to this prefix + the load's name + .prof (server and generator share the process)")
 	flag.BoolVar(&o.scale, "scale", true, "also run the 100,000-question benchmarks (bank listing, search)")
 	flag.IntVar(&o.bankRequests, "bank-requests", 1400, "bank listing requests over the 100,000 questions (spread over its 14 filter shapes)")
+	flag.IntVar(&o.storm, "storm", 1000, "learners in the exam-start storm (at most -learners)")
+	flag.IntVar(&o.stormAt, "storm-at", 200, "learners of the storm starting at a time")
+	only := flag.String("only", "", "run only these parts, comma-separated: autosave, quiz, storm, submit, scale (default: all)")
 	flag.Parse()
+	o.only = map[string]bool{}
+	for _, name := range strings.Split(*only, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			o.only[name] = true
+		}
+	}
+	o.scale = o.scale && o.enabled("scale")
 	begin := time.Now()
-	rows, err := run(o)
+	rows, goals, err := run(o)
 	if err != nil {
 		log.Fatal(err)
 	}
 	hot := time.Since(begin)
 	if o.scale {
-		scale, err := scaleRows(o)
+		scale, more, err := scaleRows(o)
 		if err != nil {
 			log.Fatal(err)
 		}
-		rows = append(rows, scale...)
+		rows, goals = append(rows, scale...), append(goals, more...)
 	}
-	printTable(rows, o, hot, time.Since(begin))
+	printTable(rows, goals, o, hot, time.Since(begin))
 }
 
-func run(o options) ([]loadkit.Row, error) {
+func run(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 	defaults, err := config.Read()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h, err := harness.Start(harness.WithConfig(func(c *config.Config) {
 		// The deployment's pool, caches and pollers, not the tests' small
@@ -98,18 +113,20 @@ func run(o options) ([]loadkit.Row, error) {
 		c.Scheduler.LeaderCheck = defaults.Scheduler.LeaderCheck
 	}))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer func() { _ = h.Stop() }()
+	benchDB = loadkit.DatabaseName(h.DBURL)
 
 	w, err := setUp(h, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := settle(h); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var rows []row
+	var goals []loadkit.Goal
 
 	save := func(clients int, every time.Duration) (load, error) {
 		name := fmt.Sprintf("autosave-%d", clients)
@@ -118,40 +135,55 @@ func run(o options) ([]loadkit.Row, error) {
 		}
 		return drive(name, clients, every, o, func(i int) error { return w.autosave(i) })
 	}
-	for _, c := range []int{50, 200} {
-		c = min(c, o.learners)
-		rounds, err := save(c, 0)
-		if err != nil {
-			return nil, err
+	if o.enabled("autosave") {
+		for _, c := range []int{50, 200} {
+			c = min(c, o.learners)
+			rounds, err := save(c, 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			limit, err := pgbenchUpsert(h.DBURL, c, o.duration)
+			if err != nil {
+				return nil, nil, err
+			}
+			floor, err := w.bareSaved(c, o)
+			if err != nil {
+				return nil, nil, err
+			}
+			rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners back to back", c), rounds,
+				fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS (a bare net/http handler reading the same requests: %.0f/s, Rounds at %.2f of it; %s)",
+					c, limit, floor.rate(), rounds.rate()/floor.rate(), rounds.cpuPer()), rounds.rate() / limit})
 		}
-		limit, err := pgbenchUpsert(h.DBURL, c, o.duration)
+		paced, err := save(o.learners, 3*time.Second)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		floor, err := w.bareSaved(c, o)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners back to back", c), rounds,
-			fmt.Sprintf("pgbench single-row upsert, %d clients: %.0f TPS (a bare net/http handler reading the same requests: %.0f/s, Rounds at %.2f of it; %s)",
-				c, limit, floor.rate(), rounds.rate()/floor.rate(), rounds.cpuPer()), rounds.rate() / limit})
+		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, "—", 0})
 	}
-	paced, err := save(o.learners, 3*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, "—", 0})
 
-	quiz, err := drive("quiz", min(50, o.learners), 0, o, func(i int) error { return w.readQuiz(i) })
-	if err != nil {
-		return nil, err
+	if o.enabled("quiz") {
+		quiz, err := drive("quiz", min(50, o.learners), 0, o, func(i int) error { return w.readQuiz(i) })
+		if err != nil {
+			return nil, nil, err
+		}
+		bare, err := w.bareRead(50, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, row{fmt.Sprintf("`GET /quizzes/{id}`, %d questions, 50 clients", o.questions), quiz,
+			fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s (%s)", bare.rate(), quiz.cpuPer()), quiz.rate() / bare.rate()})
+		again, err := drive("quiz-304", min(50, o.learners), 0, o, func(i int) error { return w.rereadQuiz(i) })
+		if err != nil {
+			return nil, nil, err
+		}
+		bare304, err := w.bareReread(50, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, row{"`GET /quizzes/{id}` with `If-None-Match` (304), 50 clients", again,
+			fmt.Sprintf("bare net/http handler answering the same 304: %.0f req/s (%s)", bare304.rate(), again.cpuPer()),
+			again.rate() / bare304.rate()})
 	}
-	bare, err := w.bareRead(50, o)
-	if err != nil {
-		return nil, err
-	}
-	rows = append(rows, row{fmt.Sprintf("`GET /quizzes/{id}`, %d questions, 50 clients", o.questions), quiz,
-		fmt.Sprintf("bare net/http handler, same bytes: %.0f req/s (%s)", bare.rate(), quiz.cpuPer()), quiz.rate() / bare.rate()})
 
 	var out []loadkit.Row
 	for _, r := range rows {
@@ -159,8 +191,21 @@ func run(o options) ([]loadkit.Row, error) {
 		t.Limit, t.Ratio = r.limit, r.ratio
 		out = append(out, t)
 	}
-	submits, err := w.submitRows(o)
-	return append(out, submits...), err
+	if o.enabled("storm") {
+		r, g, err := w.storm(o)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, goals = append(out, r), append(goals, g...)
+	}
+	if o.enabled("submit") {
+		submits, err := w.submitRows(o)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, submits...)
+	}
+	return out, goals, nil
 }
 
 // world is what the loads act on: a published quiz and learners each with
@@ -172,6 +217,7 @@ type world struct {
 	questions []int64
 	learners  []learner
 	quizBody  []byte
+	quizTag   string // the quiz read's ETag
 }
 
 type learner struct {
@@ -213,7 +259,30 @@ func setUp(h *harness.Harness, o options) (*world, error) {
 	}
 	body, err := w.get(w.learners[0].token, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID))
 	w.quizBody = body
+	if err != nil {
+		return nil, err
+	}
+	w.quizTag, err = w.tag(w.learners[0].token, fmt.Sprintf("%s/api/v1/quizzes/%d", h.BaseURL, w.quizID))
 	return w, err
+}
+
+// tag is the ETag a read of url answers.
+func (w *world) tag(tok, url string) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	if tag := res.Header.Get("ETag"); res.StatusCode == http.StatusOK && tag != "" {
+		return tag, nil
+	}
+	return "", fmt.Errorf("GET %s: %d without an ETag", url, res.StatusCode)
 }
 
 // settle waits until the service has handled the events and jobs the
@@ -280,12 +349,38 @@ func (w *world) readQuiz(i int) error {
 	return w.learners[i].wire.Do(w.quizRequest(i, w.learners[i].wire))
 }
 
+// rereadQuiz is learner i's quiz read from a client holding the quiz: it
+// must be answered 304.
+func (w *world) rereadQuiz(i int) error {
+	return notModified(w.learners[i].wire, w.quizRereq(i, w.learners[i].wire))
+}
+
 // quizRequest is learner i's quiz read as wire sends it.
 func (w *world) quizRequest(i int, wire *loadkit.Wire) []byte {
 	l := &w.learners[i]
 	l.req = wire.AppendRequest(l.req[:0], http.MethodGet, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID), l.token, nil, nil)
 	return l.req
 }
+
+// quizRereq is quizRequest from a client holding the quiz's current copy.
+func (w *world) quizRereq(i int, wire *loadkit.Wire) []byte {
+	l := &w.learners[i]
+	l.req = wire.AppendRequest(l.req[:0], http.MethodGet, fmt.Sprintf("/api/v1/quizzes/%d", w.quizID), l.token,
+		[]loadkit.Header{{Name: "If-None-Match", Value: w.quizTag}}, nil)
+	return l.req
+}
+
+// notModified sends req on wire and wants 304.
+func notModified(wire *loadkit.Wire, req []byte) error {
+	status, err := wire.Status(req)
+	if err == nil && status != http.StatusNotModified {
+		err = fmt.Errorf("want 304, got %d", status)
+	}
+	return err
+}
+
+// sent sends req on wire and wants 2xx.
+func sent(wire *loadkit.Wire, req []byte) error { return wire.Do(req) }
 
 func (w *world) get(tok, path string) ([]byte, error) {
 	var raw json.RawMessage
@@ -387,7 +482,8 @@ func drive(name string, clients int, every time.Duration, o options, op func(wor
 // workers, each on its own connection, with the request build makes for
 // the worker: the ceiling of HTTP on this machine for the same requests
 // and answers.
-func bare(name string, handler http.HandlerFunc, clients int, o options, build func(worker int, wire *loadkit.Wire) []byte) (load, error) {
+func bare(name string, handler http.HandlerFunc, clients int, o options, build func(worker int, wire *loadkit.Wire) []byte,
+	send func(*loadkit.Wire, []byte) error) (load, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return load{}, err
@@ -402,44 +498,35 @@ func bare(name string, handler http.HandlerFunc, clients int, o options, build f
 		}
 		defer wires[i].Close()
 	}
-	return drive(name, clients, 0, o, func(i int) error { return wires[i].Do(build(i, wires[i])) })
+	return drive(name, clients, 0, o, func(i int) error { return send(wires[i], build(i, wires[i])) })
 }
 
 // cpuTimes reads the CPU time used so far by this process and by the
-// running Postgres processes (the local cluster's: a backend that exits
-// takes its time with it, but the service's pool keeps its connections).
-func cpuTimes() (self, db time.Duration) {
-	seconds := func(p procfs.Proc) float64 {
-		st, err := p.Stat()
-		if err != nil {
-			return 0
-		}
-		return st.CPUTime()
-	}
-	if p, err := procfs.Self(); err == nil {
-		self = time.Duration(seconds(p) * float64(time.Second))
-	}
-	procs, _ := procfs.AllProcs()
-	for _, p := range procs {
-		if comm, err := p.Comm(); err == nil && comm == "postgres" {
-			db += time.Duration(seconds(p) * float64(time.Second))
-		}
-	}
-	return self, db
-}
+// Postgres backends of the bench's database (loadkit.CPUTimes).
+func cpuTimes() (self, db time.Duration) { return loadkit.CPUTimes(benchDB) }
+
+// benchDB is the database the bench's service runs on.
+var benchDB string
 
 // profile writes a CPU profile of the process from from to end to path.
 func profile(path string, from, end time.Time) {
 	time.Sleep(time.Until(from))
+	profileDuring(path, func() { time.Sleep(time.Until(end)) })
+}
+
+// profileDuring writes a CPU profile of the process to path while wait
+// runs.
+func profileDuring(path string, wait func()) {
 	f, err := os.Create(path)
 	if err == nil {
 		err = pprof.StartCPUProfile(f)
 	}
 	if err != nil {
 		log.Printf("cpu profile %s: %v", path, err)
+		wait()
 		return
 	}
-	time.Sleep(time.Until(end))
+	wait()
 	pprof.StopCPUProfile()
 	_ = f.Close()
 }
@@ -452,7 +539,17 @@ func (w *world) bareRead(clients int, o options) (load, error) {
 		rw.Header().Set("Content-Type", "application/json")
 		rw.Header().Set("Content-Length", length) // as Rounds sends it (not chunked)
 		_, _ = rw.Write(w.quizBody)
-	}, clients, o, w.quizRequest)
+	}, clients, o, w.quizRequest, sent)
+}
+
+// bareReread answers every request 304 with the quiz's ETag, doing
+// nothing else: the floor of a conditional re-read.
+func (w *world) bareReread(clients int, o options) (load, error) {
+	return bare("quiz-304-bare", func(rw http.ResponseWriter, _ *http.Request) {
+		rw.Header().Set("ETag", w.quizTag)
+		rw.Header().Set("Cache-Control", "private, no-cache")
+		rw.WriteHeader(http.StatusNotModified)
+	}, clients, o, w.quizRereq, notModified)
 }
 
 // bareSaved reads each autosave's body (the same requests, sent the same
@@ -464,7 +561,7 @@ func (w *world) bareSaved(clients int, o options) (load, error) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "application/json")
 		_, _ = rw.Write(saved)
-	}, clients, o, w.saveRequest)
+	}, clients, o, w.saveRequest, sent)
 }
 
 // upsertScript is the single-row upsert an autosave boils down to, on a
@@ -604,20 +701,24 @@ func seq(from, to int) []int {
 	return out
 }
 
-// scaleRows runs the two 100,000-question benchmarks one after the other,
-// each in its own process (their seeders are the modules' internal code),
-// passes their output on to stderr as progress and keeps the rows they
-// print (loadkit.EmitRow).
-func scaleRows(o options) ([]loadkit.Row, error) {
+// scaleRows runs the two 100,000-question benchmarks and the statistics
+// reads (1,000 attempts, 100,000 sittings) one after the other, each in
+// its own process (their seeders are the modules' internal code), passes
+// their output on to stderr as progress and keeps the rows and goals they
+// print (loadkit.EmitRow, EmitGoal).
+func scaleRows(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list -m: %w", err)
+		return nil, nil, fmt.Errorf("go list -m: %w", err)
 	}
 	var rows []loadkit.Row
+	var goals []loadkit.Goal
 	for _, args := range [][]string{
 		{"test", "-count=1", "-timeout=0", "./modules/bank/internal/store/", "-run=^$", "-bench=BankListing",
 			fmt.Sprintf("-benchtime=%dx", o.bankRequests)},
 		{"run", "./modules/search/internal/bench", "-n=100000"},
+		{"test", "-count=1", "-timeout=0", "./modules/attempts/internal/store/", "-run=^$", "-bench=Statistics",
+			"-benchtime=200x"},
 	} {
 		log.Printf("go %s", strings.Join(args, " "))
 		cmd := exec.Command("go", args...)
@@ -625,21 +726,25 @@ func scaleRows(o options) ([]loadkit.Row, error) {
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = io.MultiWriter(os.Stderr, &out), os.Stderr
 		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+			return nil, nil, fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
 		}
-		got, err := loadkit.ParseRows(&out)
+		got, err := loadkit.ParseRows(bytes.NewReader(out.Bytes()))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(got) == 0 {
-			return nil, fmt.Errorf("go %s printed no bench row", strings.Join(args, " "))
+			return nil, nil, fmt.Errorf("go %s printed no bench row", strings.Join(args, " "))
 		}
-		rows = append(rows, got...)
+		met, err := loadkit.ParseGoals(&out)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, goals = append(rows, got...), append(goals, met...)
 	}
-	return rows, nil
+	return rows, goals, nil
 }
 
-func printTable(rows []loadkit.Row, o options, hot, all time.Duration) {
+func printTable(rows []loadkit.Row, goals []loadkit.Goal, o options, hot, all time.Duration) {
 	fmt.Printf("\nOne run on %s: the first rows %s per load after %s warm-up (%s with set-up and the submits)", machine(),
 		o.duration, o.warmup, hot.Round(time.Second))
 	if o.scale {
@@ -647,6 +752,10 @@ func printTable(rows []loadkit.Row, o options, hot, all time.Duration) {
 	}
 	fmt.Print(".\n\n")
 	loadkit.WriteTable(os.Stdout, rows)
+	if len(goals) > 0 {
+		fmt.Print("\nThe goals of issue 37 on this run:\n\n")
+		loadkit.WriteGoals(os.Stdout, goals)
+	}
 }
 
 func machine() string {

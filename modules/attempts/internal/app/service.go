@@ -98,13 +98,14 @@ type Service struct {
 	now         func() time.Time
 	saves       *combine.Combiner[*store.FitSave, int64]
 	questions   *attemptQuestions
+	sittings    *sittings
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{db: d.DB, store: store.New(d.DB), log: d.Log, ports: d.Ports,
 		completions: d.Completions, policy: d.Policy, now: func() time.Time { return time.Now().UTC() },
-		questions: newAttemptQuestions()}
+		questions: newAttemptQuestions(), sittings: newSittings()}
 	s.saves = s.newSaves()
 	return s
 }

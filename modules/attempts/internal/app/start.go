@@ -47,7 +47,9 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fre
 		return nil, apperr.BadRequestf("this quiz has no questions to sit")
 	}
 	var out Started
+	var made *sitting // the sitting a new attempt was stored with
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		made = nil
 		if err := s.store.LockStart(ctx, p.UserID, quizID); err != nil {
 			return err
 		}
@@ -70,21 +72,29 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, quizID int64, fre
 				}
 			}
 		}
-		a, err := s.createAttempt(ctx, p.UserID, quiz, mode)
+		var a *Attempt
+		a, made, err = s.createAttempt(ctx, p.UserID, quiz, mode)
 		out = Started{Attempt: a}
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	if made != nil {
+		// Committed: its snapshot ids now exist for every later start, and
+		// the attempt's questions are known to its first save.
+		s.sittings.keep(quiz, made)
+		s.questions.Add(out.Attempt.ID, made.sorted)
+	}
 	return &out, nil
 }
 
-// createAttempt stores a new attempt with its questions as they are now.
-func (s *Service) createAttempt(ctx context.Context, userID int64, quiz *bank.QuizSnapshot, mode string) (*Attempt, error) {
-	satIDs, err := s.storeSnapshots(ctx, quiz.Questions)
+// createAttempt stores a new attempt with its questions as they are now,
+// and says which sitting it used.
+func (s *Service) createAttempt(ctx context.Context, userID int64, quiz *bank.QuizSnapshot, mode string) (*Attempt, *sitting, error) {
+	st, err := s.sittingOf(ctx, quiz)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	row := &store.Attempt{UserID: userID, QuizID: quiz.ID, QuizTitle: quiz.Title, Mode: mode,
 		TotalQuestions: len(quiz.Questions)}
@@ -92,17 +102,10 @@ func (s *Service) createAttempt(ctx context.Context, userID int64, quiz *bank.Qu
 		secs := *quiz.TimeLimitMinutes * 60
 		row.TimeLimitSeconds = &secs
 	}
-	if err := s.store.InsertAttempt(ctx, row); err != nil {
-		return nil, err
+	if err := s.store.InsertAttempt(ctx, row, st.questionIDs, st.satIDs); err != nil {
+		return nil, nil, err
 	}
-	answers := make([]store.Answer, len(quiz.Questions))
-	for i, q := range quiz.Questions {
-		answers[i] = store.Answer{AttemptID: row.ID, Position: i, QuestionID: q.ID, SatQuestionID: satIDs[i]}
-	}
-	if err := s.store.InsertAnswers(ctx, answers); err != nil {
-		return nil, err
-	}
-	return row, nil
+	return row, st, nil
 }
 
 // storeSnapshots makes sure every question's current content is stored

@@ -36,14 +36,19 @@ func (a *Attempt) Completed() bool { return a.CompletedAt != nil }
 // attempt at once, a timed one after submission.
 func (a *Attempt) AnswersOpen() bool { return a.Mode == bank.ModeLearning || a.Completed() }
 
-// InsertAttempt creates an attempt starting now; its deadline is now plus
-// the time limit when it has one.
-func (s *Store) InsertAttempt(ctx context.Context, a *Attempt) error {
-	return s.db.Conn(ctx).Raw(`INSERT INTO attempts.attempts
-		(user_id, quiz_id, quiz_title, mode, time_limit_seconds, total_questions, deadline_at)
-		VALUES (?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?::int))
-		RETURNING *`, a.UserID, a.QuizID, a.QuizTitle, a.Mode, a.TimeLimitSeconds, a.TotalQuestions,
-		a.TimeLimitSeconds).Scan(a).Error
+// InsertAttempt creates an attempt starting now with its questions in
+// order (their ids and the ids of the snapshots sat), in one statement;
+// its deadline is now plus the time limit when it has one.
+func (s *Store) InsertAttempt(ctx context.Context, a *Attempt, questionIDs, satIDs []int64) error {
+	return s.db.Conn(ctx).Raw(`WITH a AS (INSERT INTO attempts.attempts
+		  (user_id, quiz_id, quiz_title, mode, time_limit_seconds, total_questions, deadline_at)
+		  VALUES (?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?::int))
+		  RETURNING *),
+		q AS (INSERT INTO attempts.answers (attempt_id, position, question_id, sat_question_id)
+		  SELECT a.id, q.n - 1, q.question_id, q.sat_question_id
+		  FROM a, unnest(?::bigint[], ?::bigint[]) WITH ORDINALITY AS q (question_id, sat_question_id, n))
+		SELECT * FROM a`, a.UserID, a.QuizID, a.QuizTitle, a.Mode, a.TimeLimitSeconds, a.TotalQuestions,
+		a.TimeLimitSeconds, db.IDArray(questionIDs), db.IDArray(satIDs)).Scan(a).Error
 }
 
 // Attempt loads one of the user's attempts under lock (db.ErrNotFound when

@@ -52,24 +52,6 @@ func (s *Store) InsertSat(ctx context.Context, rows []SatQuestion) error {
 		Omit("ID").Create(&rows).Error
 }
 
-// Answer is a row of attempts.answers.
-type Answer struct {
-	AttemptID     int64 `gorm:"primaryKey"`
-	Position      int   `gorm:"primaryKey"`
-	QuestionID    int64
-	SatQuestionID int64
-	UserAnswer    *string
-	IsCorrect     *bool
-}
-
-// TableName places the row in the module's schema.
-func (Answer) TableName() string { return "attempts.answers" }
-
-// InsertAnswers stores an attempt's questions in one statement.
-func (s *Store) InsertAnswers(ctx context.Context, rows []Answer) error {
-	return s.db.Conn(ctx).Create(&rows).Error
-}
-
 // SatAnswer is one question of an attempt as sat, with the learner's answer.
 type SatAnswer struct {
 	Position   int

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/roundsedu/rounds/modules/bank/internal/store"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
@@ -11,9 +12,18 @@ import (
 // QuizForSitting returns a quiz p may sit (published, p moderates, or p's
 // own saved test) with every live question and its answer side, in order.
 // 404 otherwise. A saved test says so: it is sat in the mode it was built
-// in (docs/decisions/bank.md).
+// in (docs/decisions/bank.md). Outside a transaction the quiz's row and
+// questions come from memory while its content version holds (quizRows,
+// sittings): the questions are shared, read them only.
 func (s *Service) QuizForSitting(ctx context.Context, p auth.Principal, id int64) (*QuizDetail, error) {
-	z, err := s.store.QuizWithVersion(ctx, id)
+	load := func() (*store.QuizVersioned, error) { return s.store.QuizWithVersion(ctx, id) }
+	var z *store.QuizVersioned
+	var err error
+	if db.InTx(ctx) {
+		z, err = load()
+	} else {
+		z, err = s.quizRows.get(id, load)
+	}
 	if err != nil {
 		return nil, notFoundOr(err, "quiz")
 	}
@@ -23,11 +33,12 @@ func (s *Service) QuizForSitting(ctx context.Context, p auth.Principal, id int64
 	if !z.IsPublished && !p.IsModerator() && (z.SavedBy == nil || *z.SavedBy != p.UserID) {
 		return nil, apperr.NotFoundf("quiz not found")
 	}
-	d, err := s.detail(ctx, &z.QuizSummary, true)
+	qs, version, err := s.sittingQuestions(ctx, z)
 	if err != nil {
 		return nil, err
 	}
-	d.SavedTest = z.SavedBy != nil
+	d := &QuizDetail{Quiz: z.QuizSummary, Questions: qs, AnswersShown: true, SavedTest: z.SavedBy != nil, Version: version}
+	d.QuestionsCount = len(qs)
 	return d, nil
 }
 

@@ -24,12 +24,14 @@ const (
 type Quiz = store.QuizSummary
 
 // QuizDetail is a quiz with its live questions in order. AnswersShown says
-// whether the questions carry their answer side.
+// whether the questions carry their answer side; Version is the quiz's
+// content version the questions were read at (0 when there are none).
 type QuizDetail struct {
 	Quiz
 	Questions    []*Question
 	AnswersShown bool
 	SavedTest    bool // a learner's saved test (set by QuizForSitting only)
+	Version      int64
 }
 
 // NewQuiz is a quiz made from bank questions.
@@ -159,11 +161,11 @@ func (s *Service) mayOpen(ctx context.Context, p auth.Principal, z *store.QuizSu
 
 // detail assembles a quiz with its live questions, answers in or out.
 func (s *Service) detail(ctx context.Context, z *store.QuizSummary, answers bool) (*QuizDetail, error) {
-	rows, err := s.store.QuizQuestions(ctx, z.ID)
+	rows, version, err := s.store.QuizQuestions(ctx, z.ID)
 	if err != nil {
 		return nil, err
 	}
-	d := &QuizDetail{Quiz: *z, AnswersShown: answers, Questions: make([]*Question, 0, len(rows))}
+	d := &QuizDetail{Quiz: *z, AnswersShown: answers, Questions: make([]*Question, 0, len(rows)), Version: version}
 	d.QuestionsCount = len(rows)
 	for i := range rows {
 		q := toQuestion(&rows[i])
@@ -210,13 +212,14 @@ func (s *Service) OpenQuiz(ctx context.Context, p auth.Principal, id int64, stud
 }
 
 // OpenedQuestions reads an opened quiz's live questions, redacted as it
-// says.
-func (s *Service) OpenedQuestions(ctx context.Context, z *OpenedQuiz) ([]*Question, error) {
+// says, and the content version they were read at (it may be newer than
+// the opened row's).
+func (s *Service) OpenedQuestions(ctx context.Context, z *OpenedQuiz) ([]*Question, int64, error) {
 	d, err := s.detail(ctx, &z.Quiz, z.AnswersShown)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return d.Questions, nil
+	return d.Questions, d.Version, nil
 }
 
 // ShuffleQuiz returns the timed detail with questions (and, when asked,

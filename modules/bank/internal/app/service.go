@@ -87,12 +87,14 @@ type Service struct {
 	ports   *Ports
 	// quizRows keeps the rows quiz reads open with (quizrows.go).
 	quizRows *quizRows
+	// sittings keeps the questions quizzes are sat with (sittings.go).
+	sittings *sittings
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	return &Service{db: d.DB, queue: d.Queue, store: store.New(d.DB), log: d.Log, changes: d.Changes, ports: d.Ports,
-		quizRows: newQuizRows()}
+		quizRows: newQuizRows(), sittings: newSittings()}
 }
 
 // write runs fn in one transaction and then forgets the quiz rows this

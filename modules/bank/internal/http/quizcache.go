@@ -3,7 +3,10 @@ package http
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"hash/fnv"
+	"strconv"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -24,6 +27,7 @@ type quizBodyKey struct {
 type quizBody struct {
 	version int64
 	encoded []byte
+	sum     uint64 // of encoded, for the ETag
 }
 
 // quizBodies caches GET /quizzes/{id}'s encoded question lists per quiz
@@ -48,8 +52,10 @@ func newQuizBodies(s *app.Service) *quizBodies {
 // get opens the quiz for the caller and answers its detail as bytes: the
 // quiz's fields encoded per request (from the opened row), then the
 // question list from the cache when its version still holds. The bytes are
-// those huma writes for the same QuizDetailBody (quizcache_test.go).
-func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*httpapi.Encoded, error) {
+// those huma writes for the same QuizDetailBody (quizcache_test.go). The
+// answer's ETag names those bytes (the head's and the list's sums), so a
+// caller holding them gets 304 and nothing is written.
+func (b *quizBodies) get(ctx context.Context, id int64, study bool, cond httpapi.Conditional) (*httpapi.Encoded, error) {
 	z, err := b.svc.OpenQuiz(ctx, auth.MustFrom(ctx), id, study)
 	if err != nil {
 		return nil, err
@@ -62,25 +68,43 @@ func (b *quizBodies) get(ctx context.Context, id int64, study bool) (*httpapi.En
 	if err != nil {
 		return nil, err
 	}
-	return httpapi.EncodedJSON(head, list, detailTail), nil
+	return cond.Validated(detailTag(head, list.sum), head, list.encoded, detailTail), nil
 }
 
 // list is the opened quiz's encoded question list.
-func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) ([]byte, error) {
+func (b *quizBodies) list(ctx context.Context, z *app.OpenedQuiz) (quizBody, error) {
 	key := quizBodyKey{quiz: z.ID, answers: z.AnswersShown}
 	if hit, ok := b.cache.Get(key); ok && hit.version == z.Version {
-		return hit.encoded, nil
+		return hit, nil
 	}
-	qs, err := b.svc.OpenedQuestions(ctx, z)
+	qs, version, err := b.svc.OpenedQuestions(ctx, z)
 	if err != nil {
-		return nil, err
+		return quizBody{}, err
 	}
 	encoded, err := encodeJSON(toQuestionBodies(qs))
 	if err != nil {
-		return nil, err
+		return quizBody{}, err
 	}
-	b.cache.Add(key, quizBody{version: z.Version, encoded: encoded})
-	return encoded, nil
+	// Kept under the version the list was read at: a row opened just
+	// before an edit must not file the edited list under the old version.
+	body := quizBody{version: version, encoded: encoded, sum: sum64(encoded)}
+	b.cache.Add(key, body)
+	return body, nil
+}
+
+// detailTag is the ETag of a detail made of head and a list summing to
+// listSum (the tail never changes).
+func detailTag(head []byte, listSum uint64) string {
+	h := fnv.New64a()
+	_, _ = h.Write(head)
+	_, _ = h.Write(binary.BigEndian.AppendUint64(nil, listSum))
+	return `"` + strconv.FormatUint(h.Sum64(), 16) + `"`
+}
+
+func sum64(b []byte) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return h.Sum64()
 }
 
 // detailTail closes a QuizDetailBody after its question list.

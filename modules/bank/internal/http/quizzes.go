@@ -30,6 +30,7 @@ type quizDetailOutput struct{ Body QuizDetailBody }
 type getQuizInput struct {
 	QuizID int64 `path:"quiz_id" minimum:"1"`
 	Study  bool  `query:"study" default:"false" doc:"force the answer side in (a study session)"`
+	httpapi.Conditional
 }
 
 type shuffleInput struct {
@@ -158,7 +159,7 @@ func registerQuizzes(r *httpapi.Router, s *app.Service) {
 		Path: "/quizzes/{quiz_id}", Tags: tags,
 		Summary: "A quiz: timed hides answers, learning shows them, study=true forces them in"},
 		func(ctx context.Context, in *getQuizInput) (*httpapi.Encoded, error) {
-			return bodies.get(ctx, in.QuizID, in.Study)
+			return bodies.get(ctx, in.QuizID, in.Study, in.Conditional)
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}", Tags: tags,

@@ -115,14 +115,25 @@ func (s *Store) CountQuizzes(ctx context.Context, publishedOnly bool) (int, erro
 	return n, err
 }
 
-// QuizQuestions lists the live questions of a quiz in order.
-func (s *Store) QuizQuestions(ctx context.Context, quizID int64) ([]QuestionWithFiling, error) {
-	var rows []QuestionWithFiling
-	err := s.db.Conn(ctx).Raw(`SELECT `+filedCols+`
+// QuizQuestions lists the live questions of a quiz in order, with the
+// quiz's content version read by the same statement (one snapshot), so
+// the list is exactly what that version shows; 0 when there are none.
+func (s *Store) QuizQuestions(ctx context.Context, quizID int64) ([]QuestionWithFiling, int64, error) {
+	var rows []struct {
+		QuestionWithFiling
+		ContentVersion int64
+	}
+	err := s.db.Conn(ctx).Raw(`SELECT `+filedCols+`,
+		  (SELECT k.version FROM bank.quiz_contents k WHERE k.quiz_id = ?) AS content_version
 		FROM bank.quiz_questions qq JOIN bank.questions q ON q.id = qq.question_id AND q.deleted_at IS NULL
 		LEFT JOIN bank.question_categories c ON c.id = q.question_category_id
-		WHERE qq.quiz_id = ? ORDER BY qq.position, q.id`, quizID).Scan(&rows).Error
-	return rows, err
+		WHERE qq.quiz_id = ? ORDER BY qq.position, q.id`, quizID, quizID).Scan(&rows).Error
+	out := make([]QuestionWithFiling, len(rows))
+	var version int64
+	for i := range rows {
+		out[i], version = rows[i].QuestionWithFiling, rows[i].ContentVersion
+	}
+	return out, version, err
 }
 
 // Linked reports whether a question is linked to a quiz.
