@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -20,9 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 
-	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
-	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -51,22 +47,7 @@ func TestPartitionAnswersScript(t *testing.T) {
 	users := attempts / 5
 	width := attempts / 4 // attempts a partition: the old rows fill four ranges' worth
 	ctx := context.Background()
-	url, err := harness.CloneDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = harness.DropDatabase(context.WithoutCancel(ctx), url) })
-	d, err := db.Open(ctx, config.Database{URL: url}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
-	do := func(q string, args ...any) {
-		t.Helper()
-		if err := d.Conn(ctx).Exec(q, args...).Error; err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	d, url, do := freshDatabase(t)
 	count := func(q string, args ...any) int64 {
 		t.Helper()
 		var c int64
