@@ -158,7 +158,9 @@ func run(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, "—", 0})
+		// The paced load's CPU a save is the capacity model's (docs/operations.md):
+		// saves spread out as learners make them, few to a statement.
+		rows = append(rows, row{fmt.Sprintf("`POST /attempts/progress`, %d learners every 3 s", o.learners), paced, paced.cpuPer(), 0})
 	}
 
 	if o.enabled("quiz") {

@@ -3,15 +3,11 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/attempts/internal/store"
-	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -22,22 +18,7 @@ import (
 // quiz or another learner's attempt is not stored, its batch-mates are.
 func TestSaveManyIfFits(t *testing.T) {
 	ctx := context.Background()
-	url, err := harness.CloneDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = harness.DropDatabase(context.WithoutCancel(ctx), url) })
-	d, err := db.Open(ctx, config.Database{URL: url}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if err := d.Conn(ctx).Exec(q, args...).Error; err != nil {
-			t.Fatal(err)
-		}
-	}
+	d, _, exec := freshDatabase(t)
 	// Five attempts of quiz 7 (learners 1-5), each sat with questions 101-103.
 	exec(`INSERT INTO attempts.sat_questions (snapshot_key, question_id, version, question_type, question_text)
 		SELECT 'k' || q, q, 1, 'mcq', 'text' FROM generate_series(101, 103) q`)
