@@ -81,9 +81,8 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 	})
 
 	It("runs serve, worker and scheduler as separate processes, two of each, behind one database", func() {
-		serves := []*process{startHelper(app.RoleServe), startHelper(app.RoleServe)}
-		workers := []*process{startHelper(app.RoleWorker), startHelper(app.RoleWorker)}
-		scheds := []*process{startHelper(app.RoleScheduler), startHelper(app.RoleScheduler)}
+		ps := startHelpers(app.RoleServe, app.RoleServe, app.RoleWorker, app.RoleWorker, app.RoleScheduler, app.RoleScheduler)
+		serves, workers, scheds := ps[:2], ps[2:4], ps[4:]
 
 		// A learner signed in once is served by any API process: a save on
 		// one is read back from the other.
