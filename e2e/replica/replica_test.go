@@ -172,6 +172,12 @@ var _ = Describe("A read replica that lags", Ordered, func() {
 		Expect(cookie).To(HavePrefix(h.Config.Service.Name + "_written="))
 		Expect(cookie).To(And(ContainSubstring("HttpOnly"), ContainSubstring("SameSite=Lax"), ContainSubstring("Path=/")))
 
+		// A read, and a write refused, leave the caller's position alone.
+		Expect(reader.Get("/api/v1/questions/bank?search_mode=keyword&q=zebracorns").Header.Values("Set-Cookie")).To(BeEmpty())
+		refused := reader.Post("/api/v1/questions/create", map[string]any{"question_text": "", "question_type": "mcq"})
+		Expect(refused.Status).To(BeNumerically(">=", 400))
+		Expect(refused.Header.Values("Set-Cookie")).To(BeEmpty())
+
 		// The writer reads its own question back; the replica has not replayed it.
 		Expect(bankTotal(writer, "zebracorns")).To(Equal(1.0))
 		Expect(bankTotal(reader, "zebracorns")).To(BeZero())
