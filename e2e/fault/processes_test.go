@@ -69,13 +69,7 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		took := time.Since(killed)
 		Eventually(ticksBy(standby.pid()), "20s", "50ms").Should(BeNumerically(">=", 3))
 
-		// Once per period: over the span the ticks cover, no more of them
-		// than periods (plus the one at each end), so never two leaders.
-		var span float64
-		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT extract(epoch FROM max(at) - min(at))::float8 FROM ` + tickTable).
-			Scan(&span).Error).To(Succeed())
-		ticks := scalar[int]("SELECT count(*) FROM " + tickTable)
-		Expect(float64(ticks)).To(BeNumerically("<=", span/tickEvery.Seconds()+2), "%d ticks in %.2fs", ticks, span)
+		expectOneTickPerPeriod()
 		AddReportEntry("scheduler leader killed", fmt.Sprintf("the standby ran its first tick %s after the kill (leader_check %s, period %s)",
 			took.Round(10*time.Millisecond), h.Config.Scheduler.LeaderCheck, tickEvery))
 	})
@@ -123,3 +117,14 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		Expect(scalar[int]("SELECT min(pid) FROM " + tickTable)).To(BeElementOf(scheds[0].pid(), scheds[1].pid()))
 	})
 })
+
+// expectOneTickPerPeriod checks that over the span the ticks cover there
+// are no more of them than periods (plus the one at each end), so never
+// two leaders at once, and returns the ticks and their span in seconds.
+func expectOneTickPerPeriod() (ticks int, span float64) {
+	ExpectWithOffset(1, h.App.DB.Conn(ctxb).Raw(`SELECT extract(epoch FROM max(at) - min(at))::float8 FROM `+tickTable).
+		Scan(&span).Error).To(Succeed())
+	ticks = scalar[int]("SELECT count(*) FROM " + tickTable)
+	ExpectWithOffset(1, float64(ticks)).To(BeNumerically("<=", span/tickEvery.Seconds()+2), "%d ticks in %.2fs", ticks, span)
+	return ticks, span
+}
