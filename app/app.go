@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,6 +129,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Signer:    auth.NewSigner(cfg.Auth.TokenSecret, cfg.Service.Name),
 	}}
 	m.Register(collectors.NewDBStatsCollector(d.StdPool(), "rounds"), a.Queue.Backlog(), a.Bus.Lag())
+	m.Register(d.ReplicaMetrics()...)
 	if err := a.build(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -149,7 +151,9 @@ func (a *App) build(ctx context.Context) error {
 	mediaVerifier := auth.NewVerifier(mediaSigner, accounts, p.Config.Auth.RoleCacheTTL)
 	var err error
 	p.HTTP, err = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier,
-		MediaCookie: cookie, MediaVerifier: mediaVerifier, TrustedProxies: p.Config.HTTP.TrustedProxies})
+		MediaCookie: cookie, MediaVerifier: mediaVerifier, TrustedProxies: p.Config.HTTP.TrustedProxies,
+		DB: p.DB, WrittenCookie: httpapi.WrittenCookieName(p.Config.Service.Name), ReadMaxLag: p.Config.Database.ReadMaxLag,
+		SecureCookies: strings.HasPrefix(strings.ToLower(p.Config.Service.PublicURL), "https://")})
 	if err != nil {
 		return err
 	}
@@ -229,6 +233,9 @@ func (a *App) Start(ctx context.Context, role Role) error {
 		if err := a.startHTTP(ctx); err != nil {
 			a.cancel()
 			return err
+		}
+		if a.DB.HasReplica() {
+			a.goRun("replica", func() error { return a.DB.WatchReplica(ctx, a.Log) })
 		}
 		for _, m := range a.Modules {
 			if b, ok := m.(module.Background); ok {

@@ -10,7 +10,10 @@
 # checkout. Postgres refuses to run as root, so as root it runs as the
 # postgres user, which cannot enter a checkout under /root: then the cluster
 # lives in ~postgres/rounds-dev/<checkout name>-<hash of its path>, still one
-# per checkout. `where` prints the directory in use.
+# per checkout. ROUNDS_PG_DIR, when set, takes the place of ~postgres/rounds-dev
+# for any user (the postgres user must be able to enter it): the cluster then
+# lives in $ROUNDS_PG_DIR/<checkout name>-<hash>. `where` prints the directory
+# in use.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -28,13 +31,16 @@ as_pg() {
 # base prints the directory that holds this checkout's cluster (pg), its
 # socket directory (pg-run) and its log (pg.log).
 base() {
-  if ! as_root || ! getent passwd postgres >/dev/null || as_pg test -x "$ROOT"; then
+  local parent
+  if [ -n "${ROUNDS_PG_DIR:-}" ]; then
+    parent=$ROUNDS_PG_DIR
+  elif ! as_root || ! getent passwd postgres >/dev/null || as_pg test -x "$ROOT"; then
     echo "$ROOT/.data"
+    return
   else
-    local home
-    home=$(getent passwd postgres | cut -d: -f6)
-    echo "$home/rounds-dev/$(basename "$ROOT")-$(printf %s "$ROOT" | sha256sum | cut -c1-10)"
+    parent="$(getent passwd postgres | cut -d: -f6)/rounds-dev"
   fi
+  echo "$parent/$(basename "$ROOT")-$(printf %s "$ROOT" | sha256sum | cut -c1-10)"
 }
 
 locate() {
@@ -61,8 +67,9 @@ start() {
   mkdir -p "$ROOT/.data"
   if [ ! -f "$DATA/PG_VERSION" ]; then
     echo "==> creating cluster in $DATA"
-    # Outside the checkout, the parent must be enterable whatever the umask.
-    [ "$BASE" = "$ROOT/.data" ] || install -d -m 755 "$(dirname "$BASE")"
+    # Outside the checkout, the parent must be enterable whatever the umask
+    # (one that exists is left as it is: it may be ROUNDS_PG_DIR=/tmp).
+    [ "$BASE" = "$ROOT/.data" ] || [ -d "$(dirname "$BASE")" ] || install -d -m 755 "$(dirname "$BASE")"
     mkdir -p "$DATA" "$RUN"
     chmod 755 "$BASE"
     if as_root; then

@@ -3,7 +3,7 @@
 // load, a worker process killed mid-job, the scheduler leader's process
 // killed, storage gone, the model gateway stalled; and the three process
 // roles (serve, worker, scheduler) run as separate processes on one
-// database. Processes are this test binary re-executed as a role (see
+// database, three serve replicas behind a balancer losing one under load. Processes are this test binary re-executed as a role (see
 // helper_test.go), killed with SIGKILL: no graceful shutdown runs.
 package fault_test
 

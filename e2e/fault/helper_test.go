@@ -80,9 +80,11 @@ func runHelper(role app.Role) int {
 
 // process is a running helper.
 type process struct {
-	cmd  *exec.Cmd
-	addr string // its HTTP address when it serves
-	done chan struct{}
+	role  app.Role
+	cmd   *exec.Cmd
+	addr  string // its HTTP address when it serves
+	ready chan string
+	done  chan struct{}
 }
 
 func (p *process) pid() int { return p.cmd.Process.Pid }
@@ -102,6 +104,26 @@ var (
 // startHelper starts a process running role on the suite's database and
 // waits until it is ready.
 func startHelper(role app.Role) *process {
+	p := launchHelper(role)
+	p.await()
+	return p
+}
+
+// startHelpers starts a process for each role at once, and waits until
+// all are ready.
+func startHelpers(roles ...app.Role) []*process {
+	var ps []*process
+	for _, r := range roles {
+		ps = append(ps, launchHelper(r))
+	}
+	for _, p := range ps {
+		p.await()
+	}
+	return ps
+}
+
+// launchHelper starts a process running role on the suite's database.
+func launchHelper(role app.Role) *process {
 	self, err := os.Executable()
 	Expect(err).NotTo(HaveOccurred())
 	dir, err := os.MkdirTemp("", "rounds-fault-")
@@ -113,30 +135,32 @@ func startHelper(role app.Role) *process {
 	out, err := cmd.StdoutPipe()
 	Expect(err).NotTo(HaveOccurred())
 	Expect(cmd.Start()).To(Succeed())
-	p := &process{cmd: cmd, done: make(chan struct{})}
+	p := &process{role: role, cmd: cmd, ready: make(chan string, 1), done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); _ = os.RemoveAll(dir); close(p.done) }()
 	helpersMu.Lock()
 	helpers = append(helpers, p)
 	helpersMu.Unlock()
-
-	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if addr, ok := strings.CutPrefix(sc.Text(), "ready "); ok {
-				ready <- addr
+				p.ready <- addr
 			}
 		}
 	}()
+	return p
+}
+
+// await waits until the process is ready.
+func (p *process) await() {
 	select {
-	case p.addr = <-ready:
+	case p.addr = <-p.ready:
 	case <-p.done:
-		Fail(fmt.Sprintf("helper %s exited before it was ready", role))
+		Fail(fmt.Sprintf("helper %s exited before it was ready", p.role))
 	case <-time.After(60 * time.Second):
 		p.kill()
-		Fail(fmt.Sprintf("helper %s not ready in 60s", role))
+		Fail(fmt.Sprintf("helper %s not ready in 60s", p.role))
 	}
-	return p
 }
 
 // stopHelpers kills whatever helper is still running.

@@ -69,21 +69,14 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		took := time.Since(killed)
 		Eventually(ticksBy(standby.pid()), "20s", "50ms").Should(BeNumerically(">=", 3))
 
-		// Once per period: over the span the ticks cover, no more of them
-		// than periods (plus the one at each end), so never two leaders.
-		var span float64
-		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT extract(epoch FROM max(at) - min(at))::float8 FROM ` + tickTable).
-			Scan(&span).Error).To(Succeed())
-		ticks := scalar[int]("SELECT count(*) FROM " + tickTable)
-		Expect(float64(ticks)).To(BeNumerically("<=", span/tickEvery.Seconds()+2), "%d ticks in %.2fs", ticks, span)
+		expectOneTickPerPeriod()
 		AddReportEntry("scheduler leader killed", fmt.Sprintf("the standby ran its first tick %s after the kill (leader_check %s, period %s)",
 			took.Round(10*time.Millisecond), h.Config.Scheduler.LeaderCheck, tickEvery))
 	})
 
 	It("runs serve, worker and scheduler as separate processes, two of each, behind one database", func() {
-		serves := []*process{startHelper(app.RoleServe), startHelper(app.RoleServe)}
-		workers := []*process{startHelper(app.RoleWorker), startHelper(app.RoleWorker)}
-		scheds := []*process{startHelper(app.RoleScheduler), startHelper(app.RoleScheduler)}
+		ps := startHelpers(app.RoleServe, app.RoleServe, app.RoleWorker, app.RoleWorker, app.RoleScheduler, app.RoleScheduler)
+		serves, workers, scheds := ps[:2], ps[2:4], ps[4:]
 
 		// A learner signed in once is served by any API process: a save on
 		// one is read back from the other.
@@ -124,3 +117,14 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		Expect(scalar[int]("SELECT min(pid) FROM " + tickTable)).To(BeElementOf(scheds[0].pid(), scheds[1].pid()))
 	})
 })
+
+// expectOneTickPerPeriod checks that over the span the ticks cover there
+// are no more of them than periods (plus the one at each end), so never
+// two leaders at once, and returns the ticks and their span in seconds.
+func expectOneTickPerPeriod() (ticks int, span float64) {
+	ExpectWithOffset(1, h.App.DB.Conn(ctxb).Raw(`SELECT extract(epoch FROM max(at) - min(at))::float8 FROM `+tickTable).
+		Scan(&span).Error).To(Succeed())
+	ticks = scalar[int]("SELECT count(*) FROM " + tickTable)
+	ExpectWithOffset(1, float64(ticks)).To(BeNumerically("<=", span/tickEvery.Seconds()+2), "%d ticks in %.2fs", ticks, span)
+	return ticks, span
+}

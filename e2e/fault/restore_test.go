@@ -39,21 +39,20 @@ var _ = Describe("The restore drill of docs/operations.md", Serial, func() {
 		Expect(src.Stop()).To(Succeed()) // nothing writes while the drill runs
 
 		psql := func(db, sql string) string {
-			out, err := pg.cmd("psql", "-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", "postgres", "-d", db,
-				"-v", "ON_ERROR_STOP=1", "-tAc", sql).CombinedOutput()
-			ExpectWithOffset(1, err).NotTo(HaveOccurred(), string(out))
-			return strings.TrimSpace(string(out))
+			out, err := pg.SQL(db, sql)
+			ExpectWithOffset(1, err).NotTo(HaveOccurred())
+			return strings.TrimSpace(out)
 		}
 		before := psql("rounds", rowCounts)
 		Expect(before).To(ContainSubstring("attempts.attempts=1"))
 
-		dump := filepath.Join(pg.dir, "rounds.dump")
+		dump := filepath.Join(pg.Dir, "rounds.dump")
 		t0 := time.Now()
-		pg.run("pg_dump", "-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", "postgres", "-Fc", "-f", dump, "rounds")
+		pg.run("pg_dump", "-h", "127.0.0.1", "-p", strconv.Itoa(pg.Port), "-U", "postgres", "-Fc", "-f", dump, "rounds")
 		dumped := time.Since(t0)
 		psql("postgres", "CREATE DATABASE rounds_restored OWNER rounds")
 		t0 = time.Now()
-		pg.run("pg_restore", "-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", "postgres", "-d", "rounds_restored",
+		pg.run("pg_restore", "-h", "127.0.0.1", "-p", strconv.Itoa(pg.Port), "-U", "postgres", "-d", "rounds_restored",
 			"--no-owner", "--role=rounds", "--exit-on-error", dump)
 		restored := time.Since(t0)
 		Expect(psql("rounds_restored", rowCounts)).To(Equal(before))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"strings"
 
 	"github.com/onsi/gomega/format"
@@ -20,7 +21,8 @@ type Client struct {
 	h       *Harness
 	token   string
 	headers http.Header
-	base    string // another server than the harness's own (At)
+	base    string         // another server than the harness's own (At)
+	jar     http.CookieJar // WithCookies
 }
 
 // Anon is a caller without a token.
@@ -33,15 +35,22 @@ func (h *Harness) As(token string) *Client {
 
 // With returns a copy that also sends the header.
 func (c *Client) With(key, value string) *Client {
-	cp := &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: c.base}
+	cp := &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: c.base, jar: c.jar}
 	cp.headers.Set(key, value)
 	return cp
+}
+
+// WithCookies returns a copy that keeps the cookies the server sets and
+// sends them back, as a browser does (copies made from it share its jar).
+func (c *Client) WithCookies() *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: c.base, jar: jar}
 }
 
 // At returns a copy that sends to another server (another API process of
 // the same deployment, on the same database), e.g. "http://127.0.0.1:1234".
 func (c *Client) At(base string) *Client {
-	return &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: base}
+	return &Client{h: c.h, token: c.token, headers: c.headers.Clone(), base: base, jar: c.jar}
 }
 
 // Response is a finished request.
@@ -129,9 +138,17 @@ func (c *Client) Do(method, path string, body any) *Response {
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
+	if c.jar != nil {
+		for _, ck := range c.jar.Cookies(req.URL) {
+			req.AddCookie(ck)
+		}
+	}
 	res, err := c.h.HTTP.Do(req)
 	if err != nil {
 		panic(fmt.Sprintf("%s %s: %v", method, path, err))
+	}
+	if c.jar != nil {
+		c.jar.SetCookies(req.URL, res.Cookies())
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)

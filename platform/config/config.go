@@ -70,6 +70,9 @@ type Log struct {
 // Database is the Postgres connection and pool.
 type Database struct {
 	URL             string        `mapstructure:"url" validate:"required,startswith=postgres" secret:"url"`
+	ReadURL         string        `mapstructure:"read_url" validate:"omitempty,startswith=postgres" secret:"url"`
+	ReadMaxLag      time.Duration `mapstructure:"read_max_lag" validate:"gt=0"`
+	ReadCheck       time.Duration `mapstructure:"read_check" validate:"gt=0"`
 	MaxOpenConns    int           `mapstructure:"max_open_conns" validate:"gte=0"`
 	MaxIdleConns    int           `mapstructure:"max_idle_conns" validate:"gte=0"`
 	ConnMaxLifetime time.Duration `mapstructure:"conn_max_lifetime" validate:"gte=0"`

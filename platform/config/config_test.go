@@ -99,17 +99,23 @@ func TestUnknownKeyInFileRefused(t *testing.T) {
 func TestRedactedMasksSecrets(t *testing.T) {
 	t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
 	t.Setenv("DATABASE_URL", "postgres://u:hunter2@db:5432/x?sslmode=disable&password=hunter3")
+	t.Setenv("ROUNDS_DATABASE_READ_URL", "postgres://u:hunter4@standby:5432/x?sslmode=disable")
 	cfg, err := Load()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cfg.Database.ReadURL != "postgres://u:hunter4@standby:5432/x?sslmode=disable" {
+		t.Errorf("ROUNDS_DATABASE_READ_URL not applied: %q", cfg.Database.ReadURL)
 	}
 	r := Redacted(cfg)
 	if r["auth.token_secret"] != "****" {
 		t.Errorf("token_secret not masked: %v", r["auth.token_secret"])
 	}
-	url := r["database.url"].(string)
-	if strings.Contains(url, "hunter") || !strings.Contains(url, "sslmode=disable") {
-		t.Errorf("database url badly masked: %s", url)
+	for _, key := range []string{"database.url", "database.read_url"} {
+		url := r[key].(string)
+		if strings.Contains(url, "hunter") || !strings.Contains(url, "sslmode=disable") {
+			t.Errorf("%s badly masked: %s", key, url)
+		}
 	}
 	if r["http.addr"] != ":8080" {
 		t.Errorf("plain values must stay: %v", r["http.addr"])

@@ -27,13 +27,33 @@ import (
 
 // DB is the shared database handle.
 type DB struct {
-	gorm *gorm.DB
-	sql  *sql.DB
+	gorm    *gorm.DB
+	sql     *sql.DB
+	replica *replica // database.read_url; nil without
 }
 
-// Open connects with the pool limits from config and checks the connection.
+// Open connects with the pool limits from config and checks the connection,
+// and the read replica's when database.read_url is set.
 func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, error) {
-	g, err := gorm.Open(postgres.Open(cfg.URL), &gorm.Config{
+	g, sqlDB, err := open(ctx, cfg.URL, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{gorm: g, sql: sqlDB}
+	if cfg.ReadURL != "" {
+		rg, rsql, err := open(ctx, cfg.ReadURL, cfg, log)
+		if err != nil {
+			sqlDB.Close()
+			return nil, fmt.Errorf("db: read replica: %w", err)
+		}
+		d.replica = openReplica(rg, rsql, cfg.ReadMaxLag, cfg.ReadCheck)
+	}
+	return d, nil
+}
+
+// open is one pool (the primary's or the replica's) behind gorm.
+func open(ctx context.Context, url string, cfg config.Database, log *slog.Logger) (*gorm.DB, *sql.DB, error) {
+	g, err := gorm.Open(postgres.Open(url), &gorm.Config{
 		Logger: quietLogger{Interface: logger.NewSlogLogger(log, logger.Config{
 			SlowThreshold:             cfg.SlowQuery,
 			LogLevel:                  logger.Warn,
@@ -46,14 +66,14 @@ func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, erro
 		NowFunc:                func() time.Time { return time.Now().UTC() },
 	})
 	if err != nil {
-		return nil, fmt.Errorf("db: open: %w", err)
+		return nil, nil, fmt.Errorf("db: open: %w", err)
 	}
 	if err := g.Use(tracing{}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sqlDB, err := g.DB()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	open, idle := PoolSize(cfg)
 	sqlDB.SetMaxOpenConns(open)
@@ -63,9 +83,9 @@ func Open(ctx context.Context, cfg config.Database, log *slog.Logger) (*DB, erro
 	defer cancel()
 	if err := sqlDB.PingContext(pingCtx); err != nil {
 		sqlDB.Close()
-		return nil, fmt.Errorf("db: cannot reach %s: %w", redactURL(cfg.URL), err)
+		return nil, nil, fmt.Errorf("db: cannot reach %s: %w", redactURL(url), err)
 	}
-	return &DB{gorm: g, sql: sqlDB}, nil
+	return g, sqlDB, nil
 }
 
 // PoolSize is the pool's ceiling and idle size: the configured ones, or
@@ -88,8 +108,13 @@ func PoolSize(cfg config.Database) (open, idle int) {
 // it; they go through Conn.
 func (d *DB) StdPool() *sql.DB { return d.sql }
 
-// Close releases the pool.
-func (d *DB) Close() error { return d.sql.Close() }
+// Close releases the pools.
+func (d *DB) Close() error {
+	if d.replica != nil {
+		_ = d.replica.sql.Close()
+	}
+	return d.sql.Close()
+}
 
 // Ping reports whether the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.sql.PingContext(ctx) }
@@ -160,6 +185,9 @@ func (d *DB) Tx(ctx context.Context, fn func(ctx context.Context) error) error {
 		return fn(context.WithValue(ctx, txKey{}, tx))
 	})
 	telemetry.End(span, err)
+	if s := sessionOf(ctx); s != nil && err == nil {
+		s.wrote.Store(true) // the rest of the request reads what it wrote: the primary
+	}
 	return err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
 	"github.com/roundsedu/rounds/platform/telemetry"
 )
@@ -46,6 +47,14 @@ type Options struct {
 	// TrustedProxies are the peers (addresses or CIDR ranges) whose
 	// X-Forwarded-For is believed (ClientAddress).
 	TrustedProxies []string
+	// DB, when it has a read replica, learns each request's session
+	// (db.Session: whether the replica may answer its reads), carried
+	// between requests in the WrittenCookie, which lives a little longer
+	// than ReadMaxLag; SecureCookies marks it Secure (an https public URL).
+	DB            *db.DB
+	WrittenCookie string
+	ReadMaxLag    time.Duration
+	SecureCookies bool
 }
 
 // Server is the public HTTP surface.
@@ -69,7 +78,8 @@ func New(opts Options) (*Server, error) {
 	if err := engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
 	}
-	engine.Use(begin(), telemetry.Gin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log))
+	engine.Use(begin(), telemetry.Gin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log),
+		readYourWrites(opts.DB, opts.WrittenCookie, opts.ReadMaxLag, opts.SecureCookies))
 	engine.NoRoute(notFound)
 	engine.NoMethod(methodNotAllowed)
 

@@ -91,17 +91,20 @@ type OptionStats struct {
 	SumRest    float64
 }
 
+// The reads below are the moderators' statistics: a read replica may
+// answer them (db.Replica).
+
 // Items loads the sums of the given questions, every version, newest
 // version first.
 func (s *Store) Items(ctx context.Context, questionIDs []int64) ([]ItemStats, []OptionStats, error) {
 	var items []ItemStats
-	err := s.db.Conn(ctx).Raw(`SELECT * FROM analytics.item_stats WHERE question_id = ANY(CAST(? AS bigint[]))
+	err := s.db.Replica(ctx).Raw(`SELECT * FROM analytics.item_stats WHERE question_id = ANY(CAST(? AS bigint[]))
 		ORDER BY question_id, version DESC`, db.IDArray(questionIDs)).Scan(&items).Error
 	if err != nil {
 		return nil, nil, err
 	}
 	var opts []OptionStats
-	err = s.db.Conn(ctx).Raw(`SELECT * FROM analytics.option_stats WHERE question_id = ANY(CAST(? AS bigint[]))
+	err = s.db.Replica(ctx).Raw(`SELECT * FROM analytics.option_stats WHERE question_id = ANY(CAST(? AS bigint[]))
 		ORDER BY question_id, version DESC, chosen DESC, option`, db.IDArray(questionIDs)).Scan(&opts).Error
 	return items, opts, err
 }
@@ -117,11 +120,11 @@ func (s *Store) Flagged(ctx context.Context, rule string, minResponses, limit, o
 		FROM analytics.item_stats WHERE responses >= @min)`
 	args := map[string]any{"min": minResponses, "limit": limit, "offset": offset}
 	var total int64
-	if err := s.db.Conn(ctx).Raw(withR+` SELECT count(*) FROM s WHERE `+rule, args).Scan(&total).Error; err != nil {
+	if err := s.db.Replica(ctx).Raw(withR+` SELECT count(*) FROM s WHERE `+rule, args).Scan(&total).Error; err != nil {
 		return nil, 0, err
 	}
 	var out []ItemStats
-	err := s.db.Conn(ctx).Raw(withR+` SELECT question_id, version, options, responses, correct, blank, sum_rest, sum_rest_sq,
+	err := s.db.Replica(ctx).Raw(withR+` SELECT question_id, version, options, responses, correct, blank, sum_rest, sum_rest_sq,
 		  sum_rest_correct, updated_at FROM s WHERE `+rule+`
 		ORDER BY responses DESC, question_id, version DESC LIMIT @limit OFFSET @offset`, args).Scan(&out).Error
 	return out, total, err
@@ -133,7 +136,7 @@ func (s *Store) Distribution(ctx context.Context, quizID int64) (map[int]int64, 
 		Percent  int
 		Sittings int64
 	}
-	err := s.db.Conn(ctx).Raw(`SELECT percent, sittings FROM analytics.quiz_scores WHERE quiz_id = ?`, quizID).
+	err := s.db.Replica(ctx).Raw(`SELECT percent, sittings FROM analytics.quiz_scores WHERE quiz_id = ?`, quizID).
 		Scan(&rows).Error
 	out := make(map[int]int64, len(rows))
 	for _, r := range rows {

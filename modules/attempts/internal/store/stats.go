@@ -7,6 +7,9 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
+// A learner's statistics and history: every read here may be answered by
+// a read replica (db.Replica), which shows the learner their own writes.
+
 // Summary is a learner's attempt totals.
 type Summary struct {
 	Attempts          int
@@ -22,7 +25,7 @@ type Summary struct {
 // average and best percentage and the questions sat and got right.
 func (s *Store) Summary(ctx context.Context, userID int64) (Summary, error) {
 	var out Summary
-	err := s.db.Conn(ctx).Raw(`SELECT count(*) AS attempts,
+	err := s.db.Replica(ctx).Raw(`SELECT count(*) AS attempts,
 		  count(*) FILTER (WHERE completed_at IS NOT NULL) AS completed,
 		  count(*) FILTER (WHERE completed_at IS NULL) AS in_progress,
 		  avg(percentage) AS average_percentage, max(percentage) AS best_percentage,
@@ -44,7 +47,7 @@ type Tally struct {
 // attempts.
 func (s *Store) QuestionTallies(ctx context.Context, userID int64) ([]Tally, error) {
 	var out []Tally
-	err := s.db.Conn(ctx).Raw(`SELECT a.question_id, count(*) AS seen, count(*) FILTER (WHERE a.is_correct) AS correct
+	err := s.db.Replica(ctx).Raw(`SELECT a.question_id, count(*) AS seen, count(*) FILTER (WHERE a.is_correct) AS correct
 		FROM attempts.attempts t JOIN attempts.answers a ON a.attempt_id = t.id
 		WHERE t.user_id = ? AND t.completed_at IS NOT NULL
 		GROUP BY a.question_id`, userID).Scan(&out).Error
@@ -55,7 +58,7 @@ func (s *Store) QuestionTallies(ctx context.Context, userID int64) ([]Tally, err
 // newest first.
 func (s *Store) ActiveDays(ctx context.Context, userID int64) ([]time.Time, error) {
 	var out []time.Time
-	err := s.db.Conn(ctx).Raw(`SELECT DISTINCT date_trunc('day', completed_at AT TIME ZONE 'UTC') AS day
+	err := s.db.Replica(ctx).Raw(`SELECT DISTINCT date_trunc('day', completed_at AT TIME ZONE 'UTC') AS day
 		FROM attempts.attempts WHERE user_id = ? AND completed_at IS NOT NULL ORDER BY day DESC`,
 		userID).Scan(&out).Error
 	return out, err
@@ -76,7 +79,7 @@ type QuizHistory struct {
 // quiz first. The title is the one of the latest attempt.
 func (s *Store) History(ctx context.Context, userID int64, limit, offset int) ([]QuizHistory, error) {
 	var out []QuizHistory
-	err := s.db.Conn(ctx).Raw(`SELECT quiz_id,
+	err := s.db.Replica(ctx).Raw(`SELECT quiz_id,
 		  (array_agg(quiz_title ORDER BY started_at DESC, id DESC))[1] AS quiz_title,
 		  count(*) AS attempts, count(*) FILTER (WHERE completed_at IS NOT NULL) AS completed,
 		  max(percentage) AS best_percentage, avg(percentage) AS average_percentage,
@@ -94,7 +97,7 @@ func (s *Store) RecentOfQuizzes(ctx context.Context, userID int64, quizIDs []int
 	if len(quizIDs) == 0 {
 		return out, nil
 	}
-	err := s.db.Conn(ctx).Raw(`SELECT a.* FROM unnest(?::bigint[]) AS z(quiz_id)
+	err := s.db.Replica(ctx).Raw(`SELECT a.* FROM unnest(?::bigint[]) AS z(quiz_id)
 		CROSS JOIN LATERAL (SELECT * FROM attempts.attempts t
 		  WHERE t.user_id = ? AND t.quiz_id = z.quiz_id ORDER BY t.started_at DESC, t.id DESC LIMIT ?) a
 		ORDER BY a.quiz_id, a.started_at DESC, a.id DESC`, db.IDArray(quizIDs), userID, perQuiz).Scan(&out).Error

@@ -179,9 +179,10 @@ func (q *BankQuery) ordering() (cols string, args []any, order string) {
 // BankPage returns one page of the listing and the total matching. With
 // text, every match is ranked anyway, so one pass ranks, counts (a window
 // over the matches) and picks the page. Without text the count is its own
-// query, answered from indexes, and the page walks the id index.
+// query, answered from indexes, and the page walks the id index. A read
+// replica may answer it.
 func (s *Store) BankPage(ctx context.Context, q *BankQuery, limit, offset int) (rows []BankRow, total int64, err error) {
-	err = s.db.Tx(ctx, func(ctx context.Context) error {
+	err = s.db.ReplicaTx(ctx, func(ctx context.Context) error {
 		if err := s.customPlans(ctx); err != nil {
 			return err
 		}

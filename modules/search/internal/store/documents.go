@@ -122,7 +122,7 @@ func (s *Store) SaveEmbeddings(ctx context.Context, items []Pending, vecs [][]fl
 	return s.conn(ctx).Exec(`UPDATE search.documents AS t
 		SET embedding = v.embedding::vector, embedding_model = ?, embedded_hash = v.hash, embedded_at = now(),
 			embed_error = NULL, embed_failures = 0, embed_failed_at = NULL
-		FROM jsonb_to_recordset(?::jsonb) AS v(kind text, id bigint, hash text, embedding text)
+		FROM `+lockedBatch("kind text, id bigint, hash text, embedding text")+`
 		WHERE t.kind = v.kind AND t.id = v.id AND t.content_hash = v.hash AND NOT t.purged`,
 		model, string(batch)).Error
 }
@@ -138,8 +138,21 @@ func (s *Store) RecordFailures(ctx context.Context, items []Pending, msg string)
 	}
 	return s.conn(ctx).Exec(`UPDATE search.documents AS t
 		SET embed_error = ?, embed_failures = embed_failures + 1, embed_failed_at = now()
-		FROM jsonb_to_recordset(?::jsonb) AS v(kind text, id bigint)
+		FROM `+lockedBatch("kind text, id bigint")+`
 		WHERE t.kind = v.kind AND t.id = v.id`, msg, string(keys)).Error
+}
+
+// lockedBatch is the rows a batch write names (a JSON array of records
+// with cols, the statement's second parameter), locked in key order. Every
+// write of several documents locks them in that one order, so two writers
+// whose batches overlap (two embed_pending jobs side by side, the retry
+// job) wait for each other instead of deadlocking: an UPDATE ... FROM the
+// records alone locks in its plan's order, which for a hash join is where
+// the rows lie in the table, and rows move as they are rewritten.
+func lockedBatch(cols string) string {
+	return `(SELECT v.* FROM search.documents d
+		JOIN jsonb_to_recordset(?::jsonb) AS v(` + cols + `) ON d.kind = v.kind AND d.id = v.id
+		ORDER BY d.kind, d.id FOR UPDATE OF d) AS v`
 }
 
 // keysOf lists the items' keys as JSON records {kind, id}.

@@ -88,7 +88,7 @@ func (s *Store) Vector(ctx context.Context, vq VectorQuery) ([]rank.Scored, erro
 	ef := max(vq.EfSearch, vq.Limit)
 	ef = min(ef, 1000) // pgvector's ceiling
 	var out []rank.Scored
-	err := s.db.Tx(ctx, func(ctx context.Context) error {
+	err := s.db.ReplicaTx(ctx, func(ctx context.Context) error {
 		// SET LOCAL both in one round trip.
 		if err := s.conn(ctx).Exec(`SELECT set_config('hnsw.ef_search', ?, true),
 			set_config('hnsw.iterative_scan', 'relaxed_order', true)`, fmt.Sprint(ef)).Error; err != nil {
@@ -126,10 +126,11 @@ func (s *Store) ExactVector(ctx context.Context, vq VectorQuery) ([]rank.Scored,
 	return out, err
 }
 
-// scored runs a ranking query whose rows are (id, score).
+// scored runs a ranking query whose rows are (id, score); a read replica
+// may answer it.
 func (s *Store) scored(ctx context.Context, query string, args ...any) ([]rank.Scored, error) {
 	var out []rank.Scored
-	err := s.conn(ctx).Raw(query, args...).Scan(&out).Error
+	err := s.db.Replica(ctx).Raw(query, args...).Scan(&out).Error
 	return out, err
 }
 
@@ -147,7 +148,7 @@ func (s *Store) Texts(ctx context.Context, kind string, ids []int64) (map[int64]
 		return out, nil
 	}
 	var rows []Text
-	if err := s.conn(ctx).Raw(`SELECT id, title, body FROM search.documents
+	if err := s.db.Replica(ctx).Raw(`SELECT id, title, body FROM search.documents
 		WHERE kind = ? AND id = ANY(?::bigint[])`, kind, db.IDArray(ids)).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
@@ -190,6 +191,6 @@ func (s *Store) Suggest(ctx context.Context, kinds []string, typed string, limit
 		SELECT kind, id, title FROM (` + strings.Join(parts, " UNION ALL ") + `) m
 		ORDER BY ts_rank(tsv, (SELECT q FROM typed)) DESC, length(title), id LIMIT ?`
 	var out []Suggestion
-	err := s.conn(ctx).Raw(query, head, head, last, last, limit).Scan(&out).Error
+	err := s.db.Replica(ctx).Raw(query, head, head, last, last, limit).Scan(&out).Error
 	return out, err
 }
