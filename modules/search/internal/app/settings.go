@@ -15,7 +15,8 @@ const (
 	maxModelName          = 200
 )
 
-// changeEmbeddingModel is how the embedding model changes once set.
+// changeEmbeddingModel is how the embedding model changes: never through
+// settings, the built-in one included while it was never written.
 const changeEmbeddingModel = "every stored vector depends on it; re-embedding is the way to change it: " +
 	`POST /admin/embedding/regenerate with {"model": "<new model>"} checks the new model, switches to it ` +
 	"and re-embeds every item"
@@ -24,7 +25,7 @@ func (s *Service) registerOwnSettings() {
 	s.settings.Register(settings.Setting{
 		Key:         SettingEmbeddingModel,
 		Default:     s.local.Model(),
-		Once:        true,
+		OwnerOnly:   true,
 		FixedReason: changeEmbeddingModel,
 		Validate: func(v any) error {
 			str, ok := v.(string)
