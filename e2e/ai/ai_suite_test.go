@@ -43,11 +43,28 @@ var _ = BeforeSuite(func() {
 		c.Set("ai.retries", 1)
 		c.Set("ai.tutor_per_10_minutes", 3)
 		c.Set("ai.speech_per_hour", 2)
-	}))
+	}), CaptureLog())
 	Expect(err).NotTo(HaveOccurred())
 	admin = h.NewUser(auth.RoleAdmin)
 	mod = h.NewUser(auth.RoleModerator)
 })
+
+// plainFailure matches a learner's 502: the plain sentence, none of the
+// upstream's words.
+func plainFailure(res *Response, says string) {
+	GinkgoHelper()
+	Expect(res).To(HaveError(502, "upstream_failed"))
+	Expect(res.Map()["error"]).To(HaveKeyWithValue("message", ContainSubstring(says)))
+	Expect(string(res.Body)).NotTo(Or(ContainSubstring("overloaded"), ContainSubstring("answered 500"),
+		ContainSubstring("went away")))
+}
+
+// loggedFailure expects the upstream's detail in the log, with the person.
+func loggedFailure(task string, userID int64, detail string) {
+	GinkgoHelper()
+	Expect(h.Log.Records("ai: model call failed")).To(ContainElement(And(HaveKeyWithValue("task", task),
+		HaveKeyWithValue("user_id", BeNumerically("==", userID)), HaveKeyWithValue("error", ContainSubstring(detail)))))
+}
 
 var _ = AfterSuite(func() {
 	if h != nil {

@@ -27,6 +27,8 @@ type Harness struct {
 	DBURL   string
 	BaseURL string
 	HTTP    *http.Client
+	// Log is what the app logged, with CaptureLog; nil without.
+	Log     *LogBuffer
 	dataDir string
 	idp     *IdP
 	ownIdP  bool // started by Start, stopped by Stop
@@ -42,6 +44,7 @@ type setup struct {
 	role        app.Role
 	idp         *IdP
 	noSSO       bool
+	captureLog  bool
 }
 
 // WithConfig changes the configuration before the app is built.
@@ -140,7 +143,12 @@ func Start(opts ...Option) (_ *Harness, err error) {
 	if err := config.Validate(cfg); err != nil {
 		return nil, err
 	}
-	log := slog.New(slog.NewJSONHandler(logSink(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	sink, level, captured := logSink(), slog.LevelWarn, (*LogBuffer)(nil)
+	if s.captureLog {
+		captured = &LogBuffer{}
+		sink, level = io.MultiWriter(sink, captured), slog.LevelInfo
+	}
+	log := slog.New(slog.NewJSONHandler(sink, &slog.HandlerOptions{Level: level}))
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		return nil, err
@@ -152,7 +160,7 @@ func Start(opts ...Option) (_ *Harness, err error) {
 	if err := a.Start(ctx, s.role); err != nil {
 		return nil, err
 	}
-	h := &Harness{App: a, Config: cfg, DBURL: dbURL, dataDir: dataDir, idp: s.idp, ownIdP: ownIdP,
+	h := &Harness{App: a, Config: cfg, DBURL: dbURL, dataDir: dataDir, idp: s.idp, ownIdP: ownIdP, Log: captured,
 		rootState: rootState{rootEmail: cfg.Get("identity.bootstrap_admin_email").(string)},
 		// Its own transport, so Stop can close this app's idle connections
 		// and no other harness's.

@@ -1,0 +1,46 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"sync"
+)
+
+// LogBuffer keeps every line the app logged (CaptureLog): a test reads
+// what reached the log, from the access log's path to a failure's detail.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write implements io.Writer for the app's JSON log handler.
+func (b *LogBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is everything logged so far.
+func (b *LogBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Records decodes every line logged so far whose msg is msg ("" for all).
+func (b *LogBuffer) Records(msg string) []map[string]any {
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader([]byte(b.String())))
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for sc.Scan() {
+		var rec map[string]any
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && (msg == "" || rec["msg"] == msg) {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// CaptureLog keeps the app's log, info level and up, in the harness's Log.
+func CaptureLog() Option { return func(s *setup) { s.captureLog = true } }
