@@ -28,10 +28,20 @@ func (b *LogBuffer) String() string {
 	return b.buf.String()
 }
 
+// Mark is where the log stands now, for RecordsSince.
+func (b *LogBuffer) Mark() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
 // Records decodes every line logged so far whose msg is msg ("" for all).
-func (b *LogBuffer) Records(msg string) []map[string]any {
+func (b *LogBuffer) Records(msg string) []map[string]any { return b.RecordsSince(0, msg) }
+
+// RecordsSince is Records of the lines logged after mark (Mark).
+func (b *LogBuffer) RecordsSince(mark int, msg string) []map[string]any {
 	var out []map[string]any
-	sc := bufio.NewScanner(bytes.NewReader([]byte(b.String())))
+	sc := bufio.NewScanner(bytes.NewReader([]byte(b.String()[mark:])))
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for sc.Scan() {
 		var rec map[string]any

@@ -69,7 +69,8 @@ func begin() gin.HandlerFunc {
 }
 
 // accessLog writes one JSON line per request and feeds the request metrics.
-func accessLog(log *slog.Logger, m *metrics.Registry) gin.HandlerFunc {
+// The path is logged with its secrets redacted (a share link's token).
+func accessLog(log *slog.Logger, m *metrics.Registry, secrets *secretPaths) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
@@ -83,7 +84,7 @@ func accessLog(log *slog.Logger, m *metrics.Registry) gin.HandlerFunc {
 		info := requestInfo(c.Request.Context())
 		attrs := []slog.Attr{
 			slog.String("method", c.Request.Method),
-			slog.String("path", c.Request.URL.Path),
+			slog.String("path", secrets.redact(c.Request.URL.Path)),
 			slog.String("route", route),
 			slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),

@@ -26,6 +26,8 @@ type Router struct {
 	cookie   string
 	// mediaVerifier checks the media cookie's value (see MediaGuard).
 	mediaVerifier *auth.Verifier
+	// secrets are the routes whose path holds a credential.
+	secrets *secretPaths
 }
 
 // API exposes the huma API for the rare operation that needs raw access
@@ -39,6 +41,7 @@ func (r *Router) API() huma.API { return r.api }
 // (auth.From). op.Tags must name one of the spec's tag groups.
 func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
 	op.Path = Prefix + op.Path
+	r.secrets.add(op.Path)
 	declareTags(r.api.OpenAPI(), op)
 	if op.OperationID == "" {
 		op.OperationID = operationID(op.Method, op.Path)

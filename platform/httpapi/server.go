@@ -69,7 +69,8 @@ func New(opts Options) (*Server, error) {
 	if err := engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
 	}
-	engine.Use(begin(), telemetry.Gin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log))
+	secrets := &secretPaths{}
+	engine.Use(begin(), telemetry.Gin(secrets.redact), accessLog(opts.Log, opts.Metrics, secrets), recoverer(opts.Log))
 	engine.NoRoute(notFound)
 	engine.NoMethod(methodNotAllowed)
 
@@ -89,7 +90,7 @@ func New(opts Options) (*Server, error) {
 	docsRoutes(engine)
 
 	return &Server{engine: engine, api: api,
-		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log,
+		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log, secrets: secrets,
 			cookie: opts.MediaCookie, mediaVerifier: opts.MediaVerifier}}, nil
 }
 
