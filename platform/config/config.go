@@ -110,10 +110,13 @@ type Storage struct {
 	URL string `mapstructure:"url" validate:"required" secret:"url"`
 }
 
-// DevIdP is the built-in development OpenID provider. Never on unless set.
+// DevIdP is the built-in development OpenID provider. Never on unless set,
+// and then only on a loopback address unless AllowPublic says otherwise
+// (Validate).
 type DevIdP struct {
-	Enabled   bool   `mapstructure:"enabled"`
-	Addr      string `mapstructure:"addr" validate:"required_if=Enabled true"`
-	Profiling bool   `mapstructure:"profiling"`
-	Issuer    string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
+	Enabled     bool   `mapstructure:"enabled"`
+	Addr        string `mapstructure:"addr" validate:"required_if=Enabled true"`
+	AllowPublic bool   `mapstructure:"allow_public"`
+	Profiling   bool   `mapstructure:"profiling"`
+	Issuer      string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
 }
