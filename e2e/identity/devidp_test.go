@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/spf13/viper"
 
-	. "github.com/roundsedu/rounds/e2e/harness"
 	files "github.com/roundsedu/rounds/config"
+	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/config"
 )
 

@@ -113,4 +113,3 @@ func (c *Config) secretValues() map[string]any {
 	}
 	return out
 }
-
