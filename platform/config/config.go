@@ -50,6 +50,9 @@ type Service struct {
 type HTTP struct {
 	Addr              string        `mapstructure:"addr" validate:"required"`
 	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout" validate:"gt=0"`
+	ReadTimeout       time.Duration `mapstructure:"read_timeout" validate:"gtefield=ReadHeaderTimeout"`
+	UploadTimeout     time.Duration `mapstructure:"upload_timeout" validate:"gtefield=ReadTimeout"`
+	IdleTimeout       time.Duration `mapstructure:"idle_timeout" validate:"gt=0"`
 	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout" validate:"gt=0"`
 	TrustedProxies    []string      `mapstructure:"trusted_proxies" validate:"dive,cidr|ip"`
 }

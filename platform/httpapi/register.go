@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -28,6 +30,8 @@ type Router struct {
 	mediaVerifier *auth.Verifier
 	// secrets are the routes whose path holds a credential.
 	secrets *secretPaths
+	// uploadTimeout bounds reading an upload's body (Options.UploadTimeout).
+	uploadTimeout time.Duration
 }
 
 // API exposes the huma API for the rare operation that needs raw access
@@ -42,6 +46,11 @@ func (r *Router) API() huma.API { return r.api }
 func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
 	op.Path = Prefix + op.Path
 	r.secrets.add(op.Path)
+	if _, raw := reflect.TypeFor[I]().FieldByName("RawBody"); raw && op.BodyReadTimeout == 0 {
+		// An upload read whole by huma (a package, a recording): the
+		// upload's time to arrive, not the server's read timeout.
+		op.BodyReadTimeout = r.uploadTimeout
+	}
 	declareTags(r.api.OpenAPI(), op)
 	if op.OperationID == "" {
 		op.OperationID = operationID(op.Method, op.Path)

@@ -46,6 +46,10 @@ type Options struct {
 	// TrustedProxies are the peers (addresses or CIDR ranges) whose
 	// X-Forwarded-For is believed (ClientAddress).
 	TrustedProxies []string
+	// UploadTimeout bounds reading an upload's body (RegisterUpload, and
+	// operations taking a RawBody) in place of the server's read timeout;
+	// 0 leaves the server's.
+	UploadTimeout time.Duration
 }
 
 // Server is the public HTTP surface.
@@ -90,7 +94,7 @@ func New(opts Options) (*Server, error) {
 	docsRoutes(engine)
 
 	return &Server{engine: engine, api: api,
-		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log, secrets: secrets,
+		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log, secrets: secrets, uploadTimeout: opts.UploadTimeout,
 			cookie: opts.MediaCookie, mediaVerifier: opts.MediaVerifier}}, nil
 }
 
