@@ -336,7 +336,7 @@ var _ = Describe("Sign-in through the identity provider", func() {
 		It("refuses a malformed code_challenge before anything is stored", func() {
 			b := h.Browser()
 			for _, bad := range []string{"short", strings.Repeat("a", 42) + "=", strings.Repeat("é", 43)} {
-				Expect(b.Get("/api/v1/auth/sso/login?code_challenge=" + url.QueryEscape(bad))).To(HaveError(422, "invalid_request"), bad)
+				Expect(b.Get("/api/v1/auth/sso/login?code_challenge="+url.QueryEscape(bad))).To(HaveError(422, "invalid_request"), bad)
 			}
 		})
 
