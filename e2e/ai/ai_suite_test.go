@@ -33,11 +33,15 @@ var (
 // key seals stored api keys in these tests (32 bytes, base64).
 const key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 
+// proxyKey is the configured proxy's key (ai.api_key).
+const proxyKey = "sk-configured-proxy-key"
+
 var _ = BeforeSuite(func() {
 	proxy = standin.Start()
 	var err error
 	h, err = Start(WithConfig(func(c *config.Config) {
 		c.Set("ai.base_url", proxy.URL())
+		c.Set("ai.api_key", proxyKey)
 		c.Set("ai.key_encryption_key", key)
 		c.Set("ai.timeout", 2*time.Second)
 		c.Set("ai.retries", 1)

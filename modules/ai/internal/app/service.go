@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
@@ -105,6 +106,15 @@ func New(d *db.DB, limiter *ratelimit.Limiter, reg *settings.Registry, gw *gatew
 	}
 	if cfg.KeyEncryptionKey == "" && cfg.PreviousKeyEncryptionKey != "" {
 		return nil, errors.New("ai: previous_key_encryption_key is set without key_encryption_key")
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || u.Hostname() == "" {
+			return nil, fmt.Errorf("ai: base_url %q is not a URL", cfg.BaseURL)
+		}
+		if err := gateway.CheckHost(u.Hostname()); err != nil {
+			return nil, fmt.Errorf("ai: base_url: %w", err)
+		}
 	}
 	for _, key := range []string{SettingTutorQuota, SettingSpeechQuota, SettingAIModeQuota, SettingSTTQuota} {
 		reg.Register(settings.Setting{Key: key, Default: 0, Validate: nonNegativeInt})
