@@ -68,17 +68,17 @@ var _ = Describe("Uploading a document", func() {
 			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
 			Expect(storedFiles()).To(Equal(count(h, `SELECT count(*) FROM drafts.documents`)))
 		},
-		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "invalid_pdf", "not a PDF"),
-		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "invalid_pdf", "damaged"),
+		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "bad_request", "not a PDF"),
+		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "bad_request", "damaged"),
 		Entry("an encrypted PDF", "locked.pdf", func() []byte {
 			b, err := pdffixtures.Encrypted()
 			Expect(err).NotTo(HaveOccurred())
 			return b
-		}, "invalid_pdf", "password-protected"),
-		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "invalid_pdf", "no pages"),
+		}, "bad_request", "password-protected"),
+		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "bad_request", "no pages"),
 		Entry("a PDF of a version the reader cannot take", "new.pdf", func() []byte {
 			return bytes.Replace(pdffixtures.QuestionPaper(), []byte("%PDF-1.4"), []byte("%PDF-2.0"), 1)
-		}, "invalid_pdf", "version or layout cannot be read"),
+		}, "bad_request", "version or layout cannot be read"),
 		Entry("an empty file", "nothing.pdf", func() []byte { return nil }, "bad_request", "empty"),
 		Entry("a file one byte over MAX_UPLOAD_SIZE", "big.pdf", func() []byte { return pdffixtures.Sized(uploadLimit + 1) },
 			"bad_request", "larger than the upload limit"),

@@ -171,7 +171,11 @@ func (b *Browser) do(method, raw string, body io.Reader, contentType string) *Re
 	if err != nil {
 		panic(err)
 	}
-	return &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: req.URL.String()}
+	out := &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: req.URL.String()}
+	if strings.HasPrefix(out.Path, b.h.BaseURL+"/") {
+		b.h.checkAnswer(out)
+	}
+	return out
 }
 
 // Location is a redirect's target, resolved against the request URL.

@@ -31,7 +31,7 @@ var _ = Describe("A share token", Serial, func() {
 		mark := h.Log.Mark()
 		Expect(open(token)).To(HaveStatus(200))
 		Expect(h.Anon().Get("/api/share/open/"+token)).To(HaveStatus(200), "the /api alias")
-		Expect(h.Anon().Post("/api/v1/share/open/"+token, nil)).To(HaveStatus(405))
+		Expect(h.Anon().Post("/api/v1/share/open/"+token, nil)).To(HaveError(405, "not_found"))
 		Expect(h.Anon().Get("/api/v1/share/open/" + token + "/more")).To(HaveError(404, "not_found"))
 
 		Expect(h.Log.String()).NotTo(ContainSubstring(token))

@@ -42,11 +42,17 @@ func EncodedJSON(parts ...[]byte) *Encoded {
 // handler answering struct{ Body T } would, so the contract does not change
 // when a route moves to serving bytes.
 func RegisterEncoded[I, T any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*Encoded, error)) {
-	schema := r.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[T](), true, "")
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}
-	op.Responses["200"] = &huma.Response{Description: http.StatusText(http.StatusOK),
-		Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}
+	op.Responses["200"] = JSONResponse[T](r, http.StatusText(http.StatusOK))
 	Register(r, level, op, handler)
+}
+
+// JSONResponse declares a JSON answer of shape T, for a status an
+// operation answers besides its default (huma documents only that one's
+// body).
+func JSONResponse[T any](r *Router, description string) *huma.Response {
+	schema := r.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[T](), true, "")
+	return &huma.Response{Description: description, Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}
 }

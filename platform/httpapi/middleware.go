@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -137,6 +138,6 @@ func notFound(c *gin.Context) {
 }
 
 func methodNotAllowed(c *gin.Context) {
-	env := fromAppErr(apperr.New(apperr.MethodNotAllowed, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
+	env := fromAppErr(apperr.MethodNotAllowed(fmt.Sprintf("method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path)))
 	writeEnvelope(c.Writer, env)
 }

@@ -63,17 +63,24 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 			op.Errors = appendStatus(op.Errors, http.StatusForbidden)
 		}
 	}
+	op.Errors = append(op.Errors, edgeStatuses[I]()...)
 	log := r.log
+	declared := map[int]bool{} // filled from the document once huma has added the operation
 	huma.Register(r.api, op, func(ctx context.Context, in *I) (*O, error) {
 		if ae := refuseNUL(in); ae != nil {
 			return nil, fromAppErr(ae)
 		}
 		out, err := handler(ctx, in)
 		if err != nil {
-			return nil, toEnvelope(ctx, log, err)
+			err = toEnvelope(ctx, log, err)
+			checkDeclared(ctx, log, op.OperationID, declared, err)
+			return nil, err
 		}
 		return out, nil
 	})
+	for code := range documented(r.api.OpenAPI(), op.Method, op.Path) {
+		declared[code] = true
+	}
 }
 
 // itemsRequiredOnAdd is huma's hook on each operation added to the

@@ -95,7 +95,8 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Description: "The first model of a task becomes its default; is_default clears the task's others. " +
 			"Registering an existing (model_id, task, voice) fills in what it lacks (name, api_key) and answers 200; " +
 			"with nothing to fill in it is 409.",
-		Errors: []int{nethttp.StatusConflict},
+		Errors:    []int{nethttp.StatusConflict},
+		Responses: map[string]*huma.Response{"200": httpapi.JSONResponse[[]ModelResponse](r, "an existing registration, filled in")},
 	}, func(ctx context.Context, in *struct {
 		Body struct {
 			Name      string   `json:"name,omitempty" required:"false" maxLength:"200"`
@@ -391,7 +392,7 @@ func learnerRoutes(r *httpapi.Router, svc *app.Service) {
 			"own attempt that shows answers), its answer and explanation. suggestions are up to three follow-ups. " +
 			"503 without a tutor model, 502 when the model fails; 30 messages per 10 minutes and the daily quota " +
 			"(admins and unthrottled people exempt).",
-		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable, nethttp.StatusForbidden},
 	}, func(ctx context.Context, in *struct{ Body ChatRequest }) (*struct{ Body ChatReply }, error) {
 		rep, err := svc.Chat(ctx, auth.MustFrom(ctx), in.Body.input())
 		if err != nil {
