@@ -226,15 +226,37 @@ func ords(n Note) []int {
 // second; images are the files the notes' Images name, numbered in the
 // media map in order.
 func Write(ctx context.Context, w io.Writer, deckName string, notes []Note, images []MediaFile) error {
-	dir, err := os.MkdirTemp("", "rounds-apkg-out-*")
+	p, err := Build(ctx, deckName, notes, images)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "collection.anki2")
-	col, err := NewCollection(ctx, path, StockModels(), deckName, epoch(notes, time.Now()))
+	defer p.Close()
+	return p.Write(w)
+}
+
+// Package is a package whose collection is written (in a temporary file)
+// and whose media are yet to be read: Write streams it as the .apkg, so
+// that nothing but one file's copy buffer is held, however large the
+// package; Close removes the collection.
+type Package struct {
+	dir, collection string
+	media           map[string]string
+	entries         []MediaFile
+}
+
+// Build writes the notes' collection (see Write); every failure of the
+// notes themselves comes here, before a byte of the package is sent.
+func Build(ctx context.Context, deckName string, notes []Note, images []MediaFile) (*Package, error) {
+	dir, err := os.MkdirTemp("", "rounds-apkg-out-*")
 	if err != nil {
-		return err
+		return nil, err
+	}
+	p := &Package{dir: dir, collection: filepath.Join(dir, "collection.anki2"),
+		media: make(map[string]string, len(images)), entries: make([]MediaFile, len(images))}
+	col, err := NewCollection(ctx, p.collection, StockModels(), deckName, epoch(notes, time.Now()))
+	if err != nil {
+		_ = p.Close()
+		return nil, err
 	}
 	mids := map[string]int64{Basic: ModelBasic, Reversed: ModelReversed, Cloze: ModelCloze}
 	for i, n := range notes {
@@ -246,17 +268,24 @@ func Write(ctx context.Context, w io.Writer, deckName string, notes []Note, imag
 		err = cerr
 	}
 	if err != nil {
-		return err
+		_ = p.Close()
+		return nil, err
 	}
-	media := make(map[string]string, len(images))
-	entries := make([]MediaFile, len(images))
 	for i, img := range images {
 		k := strconv.Itoa(i)
-		media[k] = img.Name
-		entries[i] = MediaFile{Name: k, Open: img.Open}
+		p.media[k] = img.Name
+		p.entries[i] = MediaFile{Name: k, Open: img.Open}
 	}
-	return zipPackage(w, path, media, entries)
+	return p, nil
 }
+
+// Write writes the package to w, each media file opened in its turn.
+func (p *Package) Write(w io.Writer) error {
+	return zipPackage(w, p.collection, p.media, p.entries)
+}
+
+// Close removes the package's collection.
+func (p *Package) Close() error { return os.RemoveAll(p.dir) }
 
 // noteFields are a note's two fields with its picture in place.
 func noteFields(n Note) []string {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,15 +46,24 @@ func (c Config) ankiLimits() anki.Limits {
 var cardTypes = map[string]string{anki.Basic: flashcards.CardBasic, anki.Reversed: flashcards.CardReversed,
 	anki.Cloze: flashcards.CardCloze}
 
-// ExportAnki writes a deck p may study as an Anki package (basic, reversed
+// AnkiExport is a deck read and its collection written, ready to stream
+// as an .apkg (Package.Write); Close removes the collection.
+type AnkiExport struct {
+	*anki.Package
+	Filename string
+	LeftOut  int // occlusion and type-in cards, which have no stock note type
+}
+
+// ExportAnki readies a deck p may study as an Anki package (basic, reversed
 // and cloze notes, image cards as basic notes showing their picture;
 // occlusion cards are left out and counted), each card with p's schedule
-// of it and p's reviews, or new. The cards' pictures are the package's
-// media, read from storage one at a time as the package is written.
-func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64) (*bytes.Buffer, int, error) {
+// of it and p's reviews, or new. Every refusal comes before the package is
+// streamed; the cards' pictures are its media, read from storage one at a
+// time as it is written, so the package is never held whole in memory.
+func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64) (*AnkiExport, error) {
 	deck, err := s.ports.Flashcards.ExportDeck(ctx, p, deckID)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	noteTypes := map[string]string{}
 	for k, v := range cardTypes {
@@ -76,16 +84,16 @@ func (s *Service) ExportAnki(ctx context.Context, p auth.Principal, deckID int64
 			ImageOnFront: c.Type == flashcards.CardImage}
 		if c.PictureID != nil {
 			if n.Image, err = s.exportImage(ctx, *c.PictureID, names, &images); err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 		}
 		notes = append(notes, n)
 	}
-	var buf bytes.Buffer
-	if err := anki.Write(ctx, &buf, deck.Title, notes, images); err != nil {
-		return nil, 0, err
+	pkg, err := anki.Build(ctx, deck.Title, notes, images)
+	if err != nil {
+		return nil, err
 	}
-	return &buf, left, nil
+	return &AnkiExport{Package: pkg, Filename: fmt.Sprintf("deck-%d.apkg", deckID), LeftOut: left}, nil
 }
 
 // exportImage names a card's picture in the package, adding its file the

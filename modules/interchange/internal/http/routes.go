@@ -65,13 +65,6 @@ type fileOutput struct {
 	Body               []byte
 }
 
-type ankiFileOutput struct {
-	ContentType        string `header:"Content-Type"`
-	ContentDisposition string `header:"Content-Disposition"`
-	LeftOut            string `header:"X-Cards-Left-Out"`
-	Body               []byte
-}
-
 // Register declares the module's operations.
 func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.Mod, huma.Operation{
@@ -133,16 +126,24 @@ func Register(r *httpapi.Router, svc *app.Service) {
 			"type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it " +
 			"(Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and " +
 			"the revlog holds your reviews; cards you never studied are new.",
+		Responses: map[string]*huma.Response{"200": {Description: "the package, streamed as it is written; one cut short has no zip directory",
+			Headers: map[string]*huma.Param{
+				"Content-Disposition": {Schema: &huma.Schema{Type: "string"}},
+				"X-Cards-Left-Out":    {Description: "occlusion and type-in cards left out", Schema: &huma.Schema{Type: "string"}},
+			},
+			Content: map[string]*huma.MediaType{"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}},
 	}, func(ctx context.Context, in *struct {
 		DeckID int64 `path:"deck_id"`
-	}) (*ankiFileOutput, error) {
-		buf, left, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID)
+	}) (*huma.StreamResponse, error) {
+		pkg, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID)
 		if err != nil {
 			return nil, err
 		}
-		return &ankiFileOutput{ContentType: "application/zip",
-			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d.apkg"`, in.DeckID),
-			LeftOut:            strconv.Itoa(left), Body: buf.Bytes()}, nil
+		return stream(svc.Log(), "application/zip", pkg.Filename, func(hc huma.Context) error {
+			defer pkg.Close()
+			hc.SetHeader("X-Cards-Left-Out", strconv.Itoa(pkg.LeftOut))
+			return pkg.Write(hc.BodyWriter())
+		}), nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{
