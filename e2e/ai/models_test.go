@@ -208,6 +208,10 @@ var _ = Describe("Model configuration", func() {
 		other := h.NewUser(auth.RoleAdmin)
 		first := modelID(addModel(q{"name": "Audit A", "model_id": "audit-a", "task": "stt", "api_key": "sk-audit-secret-4321",
 			"is_default": true}))
+		// The suite's other specs expect no stt model unless they add one.
+		DeferCleanup(func() {
+			Expect(admin.Client(h).Delete(fmt.Sprintf("/api/v1/admin/models/%d", first))).To(HaveStatus(204))
+		})
 		second := modelID(other.Client(h).Post("/api/v1/admin/models", q{"model_id": "audit-b", "task": "stt", "is_default": true}))
 		Expect(admin.Client(h).Put(fmt.Sprintf("/api/v1/admin/models/%d", first), q{"name": "Audit A2", "api_key": "sk-audit-next-8765"})).
 			To(HaveStatus(200))
