@@ -153,7 +153,8 @@ func (a *App) build(ctx context.Context) error {
 	p.HTTP, err = httpapi.New(httpapi.Options{Log: p.Log, Metrics: p.Metrics, Verifier: verifier,
 		MediaCookie: cookie, MediaVerifier: mediaVerifier, TrustedProxies: p.Config.HTTP.TrustedProxies,
 		DB: p.DB, WrittenCookie: httpapi.WrittenCookieName(p.Config.Service.Name), ReadMaxLag: p.Config.Database.ReadMaxLag,
-		SecureCookies: strings.HasPrefix(strings.ToLower(p.Config.Service.PublicURL), "https://")})
+		SecureCookies: strings.HasPrefix(strings.ToLower(p.Config.Service.PublicURL), "https://"),
+		UploadTimeout: p.Config.HTTP.UploadTimeout})
 	if err != nil {
 		return err
 	}
@@ -281,7 +282,11 @@ func (a *App) startHTTP(ctx context.Context) error {
 	a.httpSrv = &http.Server{
 		Handler:           web.Serve(a.HTTP.Handler()), // the browser client owns paths outside /api and /uploads
 		ReadHeaderTimeout: a.Config.HTTP.ReadHeaderTimeout,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ReadTimeout:       a.Config.HTTP.ReadTimeout, // uploads extend theirs (httpapi.Options.UploadTimeout)
+		IdleTimeout:       a.Config.HTTP.IdleTimeout,
+		// No WriteTimeout: it counts from the request's headers and would
+		// cut downloads, exports and the tutor's stream mid-way.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	a.goRun("http", func() error {
 		if err := a.httpSrv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {

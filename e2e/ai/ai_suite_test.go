@@ -33,21 +33,42 @@ var (
 // key seals stored api keys in these tests (32 bytes, base64).
 const key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 
+// proxyKey is the configured proxy's key (ai.api_key).
+const proxyKey = "sk-configured-proxy-key"
+
 var _ = BeforeSuite(func() {
 	proxy = standin.Start()
 	var err error
 	h, err = Start(WithConfig(func(c *config.Config) {
 		c.Set("ai.base_url", proxy.URL())
+		c.Set("ai.api_key", proxyKey)
 		c.Set("ai.key_encryption_key", key)
 		c.Set("ai.timeout", 2*time.Second)
 		c.Set("ai.retries", 1)
 		c.Set("ai.tutor_per_10_minutes", 3)
 		c.Set("ai.speech_per_hour", 2)
-	}))
+	}), CaptureLog())
 	Expect(err).NotTo(HaveOccurred())
 	admin = h.NewUser(auth.RoleAdmin)
 	mod = h.NewUser(auth.RoleModerator)
 })
+
+// plainFailure matches a learner's 502: the plain sentence, none of the
+// upstream's words.
+func plainFailure(res *Response, says string) {
+	GinkgoHelper()
+	Expect(res).To(HaveError(502, "upstream_failed"))
+	Expect(res.Map()["error"]).To(HaveKeyWithValue("message", ContainSubstring(says)))
+	Expect(string(res.Body)).NotTo(Or(ContainSubstring("overloaded"), ContainSubstring("answered 500"),
+		ContainSubstring("went away")))
+}
+
+// loggedFailure expects the upstream's detail in the log, with the person.
+func loggedFailure(task string, userID int64, detail string) {
+	GinkgoHelper()
+	Expect(h.Log.Records("ai: model call failed")).To(ContainElement(And(HaveKeyWithValue("task", task),
+		HaveKeyWithValue("user_id", BeNumerically("==", userID)), HaveKeyWithValue("error", ContainSubstring(detail)))))
+}
 
 var _ = AfterSuite(func() {
 	if h != nil {

@@ -9,6 +9,7 @@ import (
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/ai/standin"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/config"
 )
 
 type q = map[string]any
@@ -151,5 +152,105 @@ var _ = Describe("Model configuration", func() {
 		voices := admin.Client(h).Post("/api/v1/admin/tts/voices", nil)
 		Expect(voices).To(HaveStatus(200))
 		Expect(voices.Map()["voices"]).To(ContainElement(HaveKeyWithValue("name", "alloy")))
+	})
+
+	It("sends the configured key only to the configured proxy: another base needs its own key", func() {
+		other := standin.Start()
+		DeferCleanup(other.Close)
+		list := func(body q) *Response { return admin.Client(h).Post("/api/v1/admin/litellm/models", body) }
+
+		proxy.Calls()
+		Expect(list(q{})).To(HaveStatus(200))
+		Expect(proxy.Calls()).To(ConsistOf(HaveField("Key", proxyKey)))
+		Expect(list(q{"api_base": proxy.URL() + "/"})).To(HaveStatus(200), "the configured base, however written")
+		Expect(proxy.Calls()).To(ConsistOf(HaveField("Key", proxyKey)))
+
+		for _, body := range []q{{"api_base": other.URL()}, {"api_base": other.URL(), "api_key": ""}, {"api_base": other.URL(), "api_key": nil}} {
+			res := list(body)
+			Expect(res).To(HaveError(422, "invalid_request"))
+			Expect(res.Map()["error"]).To(HaveKeyWithValue("fields", ContainElement(HaveKeyWithValue("field", "api_key"))))
+		}
+		Expect(other.Calls()).To(BeEmpty(), "nothing went to the new base")
+
+		res := list(q{"api_base": other.URL(), "api_key": "sk-the-other-proxy"})
+		Expect(res).To(HaveStatus(200))
+		Expect(res.Map()).To(HaveKeyWithValue("source", other.URL()))
+		Expect(other.Calls()).To(ConsistOf(HaveField("Key", "sk-the-other-proxy")))
+	})
+
+	It("refuses link-local and cloud metadata addresses for a model URL before anything is sent", func() {
+		for _, base := range []string{"http://169.254.169.254/v1", "http://169.254.170.2:4000/v1", "https://[fe80::1]/v1",
+			"http://[::ffff:169.254.169.254]/v1", "http://[fd00:ec2::254]/v1", "http://100.100.100.200/v1",
+			"http://metadata.google.internal/v1", "http://METADATA.GOOGLE.INTERNAL./v1", "http://instance-data/v1"} {
+			res := admin.Client(h).Post("/api/v1/admin/litellm/models", q{"api_base": base, "api_key": "sk-stolen-nothing"})
+			Expect(res).To(HaveError(422, "invalid_request"), base)
+			Expect(res.Map()["error"]).To(And(HaveKeyWithValue("fields", ContainElement(HaveKeyWithValue("field", "api_base"))),
+				HaveKeyWithValue("message", ContainSubstring("metadata"))), base)
+		}
+	})
+
+	It("refuses a metadata address as the configured proxy at boot", func() {
+		for _, base := range []string{"http://169.254.169.254/v1", "http://metadata.google.internal/v1"} {
+			x, err := Start(WithoutSSO(), WithConfig(func(c *config.Config) { c.Set("ai.base_url", base) }))
+			if x != nil {
+				Expect(x.Stop()).To(Succeed())
+			}
+			Expect(err).To(MatchError(And(ContainSubstring("ai: base_url"), ContainSubstring("metadata"))), base)
+		}
+	})
+
+	It("keeps who changed the model configuration, and how, with keys masked", func() {
+		changes := func() []any {
+			res := admin.Client(h).Get("/api/v1/admin/models/changes?limit=200")
+			Expect(res).To(HaveStatus(200))
+			return res.List()
+		}
+		other := h.NewUser(auth.RoleAdmin)
+		first := modelID(addModel(q{"name": "Audit A", "model_id": "audit-a", "task": "stt", "api_key": "sk-audit-secret-4321",
+			"is_default": true}))
+		// The suite's other specs expect no stt model unless they add one.
+		DeferCleanup(func() {
+			Expect(admin.Client(h).Delete(fmt.Sprintf("/api/v1/admin/models/%d", first))).To(HaveStatus(204))
+		})
+		second := modelID(other.Client(h).Post("/api/v1/admin/models", q{"model_id": "audit-b", "task": "stt", "is_default": true}))
+		Expect(admin.Client(h).Put(fmt.Sprintf("/api/v1/admin/models/%d", first), q{"name": "Audit A2", "api_key": "sk-audit-next-8765"})).
+			To(HaveStatus(200))
+		Expect(other.Client(h).Delete(fmt.Sprintf("/api/v1/admin/models/%d", second))).To(HaveStatus(204))
+
+		res := admin.Client(h).Get("/api/v1/admin/models/changes?limit=200")
+		Expect(res.Body).NotTo(ContainSubstring("sk-audit"), "keys are masked")
+		var got []any // newest first, of these two rows
+		for _, c := range changes() {
+			if row := c.(map[string]any)["model_row"]; row == float64(first) || row == float64(second) {
+				got = append(got, c)
+			}
+		}
+		Expect(got).To(HaveLen(5))
+		Expect(got[4]).To(And(HaveKeyWithValue("action", "create"), HaveKeyWithValue("actor_id", float64(admin.ID)),
+			HaveKeyWithValue("model_row", float64(first)), HaveKeyWithValue("before", BeNil()),
+			HaveKeyWithValue("after", And(HaveKeyWithValue("name", "Audit A"), HaveKeyWithValue("api_key", "********4321"),
+				HaveKeyWithValue("is_default", true)))))
+		// audit-b as default: audit-a loses its flag, the same admin's doing.
+		Expect(got[3]).To(And(HaveKeyWithValue("action", "update"), HaveKeyWithValue("actor_id", float64(other.ID)),
+			HaveKeyWithValue("model_row", float64(first)), HaveKeyWithValue("before", HaveKeyWithValue("is_default", true)),
+			HaveKeyWithValue("after", HaveKeyWithValue("is_default", false))))
+		Expect(got[2]).To(And(HaveKeyWithValue("action", "create"), HaveKeyWithValue("actor_id", float64(other.ID)),
+			HaveKeyWithValue("model_row", float64(second))))
+		Expect(got[1]).To(And(HaveKeyWithValue("action", "update"), HaveKeyWithValue("actor_id", float64(admin.ID)),
+			HaveKeyWithValue("before", And(HaveKeyWithValue("name", "Audit A"), HaveKeyWithValue("api_key", "********4321"))),
+			HaveKeyWithValue("after", And(HaveKeyWithValue("name", "Audit A2"), HaveKeyWithValue("api_key", "********8765")))))
+		Expect(got[0]).To(And(HaveKeyWithValue("action", "delete"), HaveKeyWithValue("actor_id", float64(other.ID)),
+			HaveKeyWithValue("model_row", float64(second)), HaveKeyWithValue("after", BeNil()),
+			HaveKeyWithValue("before", HaveKeyWithValue("model_id", "audit-b"))))
+		for _, r := range got {
+			Expect(r).To(HaveKey("created_at"))
+		}
+
+		var stored string
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT string_agg(coalesce(before::text, '') || coalesce(after::text, ''), ' ')
+			FROM ai.model_changes`).Scan(&stored).Error).To(Succeed())
+		Expect(stored).NotTo(ContainSubstring("sk-audit"), "the history stores masked keys only")
+
+		Expect(mod.Client(h).Get("/api/v1/admin/models/changes")).To(HaveError(403, "forbidden"))
 	})
 })

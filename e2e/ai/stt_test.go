@@ -67,12 +67,12 @@ var _ = Describe("Speech to text", Ordered, func() {
 		Expect(proxy.Calls()).To(BeEmpty())
 	})
 
-	It("passes a failing model through as 502 with its message", func() {
+	It("tells a learner plainly when the model fails, and logs its message", func() {
 		proxy.Set(standin.ServerError)
 		defer proxy.Set(standin.OK)
-		res := transcribe(h.NewUser(auth.RoleUser), "file", wav)
-		Expect(res).To(HaveError(502, "upstream_failed"))
-		Expect(res.Body).To(ContainSubstring("overloaded"))
+		u := h.NewUser(auth.RoleUser)
+		plainFailure(transcribe(u, "file", wav), "could not be transcribed")
+		loggedFailure("stt", u.ID, "overloaded")
 	})
 
 	It("limits learners to 60 an hour, not admins or unthrottled people", func() {

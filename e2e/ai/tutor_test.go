@@ -98,7 +98,7 @@ var _ = Describe("The tutor", Ordered, func() {
 		Expect(sentToModel()).To(ContainSubstring("SECRET-EXPLANATION-timed"), "an editor sees the answer side")
 	})
 
-	It("limits learners to the rate, not admins or unthrottled people, and passes a failing model through as 502", func() {
+	It("limits learners to the rate, not admins or unthrottled people; a failing model is a plain 502, its words logged", func() {
 		qid, _ := question("learning")
 		u := h.NewUser(auth.RoleUser)
 		for range 3 {
@@ -113,9 +113,12 @@ var _ = Describe("The tutor", Ordered, func() {
 
 		proxy.Set(standin.ServerError)
 		defer proxy.Set(standin.OK)
-		res = chat(h.NewUser(auth.RoleUser), ask(qid))
+		learner := h.NewUser(auth.RoleUser)
+		plainFailure(chat(learner, ask(qid)), "The tutor could not answer just now")
+		loggedFailure("teach", learner.ID, "the upstream model is overloaded")
+		res = chat(admin, ask(qid))
 		Expect(res).To(HaveError(502, "upstream_failed"))
-		Expect(res.Body).To(ContainSubstring("overloaded"))
+		Expect(res.Body).To(ContainSubstring("overloaded"), "the admin, who configures the models, reads the upstream")
 	})
 
 	It("stops a learner at the daily quota an admin sets", func() {
@@ -202,6 +205,15 @@ var _ = Describe("Speech", Ordered, func() {
 		Expect(admin.Client(h).Post("/api/v1/tts/speak", q{"text": "Admins are exempt.", "voice": voice})).To(HaveStatus(200))
 	})
 
+	It("tells a learner plainly when the speech model fails, and logs its words", func() {
+		proxy.Set(standin.ServerError)
+		defer proxy.Set(standin.OK)
+		u := h.NewUser(auth.RoleUser)
+		plainFailure(u.Client(h).Post("/api/v1/tts/speak", q{"text": "Opening snap.", "voice": voice}),
+			"could not be read aloud")
+		loggedFailure("tts", u.ID, "overloaded")
+	})
+
 	It("refuses an unknown voice with the valid ones", func() {
 		res := h.NewUser(auth.RoleUser).Client(h).Post("/api/v1/tts/speak", q{"text": "x", "voice": "tts-speak:gandalf"})
 		Expect(res).To(HaveError(422, "invalid_request"))
@@ -254,14 +266,16 @@ func streamSpecs() {
 		Expect(u.Client(h).Post("/api/v1/teach/chat/stream", ask(999999999))).To(HaveError(404, "not_found"))
 		proxy.Set(standin.ServerError)
 		defer proxy.Set(standin.OK)
-		Expect(u.Client(h).Post("/api/v1/teach/chat/stream", ask(qid))).To(HaveError(502, "upstream_failed"))
+		plainFailure(u.Client(h).Post("/api/v1/teach/chat/stream", ask(qid)), "The tutor could not answer just now")
 
 		proxy.Set(standin.Broken)
-		res = h.NewUser(auth.RoleUser).Client(h).Post("/api/v1/teach/chat/stream", ask(qid))
+		broken := h.NewUser(auth.RoleUser)
+		res = broken.Client(h).Post("/api/v1/teach/chat/stream", ask(qid))
 		Expect(res).To(HaveStatus(200))
 		names, data = events(res.Body)
 		Expect(names).To(Equal([]string{"delta", "error"}))
 		Expect(data[1]["error"]).To(And(HaveKeyWithValue("code", "upstream_failed"),
-			HaveKeyWithValue("message", ContainSubstring("went away"))))
+			HaveKeyWithValue("message", "The tutor could not answer just now. Please try again in a moment.")))
+		loggedFailure("teach", broken.ID, "went away")
 	})
 }

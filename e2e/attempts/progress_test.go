@@ -134,7 +134,7 @@ var _ = Describe("Saved progress", func() {
 		// saved progress is untouched.
 		Expect(u.Client(h).With("x-quiz-session", "tab \xff\xfe").Post("/api/v1/attempts/progress",
 			map[string]any{"quiz_id": quiz, "attempt_id": a.ID, "answers": map[string]string{fmt.Sprint(ids[0]): "x"}})).
-			To(HaveError(400, "bad_request"))
+			To(HaveError(422, "invalid_request"))
 		p = readProgress(c, quiz)
 		Expect(p.Answers).To(BeEmpty())
 		Expect(*p.Device).To(Equal(device))

@@ -68,7 +68,7 @@ var _ = Describe("The pdf.js corpus", Ordered, func() {
 			res := upload(hh, mod, name, data)
 			Expect(res.Status).To(BeNumerically("<", 500), "%s: %s", name, res.Body)
 			if res.Status != 201 {
-				Expect(res).To(HaveError(400, "invalid_pdf"), name)
+				Expect(res).To(HaveError(400, "bad_request"), name)
 				reason := message(res)
 				if strings.Contains(reason, "needs a password") {
 					needsPassword++

@@ -67,14 +67,15 @@ var _ = Describe("Uploading a document", func() {
 			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
 			Expect(storedFiles()).To(Equal(count(h, `SELECT count(*) FROM drafts.documents`)))
 		},
-		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "invalid_pdf", "not a PDF"),
-		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "invalid_pdf", "damaged"),
+		Entry("an image renamed .pdf", "scan.pdf", pdffixtures.NotAPDF, "bad_request", "not a PDF"),
+		Entry("a malformed PDF", "broken.pdf", pdffixtures.Malformed, "bad_request", "damaged"),
 		Entry("a PDF that needs a password", "locked.pdf", func() []byte {
 			b, err := pdffixtures.EncryptedLocked("AES-256")
 			Expect(err).NotTo(HaveOccurred())
 			return b
-		}, "invalid_pdf", "needs a password to open"),
-		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "invalid_pdf", "no pages"),
+		}, "bad_request", "needs a password to open"),
+		Entry("a PDF with no pages", "empty.pdf", pdffixtures.ZeroPages, "bad_request", "no pages"),
+
 		Entry("an empty file", "nothing.pdf", func() []byte { return nil }, "bad_request", "empty"),
 		Entry("a file one byte over MAX_UPLOAD_SIZE", "big.pdf", func() []byte { return pdffixtures.Sized(uploadLimit + 1) },
 			"bad_request", "larger than the upload limit"),

@@ -87,7 +87,7 @@ var _ = Describe("PDFs as other writers make them", func() {
 	It("refuses a file that needs a password, saying so, for every cipher", func() {
 		for _, c := range pdffixtures.Ciphers {
 			res := upload(h, mod, "locked.pdf", must(pdffixtures.EncryptedLocked(c)))
-			Expect(res).To(HaveError(400, "invalid_pdf"), c)
+			Expect(res).To(HaveError(400, "bad_request"), c)
 			Expect(message(res)).To(ContainSubstring("needs a password to open"), c)
 		}
 	})

@@ -18,11 +18,11 @@ var _ = Describe("A hostile PDF", func() {
 	var mod *harness.User
 	BeforeEach(func() { mod = moderator(h) })
 
-	DescribeTable("is refused at upload with invalid_pdf saying why, creating nothing",
+	DescribeTable("is refused at upload with bad_request saying why, creating nothing",
 		func(file func() []byte, why string) {
 			before := count(h, `SELECT count(*) FROM drafts.documents`)
 			res := upload(h, mod, "hostile.pdf", file())
-			Expect(res).To(HaveError(400, "invalid_pdf"))
+			Expect(res).To(HaveError(400, "bad_request"))
 			Expect(message(res)).To(ContainSubstring(why))
 			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
 			Expect(storedFiles()).To(Equal(before))

@@ -1,8 +1,9 @@
 // Package fuzz_test is the contract fuzz: requests generated from the served
 // OpenAPI document over every write operation, with random and boundary
 // values (NUL bytes, over-long strings, wrong types, absurd numbers), sent
-// as each role through the harness. No answer may be a 5xx, and every 4xx
-// must be the error envelope.
+// as each role through the harness. No answer may be a 5xx, every 4xx
+// must be the error envelope with one of the spec's codes, and every
+// status must be one the operation that answered declares in the document.
 //
 // The normal run is bounded (-n, default 3000); a long run:
 // go tool task fuzz -- -n 200000 (or ROUNDS_FUZZ_N). -seed replays a run.
@@ -102,6 +103,10 @@ func TestContractFuzz(t *testing.T) {
 	if len(ops) == 0 {
 		t.Fatal("no write operations in the document")
 	}
+	contract, err := harness.LoadContract(h.HTTP, h.BaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	s := *seed
 	if s == 0 {
@@ -133,6 +138,7 @@ func TestContractFuzz(t *testing.T) {
 
 	statuses := map[int]int{}
 	var failures []string
+	undeclared := map[string]bool{}
 	n := requests()
 	for i := range n {
 		if i > 0 && i%500 == 0 {
@@ -142,6 +148,10 @@ func TestContractFuzz(t *testing.T) {
 		path, body := g.request(op)
 		res := clients[g.rng.IntN(len(clients))].Do(op.method, path, body)
 		statuses[res.Status]++
+		if msg := contract.Undeclared(op.method, path, res.Status); msg != "" && !undeclared[msg] {
+			undeclared[msg] = true
+			t.Errorf("%s\n  sent %s %s, answer: %.300s", msg, op.method, path, res.Body)
+		}
 		if msg := check(res); msg != "" && len(failures) < 50 {
 			b, _ := json.Marshal(body)
 			failures = append(failures, fmt.Sprintf("%s %s\n  body: %.300s\n  answer %d: %.300s\n  %s",
@@ -179,7 +189,7 @@ func check(res *harness.Response) string {
 	case !inEnvelope:
 		return "a 4xx outside the envelope"
 	}
-	return ""
+	return harness.ForeignCode(res)
 }
 
 func summary(m map[int]int) string {

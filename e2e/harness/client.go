@@ -155,7 +155,9 @@ func (c *Client) Do(method, path string, body any) *Response {
 	if err != nil {
 		panic(err)
 	}
-	return &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: path}
+	out := &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: path}
+	c.h.checkAnswer(out)
+	return out
 }
 
 // HaveStatus matches a Response's status and prints the body when it does not.

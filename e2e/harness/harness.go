@@ -33,6 +33,7 @@ type Harness struct {
 	idp     *IdP
 	ownIdP  bool // started by Start, stopped by Stop
 	rootState
+	contractCheck
 }
 
 // Option adjusts the harness before the app starts.
@@ -180,14 +181,16 @@ func logSink() io.Writer {
 	return io.Discard
 }
 
-// Stop shuts the app down, drops its database and removes its files.
+// Stop shuts the app down, drops its database and removes its files. It
+// also reports every answer its clients saw that the answering operation
+// does not declare (contract.go).
 func (h *Harness) Stop() error {
 	// The client's idle connections go first: one its transport dialled but
 	// never used (it lost a race to a connection that came free) is, to the
 	// server, a new connection that Shutdown waits 5 s for, as long as the
 	// harness's whole shutdown deadline.
 	h.HTTP.CloseIdleConnections()
-	err := h.App.Stop()
+	err := errors.Join(h.App.Stop(), h.contractErr())
 	if h.ownIdP {
 		err = errors.Join(err, h.idp.Stop())
 	}

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/roundsedu/rounds/platform/config"
@@ -98,10 +101,19 @@ type Browser struct {
 	headers http.Header
 }
 
-// Browser makes a fresh browser (no cookies).
+// browserSeq numbers the browsers, each with an address of its own.
+var browserSeq atomic.Uint32
+
+// Browser makes a fresh browser (no cookies). Each browser is a person at an
+// address of their own (X-Forwarded-For from 198.18.0.0/15, the loopback
+// peer being a trusted proxy), as people are: limits counted per address
+// (GET /auth/sso/login) count each browser apart. With replaces it.
 func (h *Harness) Browser() *Browser {
 	jar, _ := cookiejar.New(nil)
-	return &Browser{h: h, headers: http.Header{}, client: &http.Client{
+	n := browserSeq.Add(1) % (1 << 17)
+	headers := http.Header{}
+	headers.Set("X-Forwarded-For", fmt.Sprintf("198.%d.%d.%d", 18+n>>16, n>>8&0xff, n&0xff))
+	return &Browser{h: h, headers: headers, client: &http.Client{
 		Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
@@ -159,7 +171,11 @@ func (b *Browser) do(method, raw string, body io.Reader, contentType string) *Re
 	if err != nil {
 		panic(err)
 	}
-	return &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: req.URL.String()}
+	out := &Response{Status: res.StatusCode, Header: res.Header, Body: data, Method: method, Path: req.URL.String()}
+	if strings.HasPrefix(out.Path, b.h.BaseURL+"/") {
+		b.h.checkAnswer(out)
+	}
+	return out
 }
 
 // Location is a redirect's target, resolved against the request URL.
@@ -190,6 +206,15 @@ func mustRedirect(r *Response, step string) string {
 // the browser to (the binding cookie is now in the browser).
 func (b *Browser) StartLogin() string {
 	return mustRedirect(b.Get("/api/v1/auth/sso/login"), "login redirect")
+}
+
+// StartLoginWith starts signing in with the S256 challenge of verifier, as
+// a native client does; the exchange may then prove the verifier
+// (ExchangeVerified) instead of coming from this browser.
+func (b *Browser) StartLoginWith(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return mustRedirect(b.Get("/api/v1/auth/sso/login?code_challenge="+base64.RawURLEncoding.EncodeToString(sum[:])),
+		"login redirect")
 }
 
 // AuthenticateAt follows the provider URL to its login page and signs in
@@ -257,6 +282,12 @@ func (b *Browser) Exchange(code string, refresh bool, device string) *Response {
 		body["device"] = device
 	}
 	return b.PostJSON("/api/v1/auth/sso/exchange", body)
+}
+
+// ExchangeVerified trades a code with the verifier of its sign-in's
+// challenge (StartLoginWith).
+func (b *Browser) ExchangeVerified(code, verifier string) *Response {
+	return b.PostJSON("/api/v1/auth/sso/exchange", map[string]any{"code": code, "code_verifier": verifier})
 }
 
 // Token is a successful exchange or refresh.

@@ -99,10 +99,10 @@ var _ = Describe("Closed password routes", func() {
 	It("answers POST /auth/login with 410 always", func() {
 		for _, body := range []any{nil, map[string]any{"email": "a@b.c", "password": "x"}} {
 			res := h.Anon().Post("/api/v1/auth/login", body)
-			Expect(res).To(HaveError(410, "gone"))
+			Expect(res).To(HaveError(410, "not_found"))
 			Expect(res.Map()["detail"]).To(ContainSubstring("single sign-on"))
 		}
-		Expect(h.Anon().Post("/api/auth/login", nil)).To(HaveError(410, "gone"))
+		Expect(h.Anon().Post("/api/auth/login", nil)).To(HaveError(410, "not_found"))
 	})
 
 	It("answers POST /auth/reset-password with 404", func() {
@@ -111,9 +111,9 @@ var _ = Describe("Closed password routes", func() {
 	})
 
 	It("answers the older listing's register, verify and forgot routes with 410", func() {
-		Expect(h.Anon().Post("/api/v1/auth/register", map[string]any{"email": "a@b.c"})).To(HaveError(410, "gone"))
-		Expect(h.Anon().Get("/api/v1/auth/verify-email?token=abc")).To(HaveError(410, "gone"))
-		Expect(h.Anon().Post("/api/v1/auth/resend-verification", nil)).To(HaveError(410, "gone"))
-		Expect(h.Anon().Post("/api/v1/auth/forgot-password", map[string]any{"email": "a@b.c"})).To(HaveError(410, "gone"))
+		Expect(h.Anon().Post("/api/v1/auth/register", map[string]any{"email": "a@b.c"})).To(HaveError(410, "not_found"))
+		Expect(h.Anon().Get("/api/v1/auth/verify-email?token=abc")).To(HaveError(410, "not_found"))
+		Expect(h.Anon().Post("/api/v1/auth/resend-verification", nil)).To(HaveError(410, "not_found"))
+		Expect(h.Anon().Post("/api/v1/auth/forgot-password", map[string]any{"email": "a@b.c"})).To(HaveError(410, "not_found"))
 	})
 })

@@ -44,6 +44,7 @@ var (
 const (
 	bootstrapAdmin = "root@bootstrap.test"
 	refreshLimit   = 5
+	loginLimit     = 5
 )
 
 var _ = BeforeSuite(func() {
@@ -54,6 +55,7 @@ var _ = BeforeSuite(func() {
 		harness.WithConfig(func(c *config.Config) {
 			c.Set("identity.bootstrap_admin_email", bootstrapAdmin)
 			c.Set("identity.refresh_max_per_hour", refreshLimit)
+			c.Set("identity.sso_logins_per_hour", loginLimit)
 			// Roles stay cached: every role change must drop the cache itself.
 			c.Auth.RoleCacheTTL = time.Hour
 		}),

@@ -161,6 +161,24 @@ var _ = Describe("Sign-in through the identity provider", func() {
 		Expect(n).To(BeZero())
 	})
 
+	It("lets one address start a bounded number of sign-ins an hour, storing nothing past it", func() {
+		addr := newAddress()
+		logins := func() (n int64) {
+			Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT count(*) FROM identity.sso_logins`).Scan(&n).Error).To(Succeed())
+			return n
+		}
+		for range loginLimit {
+			Expect(h.Browser().With("X-Forwarded-For", addr).Get("/api/v1/auth/sso/login")).To(HaveStatus(302))
+		}
+		before := logins()
+		res := h.Browser().With("X-Forwarded-For", addr).Get("/api/v1/auth/sso/login")
+		Expect(res).To(HaveError(429, "rate_limited"))
+		Expect(res.Header.Get("Retry-After")).NotTo(BeEmpty())
+		Expect(logins()).To(Equal(before), "a refused start stores no sign-in")
+		Expect(h.Browser().With("X-Forwarded-For", newAddress()).Get("/api/v1/auth/sso/login")).To(HaveStatus(302),
+			"another address has its own allowance")
+	})
+
 	Describe("the state", func() {
 		It("refuses a tampered state", func() {
 			b := h.Browser()
@@ -281,6 +299,45 @@ var _ = Describe("Sign-in through the identity provider", func() {
 
 		It("refuses an unknown code", func() {
 			Expect(h.Browser().Exchange("not-a-code", false, "")).To(HaveError(400, "bad_request"))
+		})
+
+		It("refuses a code taken from the browser that signed in and traded by another, and spends it", func() {
+			victim, attacker := h.Browser(), h.Browser()
+			claims := person("csrf")
+			code := CodeFrom(attacker.SignInAt(idp, claims))
+			res := victim.Exchange(code, false, "")
+			Expect(res).To(HaveError(400, "bad_request"))
+			Expect(res.Map()["detail"]).To(ContainSubstring("issued to another browser"))
+			Expect(res.Map()).NotTo(HaveKey("access_token"))
+			Expect(res.Header.Get("Set-Cookie")).To(BeEmpty(), "no media cookie for the planted account")
+			Expect(attacker.Exchange(code, false, "")).To(HaveError(400, "bad_request"), "the code is spent")
+			Expect(h.Anon().Post("/api/v1/auth/sso/exchange", map[string]any{"code": CodeFrom(attacker.SignInAt(idp, claims))})).
+				To(HaveError(400, "bad_request"), "a caller with no cookie at all")
+		})
+
+		It("takes the verifier of the sign-in's challenge from a client without the browser's cookie", func() {
+			verifier := strings.Repeat("v3rifier-", 6)
+			native := func(verifier string) string {
+				b := h.Browser()
+				return CodeFrom(b.Get(b.AuthenticateAt(idp, b.StartLoginWith(verifier), person("native"))))
+			}
+			client := h.Browser() // the app itself, which never saw the sign-in's cookie
+			Expect(client.ExchangeVerified(native(verifier), verifier+"x")).To(HaveError(400, "bad_request"))
+			Expect(client.Exchange(native(verifier), false, "")).To(HaveError(400, "bad_request"))
+			res := client.ExchangeVerified(native(verifier), verifier)
+			Expect(res).To(HaveStatus(200))
+			Expect(res.Map()["access_token"]).NotTo(BeEmpty())
+
+			// A verifier proves nothing for a sign-in that sent no challenge.
+			b := h.Browser()
+			Expect(client.ExchangeVerified(CodeFrom(b.SignInAt(idp, person("native"))), verifier)).To(HaveError(400, "bad_request"))
+		})
+
+		It("refuses a malformed code_challenge before anything is stored", func() {
+			b := h.Browser()
+			for _, bad := range []string{"short", strings.Repeat("a", 42) + "=", strings.Repeat("é", 43)} {
+				Expect(b.Get("/api/v1/auth/sso/login?code_challenge="+url.QueryEscape(bad))).To(HaveError(422, "invalid_request"), bad)
+			}
 		})
 
 		It("refuses bad input with the envelope", func() {

@@ -91,7 +91,7 @@ var _ = Describe("The error envelope", func() {
 
 	It("wraps gin's 405", func() {
 		res := h.Anon().Post("/api/health", nil)
-		Expect(res).To(HaveError(405, "method_not_allowed"))
+		Expect(res).To(HaveError(405, "not_found"))
 		Expect(res.Header.Get("Allow")).To(ContainSubstring("GET"))
 	})
 
@@ -148,11 +148,11 @@ var _ = Describe("The error envelope", func() {
 		Expect(fieldOf(res)).To(Equal("body.name"))
 
 		res = h.Anon().Get("/api/v1/test/lookup/ab?q=x%00y")
-		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(res).To(HaveError(422, "invalid_request"))
 		Expect(fieldOf(res)).To(Equal("query.q"))
 
 		res = h.Anon().Get("/api/test/lookup/a%00b")
-		Expect(res).To(HaveError(400, "bad_request"))
+		Expect(res).To(HaveError(422, "invalid_request"))
 		Expect(fieldOf(res)).To(Equal("path.key"))
 
 		Expect(h.Anon().Get("/api/v1/test/lookup/ab?q=xy")).To(HaveStatus(200))

@@ -79,13 +79,15 @@ func registerTestRoutes(a *app.App) {
 		func(context.Context, *struct{}) (*struct{}, error) {
 			return nil, errors.New("pq: relation users does not exist at 10.0.0.3")
 		})
-	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/missing", Tags: []string{"public"}},
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/missing", Tags: []string{"public"},
+		Errors: []int{http.StatusNotFound}},
 		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
 			var key string
 			err := a.DB.Conn(ctx).Table("platform.settings").Where("key = ?", "no-such-key").Select("key").Take(&key).Error
 			return nil, fmt.Errorf("load setting: %w", err)
 		})
-	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/conflict", Tags: []string{"public"}},
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/conflict", Tags: []string{"public"},
+		Errors: []int{http.StatusConflict}},
 		func(context.Context, *struct{}) (*struct{}, error) { return nil, apperr.Conflictf("already there") })
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodGet, Path: "/test/mod-only", Tags: []string{"public"}},
 		func(ctx context.Context, _ *struct{}) (*echoOutput, error) {
@@ -101,7 +103,8 @@ func registerTestRoutes(a *app.App) {
 			return out, err
 		})
 	limit := ratelimit.Limit{Name: "test.limited", Max: 3, Window: time.Minute}
-	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/limited", Tags: []string{"public"}},
+	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodGet, Path: "/test/limited", Tags: []string{"public"},
+		Errors: []int{http.StatusTooManyRequests}},
 		func(ctx context.Context, _ *struct{}) (*struct{}, error) {
 			return nil, a.Limiter.Allow(ctx, limit, httpapi.ClientAddress(ctx))
 		})

@@ -62,10 +62,11 @@ var _ = BeforeSuite(func() {
 		c.Set("ai.rerank_timeout", 500*time.Millisecond)
 	}))
 	Expect(err).NotTo(HaveOccurred())
-	// remote's embedding model is set once, as an admin would on a fresh
-	// install; from then on only a regeneration changes it.
-	Expect(remote.NewUser(auth.RoleAdmin).Client(remote).Put("/api/v1/admin/settings",
-		map[string]any{"embedding_model": "standin-embedding"})).To(harness.HaveStatus(200))
+	// remote embeds through the gateway: an admin switches it the only way
+	// a model changes, by re-embedding (settings refuse it).
+	Expect(remote.NewUser(auth.RoleAdmin).Client(remote).Post("/api/v1/admin/embedding/regenerate",
+		map[string]any{"model": "standin-embedding"})).To(harness.HaveStatus(202))
+	waitRegenerationIdle(remote)
 })
 
 var _ = AfterSuite(func() {

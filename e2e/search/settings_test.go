@@ -45,7 +45,7 @@ var _ = Describe("Admin settings", func() {
 		Expect(c.Get("/api/v1/admin/settings").Map()).To(HaveKeyWithValue("rerank_model", "   "))
 	})
 
-	It("refuses to change the embedding model once set, pointing to re-embedding", func() {
+	It("refuses to change the embedding model, pointing to re-embedding", func() {
 		c := newUser(remote, auth.RoleAdmin).Client(remote)
 		res := c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": "text-embedding-3-large"})
 		Expect(res).To(harness.HaveError(400, "bad_request"))
@@ -63,7 +63,22 @@ var _ = Describe("Admin settings", func() {
 		Expect(c.Put("/api/v1/admin/settings", all)).To(HaveStatusOK())
 	})
 
-	It("reads the built-in model until set, and a round-tripped GET does not set it", func() {
+	It("refuses to set the embedding model never stored: the built-in one is in force", func() {
+		c := newUser(local, auth.RoleAdmin).Client(local)
+		rerank := c.Get("/api/v1/admin/settings").Map()["rerank_model"]
+		res := c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": "text-embedding-3-large", "rerank_model": "x"})
+		Expect(res).To(harness.HaveError(400, "bad_request"))
+		Expect(string(res.Body)).To(ContainSubstring("POST /admin/embedding/regenerate"))
+		all := c.Get("/api/v1/admin/settings").Map()
+		Expect(all).To(HaveKeyWithValue("embedding_model", "local-lexical-v1"))
+		Expect(all).To(HaveKeyWithValue("rerank_model", rerank), "nothing of the refused request is written")
+		var stored int
+		Expect(local.App.DB.Conn(context.Background()).
+			Raw(`SELECT count(*) FROM platform.settings WHERE key = 'embedding_model'`).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(BeZero())
+	})
+
+	It("reads the built-in model, and a round-tripped GET does not store it", func() {
 		c := newUser(local, auth.RoleAdmin).Client(local)
 		all := c.Get("/api/v1/admin/settings").Map()
 		Expect(all).To(HaveKeyWithValue("embedding_model", "local-lexical-v1"))
@@ -71,7 +86,7 @@ var _ = Describe("Admin settings", func() {
 		var stored int
 		Expect(local.App.DB.Conn(context.Background()).
 			Raw(`SELECT count(*) FROM platform.settings WHERE key = 'embedding_model'`).Scan(&stored).Error).To(Succeed())
-		Expect(stored).To(BeZero(), "still unset: a model may be chosen")
+		Expect(stored).To(BeZero(), "the round trip writes nothing")
 		for _, bad := range []any{"", " padded ", 42, nil} {
 			Expect(c.Put("/api/v1/admin/settings", map[string]any{"embedding_model": bad})).
 				To(harness.HaveError(422, "invalid_request"), "%v", bad)

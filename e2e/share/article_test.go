@@ -39,7 +39,7 @@ var _ = Describe("Sharing an article", func() {
 			HaveKeyWithValue("html", ContainSubstring("<strong>deltoid</strong>"))))
 
 		Expect(mod.Client(h).Put(fmt.Sprintf("/api/v1/articles/%d/status", a), map[string]any{"status": "archived"})).To(HaveStatus(200))
-		Expect(open(token)).To(HaveError(410, "gone"))
+		Expect(open(token)).To(HaveError(410, "not_found"))
 	})
 
 	It("refuses drafts, articles the sharer cannot read, and answers an article does not have", func() {

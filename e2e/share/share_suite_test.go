@@ -21,4 +21,4 @@ var (
 )
 
 var _ = Suite(&h, func() { mod = h.NewUser(auth.RoleModerator) },
-	WithConfig(func(c *config.Config) { c.Set("share.links_per_hour", 4) }))
+	WithConfig(func(c *config.Config) { c.Set("share.links_per_hour", 4) }), CaptureLog())

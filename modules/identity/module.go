@@ -40,6 +40,7 @@ type Config struct {
 	CodeTTL             time.Duration `mapstructure:"code_ttl" validate:"gt=0"`
 	RefreshTTL          time.Duration `mapstructure:"refresh_ttl" validate:"gt=0"`
 	RefreshMaxPerHour   int           `mapstructure:"refresh_max_per_hour" validate:"gte=1"`
+	SSOLoginsPerHour    int           `mapstructure:"sso_logins_per_hour" validate:"gte=1"`
 }
 
 //go:embed config.yaml
@@ -88,7 +89,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 			Roles: app.RolePolicy{Claim: oidc.RoleClaim, AdminGroups: oidc.AdminGroups,
 				ModeratorGroups: oidc.ModeratorGroups, BootstrapEmail: cfg.BootstrapAdminEmail},
 			ClientURL: oidc.ClientURL, CodeTTL: cfg.CodeTTL, RefreshTTL: cfg.RefreshTTL,
-			RefreshPerHour: cfg.RefreshMaxPerHour,
+			RefreshPerHour: cfg.RefreshMaxPerHour, LoginsPerHour: cfg.SSOLoginsPerHour,
 		},
 	})
 	m.handlers = identityhttp.New(m.svc, k.Config.Service.Name, publicURL)

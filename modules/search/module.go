@@ -40,6 +40,9 @@ type Config struct {
 	// Ranking.
 	HNSWEfSearch        int     `mapstructure:"hnsw_ef_search" validate:"gte=60,lte=1000"`
 	HybridMinSimilarity float64 `mapstructure:"hybrid_min_similarity" validate:"gte=0,lte=1"`
+	// What queries cost: vectors kept, remote embeddings per person.
+	QueryCacheEntries        int `mapstructure:"query_cache_entries" validate:"gte=1,lte=1000000"`
+	QueryEmbeddingsPerMinute int `mapstructure:"query_embeddings_per_minute" validate:"gte=1"`
 }
 
 //go:embed config.yaml
@@ -85,8 +88,9 @@ func New(ctx context.Context, k *module.Kit) (module.Module, error) {
 	ports := &app.Ports{}
 	module.Need(k, "ai", &ports.Models)
 	m.svc = app.New(st, embed.NewLocal(cfg.EmbeddingDims), ports, k.Queue, k.Settings,
-		m.reachable, k.Log, app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
-			EfSearch: cfg.HNSWEfSearch, HybridMinSimilarity: cfg.HybridMinSimilarity})
+		m.reachable, k.Limiter, k.Log, app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
+			EfSearch: cfg.HNSWEfSearch, HybridMinSimilarity: cfg.HybridMinSimilarity,
+			QueryCacheEntries: cfg.QueryCacheEntries, QueryEmbeddings: cfg.QueryEmbeddingsPerMinute})
 	return m, nil
 }
 

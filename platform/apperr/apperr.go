@@ -6,31 +6,39 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
-// Code is what clients switch on.
-type Code string
+// Code is what clients switch on: one of the spec's codes, the variables
+// below and nothing else. Its field is unexported so that no module can
+// make a code of its own (a refusal's detail goes in Message).
+type Code struct{ name string }
+
+// String is the code as the envelope writes it.
+func (c Code) String() string { return c.name }
 
 // The codes of the spec.
-const (
-	BadRequest      Code = "bad_request"
-	Unauthenticated Code = "unauthenticated"
-	Forbidden       Code = "forbidden"
-	NotFound        Code = "not_found"
-	// MethodNotAllowed (405) and Closed (410, a route closed for good) are
-	// ours, the spec's list has neither: a client told not_found for them
-	// looks for a typo in the path.
-	MethodNotAllowed Code = "method_not_allowed"
-	Closed           Code = "gone"
-	Conflict         Code = "conflict"
-	TooLarge         Code = "too_large"
-	Invalid          Code = "invalid_request"
-	RateLimited      Code = "rate_limited"
-	ServerError      Code = "server_error"
-	UpstreamFailed   Code = "upstream_failed"
-	Unavailable      Code = "unavailable"
+var (
+	BadRequest      = Code{"bad_request"}
+	Unauthenticated = Code{"unauthenticated"}
+	Forbidden       = Code{"forbidden"}
+	// NotFound is also the code of 405 (no such operation: the path has not
+	// this method) and 410 (gone for good: a closed route, a revoked link):
+	// the spec's list has no other code for them (Gone, MethodNotAllowed).
+	NotFound       = Code{"not_found"}
+	Conflict       = Code{"conflict"}
+	TooLarge       = Code{"too_large"}
+	Invalid        = Code{"invalid_request"}
+	RateLimited    = Code{"rate_limited"}
+	ServerError    = Code{"server_error"}
+	UpstreamFailed = Code{"upstream_failed"}
+	Unavailable    = Code{"unavailable"}
 )
+
+// Codes are the spec's codes, in its order.
+var Codes = []Code{BadRequest, Unauthenticated, Forbidden, NotFound, Conflict, TooLarge, Invalid, RateLimited,
+	UpstreamFailed, Unavailable, ServerError}
 
 // Field is one invalid input.
 type Field struct {
@@ -50,7 +58,7 @@ type Error struct {
 	Status int
 }
 
-func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+func (e *Error) Error() string { return e.Code.String() + ": " + e.Message }
 
 // New makes an error with a formatted message.
 func New(code Code, format string, args ...any) *Error {
@@ -69,8 +77,15 @@ func Invalidf(field, format string, args ...any) *Error {
 	return &Error{Code: Invalid, Message: msg, Fields: []Field{{Field: field, Message: msg, Type: "value_error"}}}
 }
 
-// Gone answers a route that is closed for good.
-func Gone(msg string) *Error { return &Error{Code: Closed, Message: msg} }
+// Gone answers what is gone for good (410, code not_found): a closed
+// route, a revoked or expired link.
+func Gone(msg string) *Error { return &Error{Code: NotFound, Message: msg, Status: http.StatusGone} }
+
+// MethodNotAllowed answers a method a path does not have (405, code
+// not_found: no such operation).
+func MethodNotAllowed(msg string) *Error {
+	return &Error{Code: NotFound, Message: msg, Status: http.StatusMethodNotAllowed}
+}
 
 // As finds an *Error in err's chain.
 func As(err error) (*Error, bool) {

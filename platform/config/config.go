@@ -50,6 +50,9 @@ type Service struct {
 type HTTP struct {
 	Addr              string        `mapstructure:"addr" validate:"required"`
 	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout" validate:"gt=0"`
+	ReadTimeout       time.Duration `mapstructure:"read_timeout" validate:"gtefield=ReadHeaderTimeout"`
+	UploadTimeout     time.Duration `mapstructure:"upload_timeout" validate:"gtefield=ReadTimeout"`
+	IdleTimeout       time.Duration `mapstructure:"idle_timeout" validate:"gt=0"`
 	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout" validate:"gt=0"`
 	TrustedProxies    []string      `mapstructure:"trusted_proxies" validate:"dive,cidr|ip"`
 }
@@ -113,10 +116,13 @@ type Storage struct {
 	URL string `mapstructure:"url" validate:"required" secret:"url"`
 }
 
-// DevIdP is the built-in development OpenID provider. Never on unless set.
+// DevIdP is the built-in development OpenID provider. Never on unless set,
+// and then only on a loopback address unless AllowPublic says otherwise
+// (Validate).
 type DevIdP struct {
-	Enabled   bool   `mapstructure:"enabled"`
-	Addr      string `mapstructure:"addr" validate:"required_if=Enabled true"`
-	Profiling bool   `mapstructure:"profiling"`
-	Issuer    string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
+	Enabled     bool   `mapstructure:"enabled"`
+	Addr        string `mapstructure:"addr" validate:"required_if=Enabled true"`
+	AllowPublic bool   `mapstructure:"allow_public"`
+	Profiling   bool   `mapstructure:"profiling"`
+	Issuer      string `mapstructure:"issuer" validate:"required_if=Enabled true,omitempty,url"`
 }

@@ -147,8 +147,10 @@ func (c *Config) Set(key string, value any) { c.src.Set(key, value) }
 func (c *Config) Get(key string) any { return c.src.Get(key) }
 
 // Check refuses top-level sections in the configuration files that neither
-// the platform nor any module claimed: a misspelt section would otherwise
-// be ignored silently. Call it once every module has decoded its sections.
+// the platform nor any module claimed (a misspelt section would otherwise
+// be ignored silently), and, outside development, the secrets
+// config/dev.yaml publishes. Call it once every module has decoded its
+// sections, so theirs are known.
 func (c *Config) Check() error {
 	var unknown []string
 	for name := range c.Modules {
@@ -156,11 +158,12 @@ func (c *Config) Check() error {
 			unknown = append(unknown, name)
 		}
 	}
-	if len(unknown) == 0 {
-		return nil
+	var err error
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		err = fmt.Errorf("config: unknown sections %s (no module owns them)", strings.Join(unknown, ", "))
 	}
-	sort.Strings(unknown)
-	return fmt.Errorf("config: unknown sections %s (no module owns them)", strings.Join(unknown, ", "))
+	return errors.Join(err, c.checkPublishedSecrets())
 }
 
 // platformSections are the top-level keys of Config itself.
@@ -186,7 +189,10 @@ var validate = func() *validator.Validate {
 
 // Validate checks the platform's sections and names the offending keys.
 func Validate(cfg *Config) error {
-	return describe(validate.Struct(cfg), "", secretKeys)
+	if err := describe(validate.Struct(cfg), "", secretKeys); err != nil {
+		return err
+	}
+	return checkDevIdP(cfg.DevIdP)
 }
 
 func validateSection(name string, dst any) error {

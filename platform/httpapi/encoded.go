@@ -42,12 +42,10 @@ func EncodedJSON(parts ...[]byte) *Encoded {
 // handler answering struct{ Body T } would, so the contract does not change
 // when a route moves to serving bytes.
 func RegisterEncoded[I, T any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*Encoded, error)) {
-	schema := r.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[T](), true, "")
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}
-	answer := &huma.Response{Description: http.StatusText(http.StatusOK),
-		Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}
+	answer := JSONResponse[T](r, http.StatusText(http.StatusOK))
 	if f, ok := reflect.TypeFor[I]().FieldByName("Conditional"); ok && f.Anonymous && f.Type == reflect.TypeFor[Conditional]() {
 		// The input embeds Conditional: the answer carries an ETag, and
 		// If-None-Match naming it is answered 304 (Conditional.Validated).
@@ -59,4 +57,12 @@ func RegisterEncoded[I, T any](r *Router, level auth.Level, op huma.Operation, h
 	}
 	op.Responses["200"] = answer
 	Register(r, level, op, handler)
+}
+
+// JSONResponse declares a JSON answer of shape T, for a status an
+// operation answers besides its default (huma documents only that one's
+// body).
+func JSONResponse[T any](r *Router, description string) *huma.Response {
+	schema := r.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[T](), true, "")
+	return &huma.Response{Description: description, Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}
 }

@@ -17,19 +17,17 @@ import (
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[apperr.Code]int{
-	apperr.BadRequest:       http.StatusBadRequest,
-	apperr.Unauthenticated:  http.StatusUnauthorized,
-	apperr.Forbidden:        http.StatusForbidden,
-	apperr.NotFound:         http.StatusNotFound,
-	apperr.MethodNotAllowed: http.StatusMethodNotAllowed,
-	apperr.Closed:           http.StatusGone,
-	apperr.Conflict:         http.StatusConflict,
-	apperr.TooLarge:         http.StatusRequestEntityTooLarge,
-	apperr.Invalid:          http.StatusUnprocessableEntity,
-	apperr.RateLimited:      http.StatusTooManyRequests,
-	apperr.ServerError:      http.StatusInternalServerError,
-	apperr.UpstreamFailed:   http.StatusBadGateway,
-	apperr.Unavailable:      http.StatusServiceUnavailable,
+	apperr.BadRequest:      http.StatusBadRequest,
+	apperr.Unauthenticated: http.StatusUnauthorized,
+	apperr.Forbidden:       http.StatusForbidden,
+	apperr.NotFound:        http.StatusNotFound,
+	apperr.Conflict:        http.StatusConflict,
+	apperr.TooLarge:        http.StatusRequestEntityTooLarge,
+	apperr.Invalid:         http.StatusUnprocessableEntity,
+	apperr.RateLimited:     http.StatusTooManyRequests,
+	apperr.ServerError:     http.StatusInternalServerError,
+	apperr.UpstreamFailed:  http.StatusBadGateway,
+	apperr.Unavailable:     http.StatusServiceUnavailable,
 }
 
 // codeOf maps statuses raised by the framework itself (huma's own 4xx,
@@ -38,12 +36,8 @@ func codeOf(status int) apperr.Code {
 	switch {
 	case status == http.StatusUnprocessableEntity:
 		return apperr.Invalid
-	case status == http.StatusNotFound:
+	case status == http.StatusNotFound || status == http.StatusMethodNotAllowed || status == http.StatusGone:
 		return apperr.NotFound
-	case status == http.StatusMethodNotAllowed:
-		return apperr.MethodNotAllowed
-	case status == http.StatusGone:
-		return apperr.Closed
 	case status == http.StatusRequestEntityTooLarge:
 		return apperr.TooLarge
 	case status == http.StatusUnauthorized:
@@ -77,7 +71,7 @@ type Envelope struct {
 
 // ErrorObject is what clients switch on.
 type ErrorObject struct {
-	Code    string       `json:"code" enum:"bad_request,unauthenticated,forbidden,not_found,method_not_allowed,gone,conflict,too_large,invalid_request,rate_limited,upstream_failed,unavailable,server_error"`
+	Code    string       `json:"code" enum:"bad_request,unauthenticated,forbidden,not_found,conflict,too_large,invalid_request,rate_limited,upstream_failed,unavailable,server_error" doc:"one of the spec's codes; 405 and 410 carry not_found"`
 	Message string       `json:"message"`
 	Fields  []FieldError `json:"fields,omitempty"`
 }
@@ -110,7 +104,7 @@ func fromAppErr(ae *apperr.Error) *Envelope {
 		status = http.StatusInternalServerError
 	}
 	env := &Envelope{status: status, Detail: ae.Message,
-		Err: ErrorObject{Code: string(ae.Code), Message: ae.Message}}
+		Err: ErrorObject{Code: ae.Code.String(), Message: ae.Message}}
 	if len(ae.Fields) > 0 {
 		items := make([]DetailItem, 0, len(ae.Fields))
 		for _, f := range ae.Fields {
@@ -167,12 +161,13 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 	if status >= 500 {
 		return fromAppErr(&apperr.Error{Code: apperr.ServerError, Message: "internal server error", Status: status})
 	}
-	if status == http.StatusBadRequest && msg == "validation failed" {
-		// huma answers an unparseable body with 400; every input failure is a 422 here.
+	if status == http.StatusBadRequest {
+		// huma answers an unparseable or missing body with 400; every input
+		// failure is a 422 here.
 		status = http.StatusUnprocessableEntity
 	}
 	code := codeOf(status)
-	env := &Envelope{status: status, Detail: msg, Err: ErrorObject{Code: string(code), Message: msg}}
+	env := &Envelope{status: status, Detail: msg, Err: ErrorObject{Code: code.String(), Message: msg}}
 	var items []DetailItem
 	for _, err := range errs {
 		if err == nil {
@@ -188,7 +183,7 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		env.Err.Fields = append(env.Err.Fields, FieldError{Field: "", Message: err.Error(), Type: "value_error"})
 		items = append(items, DetailItem{Loc: []string{}, Msg: err.Error(), Type: "value_error"})
 	}
-	if status == http.StatusUnprocessableEntity || status == http.StatusBadRequest {
+	if status == http.StatusUnprocessableEntity {
 		if len(items) > 0 {
 			env.Detail = items
 			if len(items) == 1 {

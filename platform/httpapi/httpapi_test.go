@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,8 +98,8 @@ func TestEnvelopeFromAppErr(t *testing.T) {
 	if env.GetHeaders().Get("Retry-After") != "2" {
 		t.Errorf("Retry-After = %q, want rounded up 2", env.GetHeaders().Get("Retry-After"))
 	}
-	if g := fromAppErr(apperr.Gone("closed")); g.GetStatus() != 410 || g.Err.Code != "gone" {
-		t.Errorf("Gone should answer 410 gone: %+v", g)
+	if g := fromAppErr(apperr.Gone("closed")); g.GetStatus() != 410 || g.Err.Code != "not_found" {
+		t.Errorf("Gone should answer 410 not_found: %+v", g)
 	}
 	inv := fromAppErr(apperr.Invalidf("body.email", "not an address"))
 	if inv.GetStatus() != 422 || len(inv.Err.Fields) != 1 {
@@ -116,11 +118,17 @@ func TestNewErrorNeverLeaksInternals(t *testing.T) {
 	}
 }
 
-func TestFrameworkStatusesHaveTheirOwnCodes(t *testing.T) {
-	for status, code := range map[int]string{404: "not_found", 405: "method_not_allowed", 410: "gone"} {
+// Every code is one of the spec's: 405 and 410 carry not_found, huma's
+// 400s (a missing or unparseable body) are input failures, 422.
+func TestFrameworkStatusesCarrySpecCodes(t *testing.T) {
+	for status, code := range map[int]string{404: "not_found", 405: "not_found", 410: "not_found", 413: "too_large",
+		415: "bad_request", 408: "bad_request"} {
 		if env := newError(status, "x").(*Envelope); env.Err.Code != code || env.GetStatus() != status {
 			t.Errorf("status %d: %+v, want code %s", status, env, code)
 		}
+	}
+	if env := newError(400, "request body is required").(*Envelope); env.GetStatus() != 422 || env.Err.Code != "invalid_request" {
+		t.Errorf("a missing body: %+v, want 422 invalid_request", env)
 	}
 }
 
@@ -228,4 +236,31 @@ func TestNullIsRefusedWhereItemsAreRequired(t *testing.T) {
 	if reached != 1 {
 		t.Errorf("the handler ran %d times, want once (the valid body only)", reached)
 	}
+}
+
+// The envelope's code is one of the spec's: the schema lists exactly
+// apperr.Codes, and each has its status.
+func TestEnvelopeCodesAreTheSpecs(t *testing.T) {
+	f, _ := reflect.TypeFor[ErrorObject]().FieldByName("Code")
+	names := make([]string, len(apperr.Codes))
+	for i, c := range apperr.Codes {
+		names[i] = c.String()
+		if statusOf[c] == 0 {
+			t.Errorf("%s has no status", c)
+		}
+	}
+	spec := "bad_request,unauthenticated,forbidden,not_found,conflict,too_large,invalid_request,rate_limited," +
+		"upstream_failed,unavailable,server_error"
+	if strings.Join(names, ",") != spec {
+		t.Errorf("apperr.Codes = %v, want the spec's %s", names, spec)
+	}
+	if got := strings.Split(f.Tag.Get("enum"), ","); !slices.Equal(slicesSorted(got), slicesSorted(names)) {
+		t.Errorf("the envelope's enum %v is not apperr.Codes %v", got, names)
+	}
+}
+
+func slicesSorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -69,7 +70,8 @@ func begin() gin.HandlerFunc {
 }
 
 // accessLog writes one JSON line per request and feeds the request metrics.
-func accessLog(log *slog.Logger, m *metrics.Registry) gin.HandlerFunc {
+// The path is logged with its secrets redacted (a share link's token).
+func accessLog(log *slog.Logger, m *metrics.Registry, secrets *secretPaths) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
@@ -83,7 +85,7 @@ func accessLog(log *slog.Logger, m *metrics.Registry) gin.HandlerFunc {
 		info := requestInfo(c.Request.Context())
 		attrs := []slog.Attr{
 			slog.String("method", c.Request.Method),
-			slog.String("path", c.Request.URL.Path),
+			slog.String("path", secrets.redact(c.Request.URL.Path)),
 			slog.String("route", route),
 			slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
@@ -136,6 +138,6 @@ func notFound(c *gin.Context) {
 }
 
 func methodNotAllowed(c *gin.Context) {
-	env := fromAppErr(apperr.New(apperr.MethodNotAllowed, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
+	env := fromAppErr(apperr.MethodNotAllowed(fmt.Sprintf("method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path)))
 	writeEnvelope(c.Writer, env)
 }

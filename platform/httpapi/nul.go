@@ -11,9 +11,10 @@ import (
 )
 
 // Postgres cannot store a NUL byte, or bytes that are not UTF-8, in text or
-// jsonb, so such a string that reaches a query fails there as a 500. Every operation's decoded input is checked
-// once, here, before its handler runs: the refusal names the field, 400 for
-// path, query, header and cookie parameters, 422 for the body.
+// jsonb, so such a string that reaches a query fails there as a 500. Every
+// operation's decoded input is checked once, here, before its handler runs:
+// the refusal is 422 naming the field, parameters and body alike, as huma
+// answers its own validation of either.
 
 const (
 	nulMessage  = "must not contain a NUL byte"
@@ -70,8 +71,7 @@ func refuseNULIn(v reflect.Value) *apperr.Error {
 		}
 		if loc, name := paramOf(f); loc != "" {
 			if field, msg := nulIn(v.Field(i), loc+"."+name); msg != "" {
-				return &apperr.Error{Code: apperr.BadRequest, Message: field + " " + msg,
-					Fields: []apperr.Field{{Field: field, Message: msg, Type: "value_error"}}}
+				return apperr.Invalidf(field, "%s", msg)
 			}
 			continue
 		}

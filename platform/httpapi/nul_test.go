@@ -42,12 +42,12 @@ func TestRefuseNUL(t *testing.T) {
 		status int
 		field  string
 	}{
-		{func(in *input) { in.ID = nul }, 400, "path.id"},
-		{func(in *input) { in.Q = nul }, 400, "query.q"},
-		{func(in *input) { in.Token = nul }, 400, "header.X-Token"},
+		{func(in *input) { in.ID = nul }, 422, "path.id"},
+		{func(in *input) { in.Q = nul }, 422, "query.q"},
+		{func(in *input) { in.Token = nul }, 422, "header.X-Token"},
 		// Parameters an embedded struct shares among operations.
-		{func(in *input) { in.Device = nul }, 400, "header.X-Device"},
-		{func(in *input) { in.Device = "\xff" }, 400, "header.X-Device"},
+		{func(in *input) { in.Device = nul }, 422, "header.X-Device"},
+		{func(in *input) { in.Device = "\xff" }, 422, "header.X-Device"},
 		{func(in *input) { in.Body.Name = nul }, 422, "body.name"},
 		{func(in *input) { in.Body.Options = []option{{"ok"}, {nul}} }, 422, "body.options[1].text"},
 		{func(in *input) { in.Body.Note = Nullable[string]{Sent: true, Value: nul} }, 422, "body.note"},
@@ -58,7 +58,7 @@ func TestRefuseNUL(t *testing.T) {
 		{func(in *input) { in.Body.Deep = map[string][]string{"x": {nul}} }, 422, "body.deep.x[0]"},
 		// Bytes that are not UTF-8 (a path like /sessions/%FF%FE) fail in
 		// Postgres just the same.
-		{func(in *input) { in.ID = "\xff\xfe" }, 400, "path.id"},
+		{func(in *input) { in.ID = "\xff\xfe" }, 422, "path.id"},
 		{func(in *input) { in.Body.Name = "caf\xe9" }, 422, "body.name"},
 	}
 	for _, c := range cases {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -26,6 +28,10 @@ type Router struct {
 	cookie   string
 	// mediaVerifier checks the media cookie's value (see MediaGuard).
 	mediaVerifier *auth.Verifier
+	// secrets are the routes whose path holds a credential.
+	secrets *secretPaths
+	// uploadTimeout bounds reading an upload's body (Options.UploadTimeout).
+	uploadTimeout time.Duration
 }
 
 // API exposes the huma API for the rare operation that needs raw access
@@ -39,6 +45,12 @@ func (r *Router) API() huma.API { return r.api }
 // (auth.From). op.Tags must name one of the spec's tag groups.
 func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
 	op.Path = Prefix + op.Path
+	r.secrets.add(op.Path)
+	if _, raw := reflect.TypeFor[I]().FieldByName("RawBody"); raw && op.BodyReadTimeout == 0 {
+		// An upload read whole by huma (a package, a recording): the
+		// upload's time to arrive, not the server's read timeout.
+		op.BodyReadTimeout = r.uploadTimeout
+	}
 	declareTags(r.api.OpenAPI(), op)
 	if op.OperationID == "" {
 		op.OperationID = operationID(op.Method, op.Path)
@@ -51,17 +63,24 @@ func Register[I, O any](r *Router, level auth.Level, op huma.Operation, handler 
 			op.Errors = appendStatus(op.Errors, http.StatusForbidden)
 		}
 	}
+	op.Errors = append(op.Errors, edgeStatuses[I]()...)
 	log := r.log
+	declared := map[int]bool{} // filled from the document once huma has added the operation
 	huma.Register(r.api, op, func(ctx context.Context, in *I) (*O, error) {
 		if ae := refuseNUL(in); ae != nil {
 			return nil, fromAppErr(ae)
 		}
 		out, err := handler(ctx, in)
 		if err != nil {
-			return nil, toEnvelope(ctx, log, err)
+			err = toEnvelope(ctx, log, err)
+			checkDeclared(ctx, log, op.OperationID, declared, err)
+			return nil, err
 		}
 		return out, nil
 	})
+	for code := range documented(r.api.OpenAPI(), op.Method, op.Path) {
+		declared[code] = true
+	}
 }
 
 // itemsRequiredOnAdd is huma's hook on each operation added to the

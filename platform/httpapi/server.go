@@ -55,6 +55,10 @@ type Options struct {
 	WrittenCookie string
 	ReadMaxLag    time.Duration
 	SecureCookies bool
+	// UploadTimeout bounds reading an upload's body (RegisterUpload, and
+	// operations taking a RawBody) in place of the server's read timeout;
+	// 0 leaves the server's.
+	UploadTimeout time.Duration
 }
 
 // Server is the public HTTP surface.
@@ -78,7 +82,8 @@ func New(opts Options) (*Server, error) {
 	if err := engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
 	}
-	engine.Use(begin(), telemetry.Gin(), accessLog(opts.Log, opts.Metrics), recoverer(opts.Log),
+	secrets := &secretPaths{}
+	engine.Use(begin(), telemetry.Gin(secrets.redact), accessLog(opts.Log, opts.Metrics, secrets), recoverer(opts.Log),
 		readYourWrites(opts.DB, opts.WrittenCookie, opts.ReadMaxLag, opts.SecureCookies))
 	engine.NoRoute(notFound)
 	engine.NoMethod(methodNotAllowed)
@@ -99,7 +104,7 @@ func New(opts Options) (*Server, error) {
 	docsRoutes(engine)
 
 	return &Server{engine: engine, api: api,
-		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log,
+		router: &Router{api: api, verifier: opts.Verifier, log: opts.Log, secrets: secrets, uploadTimeout: opts.UploadTimeout,
 			cookie: opts.MediaCookie, mediaVerifier: opts.MediaVerifier}}, nil
 }
 

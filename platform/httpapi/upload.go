@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -41,7 +42,7 @@ type uploadBody struct {
 func RegisterUpload[I, O any](r *Router, level auth.Level, op huma.Operation, form Form, handler func(context.Context, *I) (*O, error)) {
 	op.RequestBody = &huma.RequestBody{Required: true, Description: form.Description,
 		Content: map[string]*huma.MediaType{"multipart/form-data": {}}}
-	op.Middlewares = append(op.Middlewares, keepUploadBody)
+	op.Middlewares = append(op.Middlewares, r.keepUploadBody)
 	Register(r, level, op, handler)
 	item := r.api.OpenAPI().Paths[Prefix+op.Path]
 	if item == nil || item.Post == nil {
@@ -51,8 +52,13 @@ func RegisterUpload[I, O any](r *Router, level auth.Level, op huma.Operation, fo
 		Type: "object", Required: form.Required, Properties: form.Fields}
 }
 
-// keepUploadBody puts the unread body on the context for FormReader.
-func keepUploadBody(hctx huma.Context, next func(huma.Context)) {
+// keepUploadBody puts the unread body on the context for FormReader, and
+// gives it the upload's time to arrive in place of the server's read
+// timeout.
+func (r *Router) keepUploadBody(hctx huma.Context, next func(huma.Context)) {
+	if r.uploadTimeout > 0 {
+		_ = hctx.SetReadDeadline(time.Now().Add(r.uploadTimeout))
+	}
 	ctx := context.WithValue(hctx.Context(), uploadBodyKey{},
 		uploadBody{body: hctx.BodyReader(), contentType: hctx.Header("Content-Type")})
 	next(huma.WithContext(hctx, ctx))

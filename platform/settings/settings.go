@@ -45,11 +45,12 @@ type Setting struct {
 	// different value is refused with FixedReason.
 	Fixed       func() any
 	FixedReason string
-	// Once makes the key writable only while it has never been written:
-	// afterwards a different value is refused with FixedReason, and only
-	// its owner changes it (Change). Writing the value it reads as writes
-	// nothing, so a round-tripped GET does not set it.
-	Once bool
+	// OwnerOnly makes the key changeable only by its owner (Change, from a
+	// route that changes it safely): a settings write of any value other
+	// than the one in force, the default included while it was never
+	// written, is refused with FixedReason. Writing the value in force
+	// writes nothing, so a round-tripped GET does not set it.
+	OwnerOnly bool
 }
 
 // Range bounds a whole-number key, both ends included.
@@ -172,16 +173,6 @@ func (r *Registry) Put(ctx context.Context, by int64, values map[string]any) (ma
 	for _, k := range keys {
 		v := values[k]
 		s, ok := r.keys[k]
-		if ok && s.Once {
-			same, err := r.checkOnce(ctx, s, v)
-			if err != nil {
-				r.mu.RUnlock()
-				return nil, err
-			}
-			if same {
-				continue
-			}
-		}
 		switch {
 		case !ok:
 			fields = append(fields, apperr.Field{Field: "body." + k, Message: "unknown setting", Type: "value_error"})
@@ -195,6 +186,14 @@ func (r *Registry) Put(ctx context.Context, by int64, values map[string]any) (ma
 		}
 		if err := s.validate(v); err != nil {
 			fields = append(fields, apperr.Field{Field: "body." + k, Message: err.Error(), Type: "value_error"})
+			continue
+		}
+		if s.OwnerOnly {
+			// Only the value in force passes, and it writes nothing.
+			if err := r.inForce(ctx, s, v); err != nil {
+				r.mu.RUnlock()
+				return nil, err
+			}
 			continue
 		}
 		b, err := json.Marshal(v)
@@ -223,30 +222,33 @@ func (r *Registry) write(ctx context.Context, by int64, rows []row) error {
 	}).Omit("updated_at").Create(&rows).Error
 }
 
-// checkOnce reports whether v is the value a Once key reads as (nothing to
-// write), and refuses a change once the key has been written.
-func (r *Registry) checkOnce(ctx context.Context, s Setting, v any) (same bool, err error) {
+// inForce refuses v unless it is the value an OwnerOnly key reads as: a
+// key never written is in force at its default (search's built-in
+// embedder has already filled the bank with its vectors), so setting it
+// is a change like any other.
+func (r *Registry) inForce(ctx context.Context, s Setting, v any) error {
 	var rows []row
 	if err := r.db.Conn(ctx).Select("value").Where("key = ?", s.Key).Limit(1).Find(&rows).Error; err != nil {
-		return false, err
+		return err
 	}
-	if len(rows) == 0 {
-		return sameJSON(v, s.Default), nil
+	var stored json.RawMessage
+	if len(rows) == 1 {
+		stored = rows[0].Value
 	}
-	if sameJSON(v, value(s, rows[0].Value)) {
-		return true, nil
+	if sameJSON(v, value(s, stored)) {
+		return nil
 	}
-	return false, apperr.BadRequestf("%s cannot be changed through settings: %s", s.Key, s.FixedReason)
+	return apperr.BadRequestf("%s cannot be changed through settings: %s", s.Key, s.FixedReason)
 }
 
-// Change writes a Once key past its rule, for the route of its owner that
-// changes it safely; it joins the transaction ctx carries.
+// Change writes an OwnerOnly key past its rule, for the route of its owner
+// that changes it safely; it joins the transaction ctx carries.
 func (r *Registry) Change(ctx context.Context, by int64, key string, v any) error {
 	r.mu.RLock()
 	s, ok := r.keys[key]
 	r.mu.RUnlock()
-	if !ok || !s.Once {
-		return fmt.Errorf("settings: %q is not a declared Once key", key)
+	if !ok || !s.OwnerOnly {
+		return fmt.Errorf("settings: %q is not a declared OwnerOnly key", key)
 	}
 	if err := s.validate(v); err != nil {
 		return apperr.Invalidf(key, "%s", err.Error())
@@ -283,17 +285,9 @@ type SettingDescription struct {
 }
 
 // Describe lists every declared key for a settings form, by label: what it
-// is called, what its values do and how to edit it. A key set once and
-// written since, or fixed by the deployment, says why it is locked.
+// is called, what its values do and how to edit it. A key fixed by the
+// deployment, or changed only by its owner's route, says why it is locked.
 func (r *Registry) Describe(ctx context.Context) ([]SettingDescription, error) {
-	var written []string
-	if err := r.db.Conn(ctx).Model(&row{}).Pluck("key", &written).Error; err != nil {
-		return nil, err
-	}
-	isWritten := make(map[string]bool, len(written))
-	for _, k := range written {
-		isWritten[k] = true
-	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := make([]SettingDescription, 0, len(r.keys))
@@ -305,7 +299,7 @@ func (r *Registry) Describe(ctx context.Context) ([]SettingDescription, error) {
 		if s.Whole != nil {
 			d.Min, d.Max = &s.Whole.Min, &s.Whole.Max
 		}
-		if s.Fixed != nil || (s.Once && isWritten[k]) {
+		if s.Fixed != nil || s.OwnerOnly {
 			d.Locked = s.FixedReason
 		}
 		out = append(out, d)

@@ -14,8 +14,9 @@ import (
 
 // Gin opens the request's server span, continuing the caller's trace from
 // its traceparent header, and names it by route (never by raw path, which
-// holds ids).
-func Gin() gin.HandlerFunc {
+// holds ids). url.path is the path as redact gives it: a credential in the
+// path (a share link's token) never reaches a trace.
+func Gin(redact func(path string) string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if !Enabled() {
 			c.Next()
@@ -30,7 +31,7 @@ func Gin() gin.HandlerFunc {
 			trace.WithAttributes(
 				attribute.String("http.request.method", c.Request.Method),
 				attribute.String("http.route", route),
-				attribute.String("url.path", c.Request.URL.Path),
+				attribute.String("url.path", redact(c.Request.URL.Path)),
 			))
 		defer span.End()
 		c.Request = c.Request.WithContext(ctx)

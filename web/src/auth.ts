@@ -1,11 +1,16 @@
 // Sign-in through the service's SSO flow. The access token lives in memory
 // only; the refresh token is kept in sessionStorage (this tab, gone when it
 // closes) so a reload does not sign the person out. No token ever travels
-// in a URL: the callback brings a one-time code, traded here.
+// in a URL: the callback brings a one-time code, traded here. The server
+// trades a code only with the client that started its sign-in: this tab
+// proves it with a verifier it keeps (PKCE's S256), and the browser's
+// sign-in cookie, sent with the exchange, proves it where no verifier could
+// be made (crypto.subtle exists only on https and localhost).
 
 export type Token = { access_token: string; expires_in: number; refresh_token?: string };
 
 const REFRESH_KEY = "rounds.refresh";
+const VERIFIER_KEY = "rounds.signin.verifier";
 let access: { token: string; expires: number } | null = null;
 let refreshing: Promise<boolean> | null = null;
 const listeners = new Set<() => void>();
@@ -51,16 +56,35 @@ export function refresh(): Promise<boolean> {
   return refreshing;
 }
 
-export function startSignIn() {
-  location.assign("/api/v1/auth/sso/login");
+export async function startSignIn() {
+  const challenge = await newChallenge();
+  location.assign("/api/v1/auth/sso/login" + (challenge ? `?code_challenge=${challenge}` : ""));
+}
+
+/** newChallenge keeps a fresh verifier for this tab's sign-in and returns
+ * its S256 challenge, or null where the browser cannot hash (plain http). */
+async function newChallenge(): Promise<string | null> {
+  sessionStorage.removeItem(VERIFIER_KEY);
+  if (!globalThis.crypto?.subtle) return null;
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  sessionStorage.setItem(VERIFIER_KEY, verifier);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return base64url(new Uint8Array(digest));
+}
+
+function base64url(bytes: Uint8Array) {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 /** exchange trades the callback's one-time code for tokens. */
 export async function exchange(code: string): Promise<string | null> {
+  const verifier = sessionStorage.getItem(VERIFIER_KEY);
+  sessionStorage.removeItem(VERIFIER_KEY);
   const res = await fetch("/api/v1/auth/sso/exchange", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, refresh: true, device: deviceLabel() }),
+    credentials: "same-origin", // the sign-in cookie binds the code to this browser
+    body: JSON.stringify({ code, refresh: true, device: deviceLabel(), ...(verifier ? { code_verifier: verifier } : {}) }),
   });
   if (!res.ok) {
     const body = await res.json().catch(() => null);

@@ -97,7 +97,7 @@ func (s *Service) Ask(ctx context.Context, p auth.Principal, question string, mo
 		{Role: "user", Content: question},
 	}, 1200)
 	if err != nil {
-		return nil, err
+		return nil, s.forCaller(ctx, p, "ai_mode", err)
 	}
 	s.record(ctx, p, "ai_mode", m.ModelID, reply.PromptTokens, reply.CompletionTokens)
 	out.Answer = strings.TrimSpace(reply.Text)

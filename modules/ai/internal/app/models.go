@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -54,12 +53,13 @@ type NewModel struct {
 	IsDefault bool
 }
 
-// Create registers a model, one row per voice for speech. Registering a
+// Create registers a model, one row per voice for speech; by is the admin,
+// recorded with every row it creates or changes. Registering a
 // (model_id, task, voice) that exists fills in what the row lacks (a name,
 // a key) instead of failing; when there is nothing to fill in it is 409.
 // created is false when only existing rows were filled in. The first model
 // of a task becomes its default; asking for default clears the others.
-func (s *Service) Create(ctx context.Context, in NewModel) (out []Model, created bool, err error) {
+func (s *Service) Create(ctx context.Context, by int64, in NewModel) (out []Model, created bool, err error) {
 	voices, err := s.voicesFor(in.Task, in.Voices)
 	if err != nil {
 		return nil, false, err
@@ -84,7 +84,7 @@ func (s *Service) Create(ctx context.Context, in NewModel) (out []Model, created
 				m = &store.Model{Name: in.Name, ModelID: in.ModelID, Task: in.Task, Voice: voice, IsActive: true,
 					IsDefault: !hasDefault || in.IsDefault, APIKey: sealed}
 				if m.IsDefault {
-					if err := s.store.ClearDefault(ctx, in.Task, 0); err != nil {
+					if err := s.clearDefault(ctx, by, in.Task, 0); err != nil {
 						return err
 					}
 					hasDefault, in.IsDefault = true, false // one new default, not one per voice
@@ -92,11 +92,14 @@ func (s *Service) Create(ctx context.Context, in NewModel) (out []Model, created
 				if err := s.store.Insert(ctx, m); err != nil {
 					return err
 				}
+				if err := s.recordChange(ctx, by, "create", m.ID, nil, m); err != nil {
+					return err
+				}
 				created = true
 			case err != nil:
 				return err
 			default:
-				changed := false
+				changed, before := false, *m
 				if m.Name == "" && in.Name != "" {
 					m.Name, changed = in.Name, true
 				}
@@ -105,6 +108,9 @@ func (s *Service) Create(ctx context.Context, in NewModel) (out []Model, created
 				}
 				if changed {
 					if err := s.store.Save(ctx, m); err != nil {
+						return err
+					}
+					if err := s.recordChange(ctx, by, "update", m.ID, &before, m); err != nil {
 						return err
 					}
 					filled = true
@@ -160,7 +166,7 @@ type ModelPatch struct {
 // Update changes a model. Deactivating keeps the row, its task and its
 // default flag (the task has no usable default until it is reactivated or
 // another is chosen); marking default clears the task's others.
-func (s *Service) Update(ctx context.Context, id int64, p ModelPatch) (*Model, error) {
+func (s *Service) Update(ctx context.Context, by, id int64, p ModelPatch) (*Model, error) {
 	var sealed []byte
 	if p.APIKey != nil && *p.APIKey != "" {
 		var err error
@@ -177,6 +183,7 @@ func (s *Service) Update(ctx context.Context, id int64, p ModelPatch) (*Model, e
 		if err != nil {
 			return err
 		}
+		before := *m
 		if p.Name != nil {
 			m.Name = strings.TrimSpace(*p.Name)
 		}
@@ -188,13 +195,16 @@ func (s *Service) Update(ctx context.Context, id int64, p ModelPatch) (*Model, e
 		}
 		if p.IsDefault != nil {
 			if *p.IsDefault {
-				if err := s.store.ClearDefault(ctx, m.Task, m.ID); err != nil {
+				if err := s.clearDefault(ctx, by, m.Task, m.ID); err != nil {
 					return err
 				}
 			}
 			m.IsDefault = *p.IsDefault
 		}
 		if err := s.store.Save(ctx, m); err != nil {
+			return err
+		}
+		if err := s.recordChange(ctx, by, "update", m.ID, &before, m); err != nil {
 			return err
 		}
 		out = s.view(m)
@@ -204,14 +214,18 @@ func (s *Service) Update(ctx context.Context, id int64, p ModelPatch) (*Model, e
 }
 
 // Delete removes a model row.
-func (s *Service) Delete(ctx context.Context, id int64) error {
+func (s *Service) Delete(ctx context.Context, by, id int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		if _, err := s.store.Locked(ctx, id); db.IsNotFound(err) {
+		m, err := s.store.Locked(ctx, id)
+		if db.IsNotFound(err) {
 			return apperr.NotFoundf("model %d not found", id)
 		} else if err != nil {
 			return err
 		}
-		return s.store.Delete(ctx, id)
+		if err := s.store.Delete(ctx, id); err != nil {
+			return err
+		}
+		return s.recordChange(ctx, by, "delete", id, m, nil)
 	})
 }
 
@@ -258,21 +272,32 @@ func (s *Service) Available(ctx context.Context, task string) ([]Model, error) {
 }
 
 // ProxyModels lists what a model proxy serves: the configured one, or the
-// base and key an admin is about to configure.
+// base and key an admin is about to configure. The configured key goes
+// only to the configured base: another base needs its own key (422), and
+// a metadata or link-local base is refused (422) before anything is sent.
 func (s *Service) ProxyModels(ctx context.Context, base, key *string) ([]string, string, error) {
 	t := gateway.Target{BaseURL: s.cfg.BaseURL, APIKey: s.cfg.APIKey}
-	if base != nil && *base != "" {
-		u, err := url.Parse(*base)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, "", apperr.Invalidf("api_base", "api_base must be an http(s) URL up to /v1, e.g. http://litellm:4000/v1")
+	if base != nil && *base != "" && !sameBase(*base, s.cfg.BaseURL) {
+		if err := gateway.CheckURL(ctx, *base); err != nil {
+			return nil, "", apperr.Invalidf("api_base", "api_base %s", err)
+		}
+		if key == nil || *key == "" {
+			return nil, "", apperr.Invalidf("api_key", "a new api_base needs its own api_key: "+
+				"the configured key is sent only to the configured proxy")
 		}
 		t.BaseURL = *base
 	}
-	if key != nil {
+	if key != nil && *key != "" {
 		t.APIKey = *key
 	}
 	models, err := s.gw.Models(ctx, t)
 	return models, t.BaseURL, err
+}
+
+// sameBase reports whether an admin's api_base is the configured proxy
+// (a trailing slash aside).
+func sameBase(a, b string) bool {
+	return b != "" && strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
 }
 
 // Voice is a speech voice a model offers.

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
@@ -110,6 +111,15 @@ func New(d *db.DB, limiter *ratelimit.Limiter, reg *settings.Registry, gw *gatew
 	}
 	if cfg.KeyEncryptionKey == "" && cfg.PreviousKeyEncryptionKey != "" {
 		return nil, errors.New("ai: previous_key_encryption_key is set without key_encryption_key")
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || u.Hostname() == "" {
+			return nil, fmt.Errorf("ai: base_url %q is not a URL", cfg.BaseURL)
+		}
+		if err := gateway.CheckHost(u.Hostname()); err != nil {
+			return nil, fmt.Errorf("ai: base_url: %w", err)
+		}
 	}
 	for _, q := range quotas {
 		reg.Register(settings.Setting{Key: q.key, Label: q.label, Default: 0, Whole: &settings.Range{Min: 0, Max: 1_000_000},

@@ -70,7 +70,7 @@ func (s *Service) Speak(ctx context.Context, p auth.Principal, voiceID, text str
 	}
 	audio, err := s.gw.Speak(ctx, t, m.Voice, text)
 	if err != nil {
-		return nil, err
+		return nil, s.forCaller(ctx, p, "tts", err)
 	}
 	// Speech is billed by characters: they stand in for prompt tokens.
 	s.record(ctx, p, "tts", m.ModelID, int64(len([]rune(text))), 0)

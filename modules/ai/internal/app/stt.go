@@ -82,7 +82,7 @@ func (s *Service) Transcribe(ctx context.Context, p auth.Principal, audio []byte
 	text, err := s.gw.Transcribe(ctx, t, gateway.Audio{Body: bytes.NewReader(audio), Filename: "audio." + f.Ext,
 		ContentType: f.ContentType})
 	if err != nil {
-		return Transcription{}, err
+		return Transcription{}, s.forCaller(ctx, p, "stt", err)
 	}
 	s.record(ctx, p, "stt", m.ModelID, 0, 0)
 	return Transcription{Text: text, Model: m.ModelID}, nil

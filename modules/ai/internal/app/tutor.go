@@ -53,7 +53,7 @@ func (s *Service) Chat(ctx context.Context, p auth.Principal, in ChatInput) (*Ch
 	}
 	reply, err := s.gw.Chat(ctx, t, msgs, tutorMaxTokens)
 	if err != nil {
-		return nil, err
+		return nil, s.forCaller(ctx, p, "teach", err)
 	}
 	s.record(ctx, p, "teach", m.ModelID, reply.PromptTokens, reply.CompletionTokens)
 	return parseReply(reply.Text), nil
@@ -65,7 +65,11 @@ func (s *Service) Chat(ctx context.Context, p auth.Principal, in ChatInput) (*Ch
 type TutorStream struct {
 	*gateway.Stream
 	finish func(ctx context.Context) *ChatReply
+	err    func() error
 }
+
+// Err is why the stream stopped early, told as Chat tells it, or nil.
+func (ts *TutorStream) Err() error { return ts.err() }
 
 // Finish records the call and parses the reply.
 func (ts *TutorStream) Finish(ctx context.Context) *ChatReply { return ts.finish(ctx) }
@@ -79,13 +83,13 @@ func (s *Service) ChatStream(ctx context.Context, p auth.Principal, in ChatInput
 	}
 	st, err := s.gw.ChatStream(ctx, t, msgs, tutorMaxTokens)
 	if err != nil {
-		return nil, err
+		return nil, s.forCaller(ctx, p, "teach", err)
 	}
 	return &TutorStream{Stream: st, finish: func(ctx context.Context) *ChatReply {
 		reply := st.Reply()
 		s.record(ctx, p, "teach", m.ModelID, reply.PromptTokens, reply.CompletionTokens)
 		return parseReply(reply.Text)
-	}}, nil
+	}, err: func() error { return s.forCaller(ctx, p, "teach", st.Err()) }}, nil
 }
 
 // tutorMaxTokens bounds one tutor answer.

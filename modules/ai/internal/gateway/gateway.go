@@ -49,9 +49,13 @@ type Gateway struct {
 	Timeout time.Duration
 	// Retries after a 429 or 5xx, with the client's exponential backoff.
 	Retries int
-	// HTTPClient is the transport (tests point it at a stand-in).
+	// HTTPClient is the transport; nil is the guarded one (egress.go), which
+	// refuses metadata and link-local addresses at connect time.
 	HTTPClient *http.Client
 }
+
+// guarded is the transport of every gateway without its own.
+var guarded = GuardedClient()
 
 func (g *Gateway) client(t Target) openai.Client {
 	key := t.APIKey
@@ -66,9 +70,11 @@ func (g *Gateway) client(t Target) openai.Client {
 	// is not waited for: its own answer (429 and its message) is returned.
 	opts := []option.RequestOption{option.WithBaseURL(t.BaseURL), option.WithAPIKey(key),
 		option.WithMaxRetries(retries), option.WithRequestTimeout(g.timeout(t)), option.WithMaxRetryDelay(g.timeout(t))}
-	if g.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(g.HTTPClient))
+	hc := g.HTTPClient
+	if hc == nil {
+		hc = guarded
 	}
+	opts = append(opts, option.WithHTTPClient(hc))
 	return openai.NewClient(opts...)
 }
 

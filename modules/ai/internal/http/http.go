@@ -95,7 +95,8 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Description: "The first model of a task becomes its default; is_default clears the task's others. " +
 			"Registering an existing (model_id, task, voice) fills in what it lacks (name, api_key) and answers 200; " +
 			"with nothing to fill in it is 409.",
-		Errors: []int{nethttp.StatusConflict},
+		Errors:    []int{nethttp.StatusConflict},
+		Responses: map[string]*huma.Response{"200": httpapi.JSONResponse[[]ModelResponse](r, "an existing registration, filled in")},
 	}, func(ctx context.Context, in *struct {
 		Body struct {
 			Name      string   `json:"name,omitempty" required:"false" maxLength:"200"`
@@ -110,7 +111,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Body   []ModelResponse
 	}, error) {
 		b := in.Body
-		ms, created, err := svc.Create(ctx, app.NewModel{Name: strings.TrimSpace(b.Name), ModelID: b.ModelID, Task: b.Task,
+		ms, created, err := svc.Create(ctx, auth.MustFrom(ctx).UserID, app.NewModel{Name: strings.TrimSpace(b.Name), ModelID: b.ModelID, Task: b.Task,
 			Voices: b.Voices, APIKey: b.APIKey, IsDefault: b.IsDefault})
 		if err != nil {
 			return nil, err
@@ -139,7 +140,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		}
 	}) (*struct{ Body ModelResponse }, error) {
 		b := in.Body
-		m, err := svc.Update(ctx, in.ID, app.ModelPatch{Name: b.Name, IsActive: b.IsActive, IsDefault: b.IsDefault, APIKey: b.APIKey})
+		m, err := svc.Update(ctx, auth.MustFrom(ctx).UserID, in.ID, app.ModelPatch{Name: b.Name, IsActive: b.IsActive, IsDefault: b.IsDefault, APIKey: b.APIKey})
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +151,25 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Method: nethttp.MethodDelete, Path: "/admin/models/{model_id}", Tags: admin, DefaultStatus: nethttp.StatusNoContent,
 		Summary: "Remove a model", Errors: []int{nethttp.StatusNotFound},
 	}, func(ctx context.Context, in *ModelPath) (*struct{}, error) {
-		return nil, svc.Delete(ctx, in.ID)
+		return nil, svc.Delete(ctx, auth.MustFrom(ctx).UserID, in.ID)
+	})
+
+	httpapi.Register(r, auth.Admin, huma.Operation{
+		Method: nethttp.MethodGet, Path: "/admin/models/changes", Tags: admin,
+		Summary: "Who changed the model configuration, and how, newest first",
+		Description: "One entry per model row created, changed or removed (a default moved counts for both rows): " +
+			"the admin, the action, and the row before and after as GET /admin/models shows it (keys masked).",
+	}, func(ctx context.Context, in *httpapi.Page) (*struct{ Body []ModelChangeResponse }, error) {
+		rows, err := svc.ModelChanges(ctx, in.Limit, in.Offset)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]ModelChangeResponse, len(rows))
+		for i, c := range rows {
+			out[i] = ModelChangeResponse{ID: c.ID, ActorID: c.ActorID, Action: c.Action, ModelRow: c.ModelRow,
+				Before: toModelState(c.Before), After: toModelState(c.After), CreatedAt: c.CreatedAt}
+		}
+		return &struct{ Body []ModelChangeResponse }{out}, nil
 	})
 
 	httpapi.Register(r, auth.Admin, huma.Operation{
@@ -259,6 +278,37 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	sttRoutes(r, svc)
 }
 
+// ModelChangeResponse is one change to the model configuration.
+type ModelChangeResponse struct {
+	ID        int64               `json:"id"`
+	ActorID   int64               `json:"actor_id" doc:"the admin who made it"`
+	Action    string              `json:"action" enum:"create,update,delete"`
+	ModelRow  int64               `json:"model_row" doc:"the model row's id (it may be gone)"`
+	Before    *ModelStateResponse `json:"before" doc:"the row before (null for a creation)"`
+	After     *ModelStateResponse `json:"after" doc:"the row after (null for a removal)"`
+	CreatedAt time.Time           `json:"created_at"`
+}
+
+// ModelStateResponse is a model row as the history keeps it.
+type ModelStateResponse struct {
+	ID        int64   `json:"id"`
+	Name      string  `json:"name"`
+	ModelID   string  `json:"model_id"`
+	Task      string  `json:"task"`
+	Voice     string  `json:"voice"`
+	IsActive  bool    `json:"is_active"`
+	IsDefault bool    `json:"is_default"`
+	APIKey    *string `json:"api_key" doc:"masked (last four characters at most); null without a key of its own"`
+}
+
+func toModelState(st *app.ModelState) *ModelStateResponse {
+	if st == nil {
+		return nil
+	}
+	out := ModelStateResponse(*st)
+	return &out
+}
+
 // VoiceResponse is a voice on offer for registration.
 type VoiceResponse struct {
 	ModelID string   `json:"model_id"`
@@ -342,7 +392,7 @@ func learnerRoutes(r *httpapi.Router, svc *app.Service) {
 			"own attempt that shows answers), its answer and explanation. suggestions are up to three follow-ups. " +
 			"503 without a tutor model, 502 when the model fails; 30 messages per 10 minutes and the daily quota " +
 			"(admins and unthrottled people exempt).",
-		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable, nethttp.StatusForbidden},
 	}, func(ctx context.Context, in *struct{ Body ChatRequest }) (*struct{ Body ChatReply }, error) {
 		rep, err := svc.Chat(ctx, auth.MustFrom(ctx), in.Body.input())
 		if err != nil {

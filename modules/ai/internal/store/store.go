@@ -1,4 +1,5 @@
-// Package store is the AI module's persistence: model rows and usage.
+// Package store is the AI module's persistence: model rows, their change
+// history and usage.
 package store
 
 import (
@@ -106,10 +107,13 @@ func (s *Store) Save(ctx context.Context, m *Model) error {
 		"is_default": m.IsDefault, "api_key": m.APIKey, "updated_at": gorm.Expr("now()")}).Error
 }
 
-// ClearDefault drops the default flag of task's other rows.
-func (s *Store) ClearDefault(ctx context.Context, task string, except int64) error {
-	return s.db.Conn(ctx).Exec(`UPDATE ai.models SET is_default = false, updated_at = now()
-		WHERE task = ? AND is_default AND id <> ?`, task, except).Error
+// ClearDefault drops the default flag of task's other rows and returns
+// them as they are now.
+func (s *Store) ClearDefault(ctx context.Context, task string, except int64) ([]Model, error) {
+	var cleared []Model
+	err := s.db.Conn(ctx).Raw(`UPDATE ai.models SET is_default = false, updated_at = now()
+		WHERE task = ? AND is_default AND id <> ? RETURNING *`, task, except).Scan(&cleared).Error
+	return cleared, err
 }
 
 // Delete removes a row.

@@ -56,7 +56,7 @@ func progressRoutes(r *httpapi.Router, h *handlers) {
 		"after its last save."
 	save.SkipValidateBody = true // ProgressFields decodes and checks itself, once
 	httpapi.RegisterEncoded[saveProgressIn, SavedResponse](r, auth.User, save, h.saveProgress)
-	get := httpapi.Op(http.MethodGet, "/attempts/progress", tag, "Your saved progress for a quiz, or null", 0, 409, 422)
+	get := httpapi.Op(http.MethodGet, "/attempts/progress", tag, "Your saved progress for a quiz, or null", 0, 404, 409, 422)
 	get.Description = "Auto-submits a timed attempt of the quiz whose time ran out first (its id is in the " +
 		"X-Attempts-Auto-Submitted header). 409 while another device holds the lock."
 	httpapi.Register(r, auth.User, get, h.getProgress)

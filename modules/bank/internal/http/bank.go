@@ -161,7 +161,7 @@ func registerBank(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/bulk-category", Tags: tags,
-		Summary: "File many questions at once (moderators)"},
+		Summary: "File many questions at once (moderators)", Errors: []int{http.StatusNotFound}},
 		func(ctx context.Context, in *bulkFileInput) (*bulkFileOutput, error) {
 			n, err := s.FileQuestions(ctx, auth.MustFrom(ctx), in.Body.QuestionIDs, in.Body.CategoryID)
 			if err != nil {

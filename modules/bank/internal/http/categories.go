@@ -114,7 +114,8 @@ func registerCategories(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/categories/", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Add a quiz category (moderators)"},
+		DefaultStatus: http.StatusCreated, Summary: "Add a quiz category (moderators)",
+		Errors: []int{http.StatusConflict}},
 		func(ctx context.Context, in *createQuizCategoryInput) (*quizCategoryOutput, error) {
 			c, err := s.CreateQuizCategory(ctx, auth.MustFrom(ctx), in.Body.Name)
 			if err != nil {
@@ -161,7 +162,8 @@ func registerQuestionCategories(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/question-categories/", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Add a question category (moderators)"},
+		DefaultStatus: http.StatusCreated, Summary: "Add a question category (moderators)",
+		Errors: []int{http.StatusConflict}},
 		func(ctx context.Context, in *createQuestionCategoryInput) (*questionCategoryOutput, error) {
 			b := in.Body
 			c, err := s.CreateQuestionCategory(ctx, auth.MustFrom(ctx), app.CategoryInput{Name: b.Name,
@@ -173,7 +175,8 @@ func registerQuestionCategories(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/question-categories/{cat_id}", Tags: tags,
-		Summary: "Rename, describe, move or re-system a question category (moderators)"},
+		Summary: "Rename, describe, move or re-system a question category (moderators)",
+		Errors:  []int{http.StatusBadRequest, http.StatusConflict}},
 		func(ctx context.Context, in *patchQuestionCategoryInput) (*questionCategoryOutput, error) {
 			b := in.Body
 			c, err := s.UpdateQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, app.CategoryPatch{Name: b.Name,
@@ -186,14 +189,16 @@ func registerQuestionCategories(r *httpapi.Router, s *app.Service) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/question-categories/{cat_id}", Tags: tags,
 		DefaultStatus: http.StatusNoContent,
-		Summary:       "Remove a question category: questions go to move_to (or nowhere), subcategories up a level (moderators)"},
+		Summary:       "Remove a question category: questions go to move_to (or nowhere), subcategories up a level (moderators)",
+		Errors:        []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *deleteQuestionCategoryInput) (*struct{}, error) {
 			return nil, s.DeleteQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, in.MoveTo.Ptr())
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/question-categories/{cat_id}/create-quiz",
 		Tags: tags, DefaultStatus: http.StatusCreated,
-		Summary: "Make a quiz of every live question in a category's branch (moderators; starts unpublished)"},
+		Summary: "Make a quiz of every live question in a category's branch (moderators; starts unpublished)",
+		Errors:  []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *quizFromCategoryInput) (*quizCreatedOutput, error) {
 			in2 := app.NewQuiz{Title: in.Title, Mode: in.Mode}
 			if t := in.TimeLimitMinutes.Ptr(); t != nil {

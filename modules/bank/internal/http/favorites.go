@@ -37,7 +37,8 @@ type favoritesOutput struct{ Body []int64 }
 func registerFavorites(r *httpapi.Router, s *app.Service) {
 	tags := []string{"favorites"}
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost, Path: "/favorites", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Mark a question as a favourite (idempotent)"},
+		DefaultStatus: http.StatusCreated, Summary: "Mark a question as a favourite (idempotent)",
+		Errors: []int{http.StatusNotFound}},
 		func(ctx context.Context, in *addFavoriteInput) (*favoriteOutput, error) {
 			f, err := s.AddFavorite(ctx, auth.MustFrom(ctx), in.Body.QuestionID)
 			if err != nil {

@@ -139,7 +139,8 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/detail/{id}", Tags: tags,
-		Summary: "A question: stem for anyone, answer side for editors or inside an authorised attempt"},
+		Summary: "A question: stem for anyone, answer side for editors or inside an authorised attempt",
+		Errors:  []int{http.StatusForbidden}},
 		func(ctx context.Context, in *detailInput) (*questionOutput, error) {
 			q, err := s.Detail(ctx, auth.MustFrom(ctx), in.ID, in.AttemptID.Ptr())
 			if err != nil {
@@ -153,7 +154,8 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}", Tags: tags,
-		Summary: "Edit a question (moderators or a covering grant); the prior state is snapshotted first"},
+		Summary: "Edit a question (moderators or a covering grant); the prior state is snapshotted first",
+		Errors:  []int{http.StatusForbidden, http.StatusConflict}},
 		func(ctx context.Context, in *patchQuestionInput) (*questionOutput, error) {
 			q, err := s.UpdateQuestion(ctx, auth.MustFrom(ctx), in.ID, toPatch(in))
 			if err != nil {
@@ -163,7 +165,8 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/detail/{id}/versions",
-		Tags: tags, Summary: "A question's versions, newest first (those who may edit it)"},
+		Tags: tags, Summary: "A question's versions, newest first (those who may edit it)",
+		Errors: []int{http.StatusForbidden}},
 		func(ctx context.Context, in *versionsInput) (*versionsOutput, error) {
 			vs, err := s.Versions(ctx, auth.MustFrom(ctx), in.ID, in.Limit, in.Offset)
 			if err != nil {
@@ -178,7 +181,8 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost,
 		Path: "/questions/detail/{question_id}/versions/{version_id}/restore", Tags: tags,
-		Summary: "Put a version back (those who may edit it); the current state is snapshotted first"},
+		Summary: "Put a version back (those who may edit it); the current state is snapshotted first",
+		Errors:  []int{http.StatusForbidden, http.StatusConflict}},
 		func(ctx context.Context, in *restoreVersionInput) (*questionOutput, error) {
 			q, err := s.RestoreVersion(ctx, auth.MustFrom(ctx), in.QuestionID, in.VersionID)
 			if err != nil {
@@ -206,7 +210,8 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}/restore", Tags: tags,
-		Summary: "Bring a question back from the trash (moderators)"},
+		Summary: "Bring a question back from the trash (moderators)",
+		Errors:  []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *questionIDInput) (*questionOutput, error) {
 			q, err := s.RestoreQuestion(ctx, auth.MustFrom(ctx), in.ID)
 			if err != nil {
@@ -216,7 +221,8 @@ func registerQuestions(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/questions/{id}/permanent", Tags: tags,
-		DefaultStatus: http.StatusNoContent, Summary: "Remove a trashed question for good (moderators)"},
+		DefaultStatus: http.StatusNoContent, Summary: "Remove a trashed question for good (moderators)",
+		Errors: []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *questionIDInput) (*struct{}, error) {
 			return nil, s.PurgeQuestion(ctx, auth.MustFrom(ctx), in.ID)
 		})

@@ -183,7 +183,8 @@ func registerQuizzes(r *httpapi.Router, s *app.Service) {
 		})
 
 	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/quizzes/{quiz_id}/review", Tags: tags,
-		Summary: "Every answer and explanation: moderators, or learners with a completed attempt"},
+		Summary: "Every answer and explanation: moderators, or learners with a completed attempt",
+		Errors:  []int{http.StatusForbidden}},
 		func(ctx context.Context, in *quizIDInput) (*quizDetailOutput, error) {
 			d, err := s.ReviewQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
 			if err != nil {
@@ -217,7 +218,8 @@ func registerQuizQuestions(r *httpapi.Router, s *app.Service, tags []string) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}/questions/{question_id}",
-		Tags: tags, Summary: "Edit a quiz's question (moderators); shared by every quiz using it; 400 if the answer is not an option"},
+		Tags: tags, Summary: "Edit a quiz's question (moderators); shared by every quiz using it; 400 if the answer is not an option",
+		Errors: []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *patchQuizQuestionInput) (*questionOutput, error) {
 			b := in.Body
 			pt := app.Patch{Type: b.QuestionType, Text: b.QuestionText, CorrectAnswer: b.CorrectAnswer,
@@ -260,7 +262,8 @@ func registerQuizLifecycle(r *httpapi.Router, s *app.Service, tags []string) {
 		})
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}/restore", Tags: tags,
-		Summary: "Bring a quiz back from the trash (moderators)"},
+		Summary: "Bring a quiz back from the trash (moderators)",
+		Errors:  []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *quizIDInput) (*quizOutput, error) {
 			z, err := s.RestoreQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
 			if err != nil {
@@ -271,7 +274,8 @@ func registerQuizLifecycle(r *httpapi.Router, s *app.Service, tags []string) {
 
 	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/quizzes/{quiz_id}/permanent", Tags: tags,
 		DefaultStatus: http.StatusNoContent,
-		Summary:       "Remove a trashed quiz for good; questions only it used stay in the bank (moderators)"},
+		Summary:       "Remove a trashed quiz for good; questions only it used stay in the bank (moderators)",
+		Errors:        []int{http.StatusBadRequest}},
 		func(ctx context.Context, in *quizIDInput) (*struct{}, error) {
 			return nil, s.PurgeQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
 		})

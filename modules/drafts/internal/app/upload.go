@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,16 +163,15 @@ func TooLarge(limit int64) *apperr.Error {
 	return apperr.BadRequestf("the file is larger than the upload limit of %s (MAX_UPLOAD_SIZE)", pdfdoc.HumanSize(limit))
 }
 
-// InvalidPDF is the code of an upload refused for what its bytes hold.
-const InvalidPDF apperr.Code = "invalid_pdf"
-
-// refusal turns a PDF inspection failure into the caller's 400, saying
-// why: what the bytes hold, or what reading them cost the reader child.
+// refusal turns a PDF inspection failure into the caller's 400
+// bad_request, saying why in the message: what the bytes hold, or what
+// reading them cost the reader child (the envelope carries only the
+// spec's codes).
 func refusal(err error) error {
 	for _, known := range []error{pdfdoc.ErrNotPDF, pdfdoc.ErrUnsupported, pdfdoc.ErrNeedsPassword, pdfdoc.ErrNoPages,
 		pdfdoc.ErrMalformed, pdfdoc.ErrTooSlow, pdfdoc.ErrTooLarge, reader.ErrStopped} {
 		if errors.Is(err, known) {
-			return &apperr.Error{Code: InvalidPDF, Message: err.Error(), Status: http.StatusBadRequest}
+			return apperr.BadRequestf("%s", err.Error())
 		}
 	}
 	return err

@@ -30,7 +30,7 @@ func TestReadClaims(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := ReadClaims(c.claims, "")
-			if c.code != "" {
+			if c.code != (apperr.Code{}) {
 				if !apperr.Is(err, c.code) {
 					t.Fatalf("want %s, got %v", c.code, err)
 				}

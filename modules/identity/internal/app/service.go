@@ -26,6 +26,7 @@ type Config struct {
 	CodeTTL        time.Duration // one-time code lifetime
 	RefreshTTL     time.Duration // refresh token lifetime
 	RefreshPerHour int           // POST /auth/refresh per address per hour
+	LoginsPerHour  int           // GET /auth/sso/login per address per hour
 }
 
 // Deps are what the service is built from. Signer, MediaSigner, Limiter,

@@ -10,6 +10,7 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/ratelimit"
 	"github.com/roundsedu/rounds/platform/text"
 )
 
@@ -28,13 +29,36 @@ func (s *Service) SSOInfo() SSOInfo {
 	return SSOInfo{Available: s.SSO.Enabled(), RoleMapping: s.Config.Roles.MappingOn()}
 }
 
-// BeginLogin records a sign-in bound to the browser and returns the
-// provider URL to send it to. browser is the browser's binding secret (from
-// its cookie); when empty a new one is made and returned for the cookie.
-func (s *Service) BeginLogin(ctx context.Context, browser string) (redirect, binding string, err error) {
+// Login is a request to start signing in.
+type Login struct {
+	// Browser is the browser's binding secret (from its cookie); when empty
+	// a new one is made and returned for the cookie.
+	Browser string
+	// Challenge is the S256 challenge of a verifier the client keeps, for
+	// the exchange to prove (optional; see binding.go).
+	Challenge string
+	// Address is the caller's, which the sign-in allowance counts.
+	Address string
+}
+
+// BeginLogin records a sign-in bound to the browser (and to the client's
+// challenge, when given) and returns the provider URL to send it to and
+// the browser secret for the cookie. Each address may start
+// identity.sso_logins_per_hour sign-ins, counted before anything is
+// asked or stored, so an anonymous caller cannot fill the table.
+func (s *Service) BeginLogin(ctx context.Context, in Login) (redirect, binding string, err error) {
 	if !s.SSO.Enabled() {
 		return "", "", errSSOOff
 	}
+	challenge, err := checkChallenge(in.Challenge)
+	if err != nil {
+		return "", "", err
+	}
+	limit := ratelimit.Limit{Name: "identity.sso_login", Max: s.Config.LoginsPerHour, Window: time.Hour}
+	if err := s.Limiter.Allow(ctx, limit, in.Address); err != nil {
+		return "", "", err
+	}
+	browser := in.Browser
 	if len(browser) < 32 || len(browser) > 128 {
 		browser = secret(32)
 	}
@@ -45,7 +69,7 @@ func (s *Service) BeginLogin(ctx context.Context, browser string) (redirect, bin
 	}
 	err = s.DB.Tx(ctx, func(ctx context.Context) error {
 		return s.Store.CreateLogin(ctx, &store.SSOLogin{StateHash: digest(state), BrowserHash: digest(browser),
-			Nonce: nonce, Verifier: verifier, ExpiresAt: s.now().Add(LoginTTL)})
+			Challenge: challenge, Nonce: nonce, Verifier: verifier, ExpiresAt: s.now().Add(LoginTTL)})
 	})
 	if err != nil {
 		return "", "", err
@@ -111,7 +135,7 @@ func (s *Service) FinishLogin(ctx context.Context, cb Callback) (string, error) 
 		}
 		userID, roleChanged = u.ID, changed
 		return s.Store.CreateCode(ctx, &store.SSOCode{CodeHash: digest(code), UserID: u.ID,
-			ExpiresAt: s.now().Add(s.Config.CodeTTL)})
+			BrowserHash: login.BrowserHash, Challenge: login.Challenge, ExpiresAt: s.now().Add(s.Config.CodeTTL)})
 	})
 	if err != nil {
 		return "", err

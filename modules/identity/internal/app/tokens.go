@@ -24,9 +24,22 @@ type Tokens struct {
 
 const maxDeviceLen = 100
 
+// CodeExchange is a one-time code traded at POST /auth/sso/exchange, with
+// the proof that it comes from the client that started the sign-in: the
+// browser secret from its cookie, or the verifier of its challenge.
+type CodeExchange struct {
+	Code     string
+	Browser  string
+	Verifier string
+	Refresh  bool
+	Device   string
+}
+
 // Exchange trades a one-time code for tokens. The code is deleted as it is
-// read, so a replay finds nothing; an expired one is deleted too.
-func (s *Service) Exchange(ctx context.Context, code string, refresh bool, device string) (*Tokens, error) {
+// read, so a replay finds nothing; an expired one is deleted too, and so is
+// one the caller cannot prove is theirs (binding.go), which is refused.
+func (s *Service) Exchange(ctx context.Context, in CodeExchange) (*Tokens, error) {
+	code, refresh, device := in.Code, in.Refresh, in.Device
 	var row *store.SSOCode
 	var refreshToken string
 	err := s.DB.Tx(ctx, func(ctx context.Context) error {
@@ -35,8 +48,8 @@ func (s *Service) Exchange(ctx context.Context, code string, refresh bool, devic
 		if db.IsNotFound(err) {
 			return apperr.BadRequestf("this sign-in code is unknown or was already used: sign in again")
 		}
-		if err != nil || s.now().After(row.ExpiresAt) {
-			return err // an expired code is answered after the delete commits
+		if err != nil || s.now().After(row.ExpiresAt) || !boundTo(row, in.Browser, in.Verifier) {
+			return err // an expired or foreign code is answered after the delete commits
 		}
 		if refresh {
 			refreshToken, err = s.startFamily(ctx, row.UserID, device)
@@ -48,6 +61,11 @@ func (s *Service) Exchange(ctx context.Context, code string, refresh bool, devic
 	}
 	if s.now().After(row.ExpiresAt) {
 		return nil, apperr.BadRequestf("this sign-in code has expired (codes last %s): sign in again", s.Config.CodeTTL)
+	}
+	if !boundTo(row, in.Browser, in.Verifier) {
+		s.Log.WarnContext(ctx, "a sign-in code was presented by a client that did not start its sign-in",
+			"user_id", row.UserID)
+		return nil, ErrForeignCode
 	}
 	tok, err := s.issue(row.UserID, true)
 	if err != nil {

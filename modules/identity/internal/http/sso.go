@@ -31,6 +31,11 @@ type loginInput struct {
 	Browser Browser
 }
 
+type startLoginInput struct {
+	CodeChallenge string `query:"code_challenge" maxLength:"43" doc:"optional: the S256 challenge (SHA-256 in base64url, no padding) of a code_verifier the client keeps and sends to POST /auth/sso/exchange; a client without this browser's cookie (a native app) must send it"`
+	Browser       Browser
+}
+
 type callbackInput struct {
 	Code             string `query:"code" maxLength:"4096"`
 	State            string `query:"state" maxLength:"512"`
@@ -41,9 +46,10 @@ type callbackInput struct {
 
 type ssoExchangeInput struct {
 	Body struct {
-		Code    string `json:"code" minLength:"1" maxLength:"512" doc:"the one-time code from the callback redirect"`
-		Refresh bool   `json:"refresh,omitempty" doc:"also issue a refresh token (native clients; browsers should not)"`
-		Device  string `json:"device,omitempty" maxLength:"100" doc:"label of the device, shown in the session list"`
+		Code         string `json:"code" minLength:"1" maxLength:"512" doc:"the one-time code from the callback redirect"`
+		CodeVerifier string `json:"code_verifier,omitempty" maxLength:"128" doc:"the verifier whose S256 challenge was given at GET /auth/sso/login; without it the exchange must come from the browser that started the sign-in (its cookie)"`
+		Refresh      bool   `json:"refresh,omitempty" doc:"also issue a refresh token (native clients; browsers should not)"`
+		Device       string `json:"device,omitempty" maxLength:"100" doc:"label of the device, shown in the session list"`
 	}
 	Browser Browser
 }
@@ -66,11 +72,15 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 
 	httpapi.Register(r, auth.Public, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/auth/sso/login", Tags: tags("auth"),
-		Summary:       "Start signing in at the identity provider",
-		Description:   "Redirects to the provider with state, nonce and a PKCE challenge; the state is bound to this browser by a short-lived cookie.",
-		DefaultStatus: nethttp.StatusFound, Errors: []int{nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *loginInput) (*redirect, error) {
-		to, binding, err := h.svc.BeginLogin(ctx, in.Browser.cookie(h.loginCookie))
+		Summary: "Start signing in at the identity provider",
+		Description: "Redirects to the provider with state, nonce and a PKCE challenge; the state is bound to this " +
+			"browser by a short-lived cookie, and the one-time code the sign-in ends with to this browser or to the " +
+			"client's code_challenge. 300 per caller address per hour (429 beyond).",
+		DefaultStatus: nethttp.StatusFound,
+		Errors:        []int{nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
+	}, func(ctx context.Context, in *startLoginInput) (*redirect, error) {
+		to, binding, err := h.svc.BeginLogin(ctx, app.Login{Browser: in.Browser.cookie(h.loginCookie),
+			Challenge: in.CodeChallenge, Address: httpapi.ClientAddress(ctx)})
 		if err != nil {
 			return nil, err
 		}
@@ -95,11 +105,15 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 
 	httpapi.Register(r, auth.Public, huma.Operation{
 		Method: nethttp.MethodPost, Path: "/auth/sso/exchange", Tags: tags("auth"),
-		Summary:     "Trade the one-time code for a token",
-		Description: "A code works once and for 60 seconds. Also sets the media cookie for /uploads.",
-		Errors:      []int{nethttp.StatusBadRequest},
+		Summary: "Trade the one-time code for a token",
+		Description: "A code works once and for 60 seconds, and only for the client that started its sign-in: the " +
+			"same browser (its sign-in cookie, sent by itself) or the code_verifier of the sign-in's code_challenge; " +
+			"any other caller is refused (400) and the code is spent. Also sets the media cookie for /uploads.",
+		Errors: []int{nethttp.StatusBadRequest},
 	}, func(ctx context.Context, in *ssoExchangeInput) (*tokenOutput, error) {
-		t, err := h.svc.Exchange(ctx, in.Body.Code, in.Body.Refresh, in.Body.Device)
+		b := in.Body
+		t, err := h.svc.Exchange(ctx, app.CodeExchange{Code: b.Code, Browser: in.Browser.cookie(h.loginCookie),
+			Verifier: b.CodeVerifier, Refresh: b.Refresh, Device: b.Device})
 		if err != nil {
 			return nil, err
 		}

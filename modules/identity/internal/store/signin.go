@@ -7,10 +7,12 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// SSOLogin is a sign-in in flight (identity.sso_logins).
+// SSOLogin is a sign-in in flight (identity.sso_logins). Challenge is the
+// S256 challenge of the client's own verifier, when it sent one.
 type SSOLogin struct {
 	StateHash   []byte `gorm:"primaryKey"`
 	BrowserHash []byte
+	Challenge   *string
 	Nonce       string
 	Verifier    string
 	ExpiresAt   time.Time
@@ -19,11 +21,14 @@ type SSOLogin struct {
 // TableName places the row in the module's schema.
 func (SSOLogin) TableName() string { return "identity.sso_logins" }
 
-// SSOCode is a one-time code (identity.sso_codes).
+// SSOCode is a one-time code (identity.sso_codes), bound to the client of
+// its sign-in: the browser secret's hash and the client's challenge.
 type SSOCode struct {
-	CodeHash  []byte `gorm:"primaryKey"`
-	UserID    int64
-	ExpiresAt time.Time
+	CodeHash    []byte `gorm:"primaryKey"`
+	UserID      int64
+	BrowserHash []byte
+	Challenge   *string
+	ExpiresAt   time.Time
 }
 
 // TableName places the row in the module's schema.

@@ -96,6 +96,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/study-tools/lab-values", Tags: tags,
 		Summary: "The lab reference table: published values (everything with include_drafts, moderators only), at most 500, with its tabs",
+		Errors:  []int{nethttp.StatusForbidden},
 	}, func(ctx context.Context, in *struct {
 		IncludeDrafts bool `query:"include_drafts" default:"false" doc:"moderators: unpublished values too (403 for others)"`
 	}) (*struct{ Body LabValueListing }, error) {

@@ -65,6 +65,7 @@ func registerReads(r *httpapi.Router, svc *app.Service) {
 	httpapi.Register(r, auth.User, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/articles/link-targets", Tags: tags,
 		Summary: "Articles with their sections for the cross-reference picker: published ones and the drafts you may edit (moderators and grant holders)",
+		Errors:  []int{nethttp.StatusForbidden},
 	}, func(ctx context.Context, in *struct {
 		Q     string `query:"q" maxLength:"200" doc:"title contains"`
 		Limit int    `query:"limit" default:"8" minimum:"1" maximum:"25"`

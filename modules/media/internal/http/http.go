@@ -79,7 +79,7 @@ type handlers struct{ svc *app.Service }
 func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 	h := &handlers{svc: svc}
 	up := httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures/image", "articles",
-		"Upload a still or a silent clip as a figure of a section", nethttp.StatusCreated, 400, 404, 409, 422)
+		"Upload a still or a silent clip as a figure of a section", nethttp.StatusCreated, 400, 403, 404, 409, 422)
 	up.Description = "multipart/form-data: file (PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to " +
 		"25 MiB; judged by its bytes), section_id, caption (required; becomes the alt text), title, credit " +
 		"(required for attribution licences), source_url, license, modality, category_id, library_id, replace."

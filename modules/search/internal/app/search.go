@@ -6,8 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/roundsedu/rounds/modules/search/internal/embed"
 	"github.com/roundsedu/rounds/modules/search/internal/rank"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
+	"github.com/roundsedu/rounds/platform/apperr"
 )
 
 // MaxLimit bounds Semantic and Keyword lists.
@@ -49,16 +51,28 @@ type query struct {
 	model string
 }
 
-// queryVector embeds the query with the model in use.
+// queryVector embeds the query with the model in use: from the cache when
+// this model embedded the same text lately, else by the model, a remote
+// one only within the caller's allowance (queryVectors).
 func (s *Service) queryVector(ctx context.Context, q string) (query, error) {
 	e, err := s.embedder(ctx)
 	if err != nil {
 		return query{}, err
 	}
+	key := queryKey(e.Model(), q)
+	if vec, ok := s.queries.cache.Get(key); ok {
+		return query{vec: vec, model: e.Model()}, nil
+	}
+	if e != embed.Embedder(s.local) {
+		if err := s.queries.allow(ctx); err != nil {
+			return query{}, err
+		}
+	}
 	vecs, err := e.Embed(ctx, []string{q})
 	if err != nil {
 		return query{}, err
 	}
+	s.queries.cache.Add(key, vecs[0])
 	return query{vec: vecs[0], model: e.Model()}, nil
 }
 
@@ -71,7 +85,7 @@ func (s *Service) Semantic(ctx context.Context, kind, q string, minSimilarity fl
 	}
 	qv, err := s.queryVector(ctx, q)
 	if err != nil {
-		s.log.Warn("search: query embedding failed", "error", err)
+		s.logQueryFailure(ctx, "search: query embedding failed", err)
 		return nil, ErrUnavailable
 	}
 	if qv.vec == nil {
@@ -148,10 +162,21 @@ func (f fused) hits(limit int) []Hit {
 func (s *Service) hybridVector(ctx context.Context, q string) (qv query, embedded bool) {
 	qv, err := s.queryVector(ctx, q)
 	if err != nil {
-		s.log.Warn("search: query embedding failed; answering from keywords only", "error", err)
+		s.logQueryFailure(ctx, "search: query embedding failed; answering from keywords only", err)
 		return query{}, false
 	}
 	return qv, true
+}
+
+// logQueryFailure logs why a query was not embedded: a warning when the
+// model failed, only a note when the caller's allowance is used up (that is
+// the rule working).
+func (s *Service) logQueryFailure(ctx context.Context, msg string, err error) {
+	if apperr.Is(err, apperr.RateLimited) {
+		s.log.InfoContext(ctx, "search: the caller's query embeddings are used up for now; keywords only")
+		return
+	}
+	s.log.WarnContext(ctx, msg, "error", err)
 }
 
 // hybridWith runs both rankers over the public text with an already

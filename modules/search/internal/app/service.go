@@ -13,6 +13,7 @@ import (
 	"github.com/roundsedu/rounds/modules/search/internal/embed"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/jobs"
+	"github.com/roundsedu/rounds/platform/ratelimit"
 	"github.com/roundsedu/rounds/platform/settings"
 )
 
@@ -36,6 +37,8 @@ type Tuning struct {
 	RetryMaxPerRun      int     // items one retry run looks at
 	EfSearch            int     // HNSW candidate list
 	HybridMinSimilarity float64 // vector hits below this do not enter fusion
+	QueryCacheEntries   int     // query vectors kept (queryVectors)
+	QueryEmbeddings     int     // remote query embeddings per person per minute
 }
 
 // Models is how search reaches embedding and rerank models: the AI
@@ -65,13 +68,15 @@ type Service struct {
 	tuning   Tuning
 	settings *settings.Registry
 	reach    Reach
+	queries  *queryVectors
 }
 
 // New builds the service; local is the built-in embedder, used while no
 // embedding model is set.
 func New(st *store.Store, local *embed.Local, ports *Ports, q *jobs.Queue, set *settings.Registry, reach Reach,
-	log *slog.Logger, t Tuning) *Service {
-	s := &Service{store: st, local: local, ports: ports, queue: q, settings: set, reach: reach, log: log, tuning: t}
+	limiter *ratelimit.Limiter, log *slog.Logger, t Tuning) *Service {
+	s := &Service{store: st, local: local, ports: ports, queue: q, settings: set, reach: reach, log: log, tuning: t,
+		queries: newQueryVectors(t.QueryCacheEntries, t.QueryEmbeddings, limiter)}
 	s.registerOwnSettings()
 	return s
 }

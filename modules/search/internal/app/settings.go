@@ -15,7 +15,8 @@ const (
 	maxModelName          = 200
 )
 
-// changeEmbeddingModel is how the embedding model changes once set.
+// changeEmbeddingModel is how the embedding model changes: never through
+// settings, the built-in one included while it was never written.
 const changeEmbeddingModel = "every stored vector depends on it; re-embedding is the way to change it: " +
 	`POST /admin/embedding/regenerate with {"model": "<new model>"} checks the new model, switches to it ` +
 	"and re-embeds every item"
@@ -26,7 +27,7 @@ func (s *Service) registerOwnSettings() {
 		Label:       "Embedding model",
 		Help:        "The model whose vectors semantic search stores and compares. Set once; changing it means re-embedding every item.",
 		Default:     s.local.Model(),
-		Once:        true,
+		OwnerOnly:   true,
 		FixedReason: changeEmbeddingModel,
 		Validate: func(v any) error {
 			str, ok := v.(string)

@@ -58,7 +58,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		Method: nethttp.MethodPost, Path: "/share/links", Tags: tags, DefaultStatus: nethttp.StatusCreated,
 		Summary:     "Make a read-only link to a published thing; the token is shown only in this answer",
 		Description: "kind: quiz, deck or article. with_answers shows correct answers and explanations to visitors; for a timed quiz only a moderator may choose it.",
-		Errors:      []int{nethttp.StatusNotFound, nethttp.StatusConflict, nethttp.StatusTooManyRequests},
+		Errors:      []int{nethttp.StatusForbidden, nethttp.StatusNotFound, nethttp.StatusConflict, nethttp.StatusTooManyRequests},
 	}, func(ctx context.Context, in *struct {
 		Body struct {
 			Kind          string `json:"kind" minLength:"1" maxLength:"40"`
