@@ -30,8 +30,8 @@ var _ = Describe("The OpenAPI contract of attempts", func() {
 		for _, item := range mine.Map() {
 			ops += len(item.Operations())
 		}
-		Expect(mine.Len()).To(Equal(19))
-		Expect(ops).To(Equal(29))
+		Expect(mine.Len()).To(Equal(20))
+		Expect(ops).To(Equal(30))
 		doc.Paths = mine
 		Expect(doc.Validate(loader.Context, openapi3.DisableExamplesValidation())).To(Succeed())
 	})

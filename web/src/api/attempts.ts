@@ -11,6 +11,14 @@ export type AnswerDetail = components["schemas"]["AnswerResponse"];
 export const useDashboard = () =>
   useQuery({ queryKey: keys.dashboard, queryFn: async () => must(await api.GET("/api/v1/attempts/stats/dashboard")) });
 
+/** The dashboard's chart series over the last days; under the dashboard's
+ * key, so whatever changes the dashboard changes them too. */
+export const useCharts = (days = 365) =>
+  useQuery({
+    queryKey: keys.dashboardCharts(days),
+    queryFn: async () => must(await api.GET("/api/v1/attempts/stats/charts", { params: { query: { days } } })),
+  });
+
 export const useAttempt = (id: number) =>
   useQuery({
     queryKey: keys.attempts.one(id),

@@ -5,6 +5,7 @@ export const keys = {
   me: ["me"] as const,
   sessions: ["sessions"] as const,
   dashboard: ["dashboard"] as const,
+  dashboardCharts: (days: number) => ["dashboard", "charts", days] as const,
   quizzes: {
     root: ["quizzes"] as const,
     list: () => ["quizzes", "list"] as const,

@@ -70,6 +70,8 @@ func readingRoutes(r *httpapi.Router, h *handlers) {
 		"Your record per quiz with its latest attempts", 0), h.history)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/attempts/stats/dashboard", tag,
 		"Your dashboard: counts, scores, streaks, per-category performance", 0), h.dashboard)
+	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/attempts/stats/charts", tag,
+		"Your dashboard's charts: scores over time, questions answered per day, time per question against the cohort", 0), h.charts)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/attempts/reminders", tag,
 		"Your review schedule of missed questions", 0), h.reminders)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/attempts/reminders/{question_id}", tag,

@@ -26,9 +26,16 @@ const query = (f: Filters): BankQuery => ({
   uncategorized: f.uncategorized || undefined,
 });
 
+/** opening is the filters a link opens the page with: ?category=N (the
+ * dashboard's accuracy bars) narrows to that category's branch. */
+const opening = (): Filters => {
+  const c = Number(new URLSearchParams(location.search).get("category"));
+  return c > 0 ? { ...none, categories: [c] } : none;
+};
+
 export function Browse({ moderator = false }: { moderator?: boolean }) {
-  const [form, setForm] = useState<Filters>(none);
-  const [applied, setApplied] = useState<Filters>(none);
+  const [form, setForm] = useState<Filters>(opening);
+  const [applied, setApplied] = useState<Filters>(opening);
   const [offset, setOffset] = useState(0);
   const tags = useTags();
   const res = useBank({ ...query(applied), search_mode: applied.mode }, pageSize, offset);

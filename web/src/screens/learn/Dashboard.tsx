@@ -2,6 +2,7 @@ import { useDashboard } from "../../api/attempts";
 import { Link } from "../../router";
 import { pct, Status, when } from "../../ui/ui";
 import { ActionTable } from "../../ui/ActionTable";
+import { DashboardCharts } from "./DashboardCharts";
 
 export function Dashboard() {
   const q = useDashboard();
@@ -19,6 +20,7 @@ export function Dashboard() {
             <div><dt>Average score</dt><dd>{pct(d.average_score)}</dd></div>
             <div><dt>Best score</dt><dd>{pct(d.best_score)}</dd></div>
           </dl>
+          <DashboardCharts categories={d.categories ?? []} />
           <h2>Recent attempts</h2>
           {!d.recent_attempts?.length ? (
             <p>
