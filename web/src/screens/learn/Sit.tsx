@@ -12,6 +12,7 @@ import { LabTable } from "./Labs";
 import { AnswerSide, Options } from "./AnswerSide";
 import { clock, deviceID, flagStore, keyAction, leftToCheck, saveLabel, type SaveState } from "../../lib/quiz";
 import { plural } from "../../ui/ui";
+import { Markdown } from "../../ui/Markdown";
 
 type Loaded = {
   attempt: { id: number; mode: string; deadline_at?: string | null };
@@ -242,7 +243,7 @@ export function Sit({ quizId }: { quizId: number }) {
             <h2>
               Question {idx + 1} of {questions.length} {flags.has(q.question_id) && <span className="badge">flagged</span>}
             </h2>
-            <p className="stem">{q.question_text}</p>
+            <Markdown className="stem" text={q.question_text} />
             {q.image_path && <img className="q-image" src={`/uploads/${q.image_path}`} alt={`Image for question ${idx + 1}`} />}
             {showAnswer ? (
               <div className="explain" role="note">
@@ -258,7 +259,7 @@ export function Sit({ quizId }: { quizId: number }) {
                 {(q.options ?? []).map((o, i) => (
                   <label key={i} className={`option ${picked === o ? "picked" : ""}`}>
                     <input type="radio" name={`q${q.question_id}`} checked={picked === o} onChange={() => choose(o)} />
-                    <kbd>{String.fromCharCode(65 + i)}</kbd> {o}
+                    <kbd>{String.fromCharCode(65 + i)}</kbd> <Markdown inline text={o} />
                   </label>
                 ))}
               </fieldset>
