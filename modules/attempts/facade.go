@@ -42,4 +42,8 @@ type Facade interface {
 	// it is (db.ErrNotFound when missing or not completed): for item
 	// analysis, which checks ownership itself where a caller asks.
 	CompletedSitting(ctx context.Context, attemptID int64) (*Sitting, error)
+	// LastAnswers says how userID last met each of ids in a completed
+	// attempt: met holds every question met, true where that answer was
+	// right; flagged holds those flagged then (custom blocks' history).
+	LastAnswers(ctx context.Context, userID int64, ids []int64) (met, flagged map[int64]bool, err error)
 }
