@@ -2046,7 +2046,7 @@ export interface paths {
         put?: never;
         /**
          * Import an Anki package (.apkg) as a new flashcard deck
-         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. The cards' scheduling and review log in the package become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic note showing it on its front an image card, any other note its card with the picture; a note with several pictures or a missing or non-image one is left out. A package that cannot be read, or whose media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, collection or picture), entry, note, media map or media limits a 413; then nothing is stored.
+         * @description The body is the package itself, in any layout Anki writes: the latest (meta, collection.anki21b in zstd, schema 18, a zstd protobuf media map; the decoy collection.anki2 beside it is never read) or the legacy ones (collection.anki21 or collection.anki2, schema 11). Each note becomes cards through the same rules as cards written by hand, by what its note type's card templates show: cloze types a cloze card, a card asking {{type:Field}} a type-in card, two templates asking each side of the other a reversed card, image occlusion notes an image card per hidden shape, any other card a basic card (question side front, answer side back); mapped says how each note type was taken and each note left out is listed with its reason. The collection's tables are read only when they are real tables: a view, a trigger or a generated column is a 422. The cards' scheduling and review log in the package become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic note showing it on its front an image card, any other note its card with the picture; a note with several pictures or a missing or non-image one is left out. A package that cannot be read, or whose media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, collection or picture), entry, note, media map or media limits a 413; then nothing is stored.
          */
         post: operations["post-flashcard-decks-import-apkg"];
         delete?: never;
@@ -2064,7 +2064,7 @@ export interface paths {
         };
         /**
          * Export a deck you may study as an Anki package (.apkg) with your schedule
-         * @description Basic, reversed and cloze cards become notes of Anki's stock note types, image cards Basic notes showing the picture on the front; a card's picture is a media file of the package (the media map and numbered files) shown in a field with <img src>. Occlusion (masked image) and type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new.
+         * @description layout=latest (the default) writes what Anki 2.1.50 and later write by default: a meta entry (package version 3), the collection as collection.anki21b (zstd, schema 18), a decoy collection.anki2 asking older Ankis to update, a zstd protobuf media map and zstd media files. layout=legacy writes collection.anki2 (schema 11) with a JSON media map, which every Anki from 2.0 on reads. Basic, reversed, cloze and type-in cards become notes of Anki's stock note types, image cards Basic notes showing the picture on the front; a card's picture is a media file of the package shown in a field with <img src>. Occlusion (masked image) cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new. The package is streamed as it is written; one cut short has no zip directory.
          */
         get: operations["get-flashcard-decks-by-deck-id-export-apkg"];
         put?: never;
@@ -3344,6 +3344,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/saved-tests/custom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Build a block of your own: N questions you reach, by category and unused / incorrect / flagged */
+        post: operations["post-saved-tests-custom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-tests/custom/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many questions you reach are unused, incorrect and flagged (in the categories given) */
+        get: operations["get-saved-tests-custom-counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -4262,6 +4296,16 @@ export interface components {
             /** @enum {string} */
             status: "open" | "closed";
         };
+        BlockCountsBody: {
+            /** Format: int64 */
+            flagged: number;
+            /** Format: int64 */
+            incorrect: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            unused: number;
+        };
         BlueprintDomainItem: {
             /**
              * Format: int64
@@ -4522,6 +4566,35 @@ export interface components {
             views: number;
             with_answers: boolean;
         };
+        CustomBlockBody: {
+            /** Format: int64 */
+            available: number;
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            mode: "timed" | "learning";
+            /** Format: int64 */
+            questions_count: number;
+            title: string;
+        };
+        CustomBlockInputBody: {
+            /** @description each with its branch; none: every category */
+            category_ids?: number[] | null;
+            /** Format: int64 */
+            count: number;
+            /**
+             * @description learning is tutor mode: the answer side after each answer
+             * @default timed
+             * @enum {string}
+             */
+            mode: "timed" | "learning";
+            /** @description any of, by your history; none: every question you reach */
+            pools?: ("unused" | "incorrect" | "flagged")[] | null;
+            /** Format: int64 */
+            time_limit_minutes?: number | null;
+            /** @description blank: "Custom block: N questions" */
+            title?: string;
+        };
         DashboardResponse: {
             /** Format: int64 */
             attempts: number;
@@ -4625,11 +4698,13 @@ export interface components {
         DeckImportResponse: {
             /**
              * Format: int64
-             * @description cards made (a reversed note makes two, a cloze note one per deletion number)
+             * @description cards made (a reversed note makes two, a cloze note one per deletion number, an image occlusion note one per hidden shape)
              */
             cards: number;
             /** Format: int64 */
             deck_id: number;
+            /** @description how the notes of each note type were taken */
+            mapped: components["schemas"]["MappingResponse"][] | null;
             /**
              * Format: int64
              * @description notes imported
@@ -4787,8 +4862,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             explanation: string;
+            /** @description storage key of the explanation's picture */
+            explanation_image_path: string | null;
             /** Format: int64 */
             id: number;
+            /** @description storage key of the question's picture (an imported file's), shown through /uploads */
+            image_path: string | null;
             options: string[] | null;
             /** Format: int64 */
             position: number;
@@ -5466,6 +5545,22 @@ export interface components {
             /** Format: int64 */
             views: number;
             with_answers: boolean;
+        };
+        MappingResponse: {
+            /**
+             * @description the card type they became
+             * @enum {string}
+             */
+            as: "basic" | "reversed" | "cloze" | "image" | "type_in";
+            /** @description which of the note type's fields and card templates made the front and back */
+            how: string;
+            /** @description the note type's name in the package */
+            note_type: string;
+            /**
+             * Format: int64
+             * @description notes taken this way
+             */
+            notes: number;
         };
         Mask: {
             /** Format: double */
@@ -15542,7 +15637,10 @@ export interface operations {
     };
     "get-flashcard-decks-by-deck-id-export-apkg": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description latest: Anki 2.1.50+'s package (zstd, schema 18); legacy: collection.anki2 (schema 11) for any Anki */
+                layout?: "latest" | "legacy";
+            };
             header?: never;
             path: {
                 deck_id: number;
@@ -15551,20 +15649,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the package */
             200: {
                 headers: {
-                    "Content-Disposition"?: string;
-                    "Content-Type"?: string;
-                    "X-Cards-Left-Out"?: string;
+                    /** @description cards no Anki note type holds (occlusion cards) */
+                    "X-Cards-Left-Out"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/zip": string;
                 };
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21637,6 +21743,116 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-saved-tests-custom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomBlockInputBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomBlockBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-saved-tests-custom-counts": {
+        parameters: {
+            query?: {
+                /** @description comma-separated; each with its branch */
+                category_ids?: number[] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockCountsBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
