@@ -185,7 +185,7 @@ function AddToCollection({ questionId }: { questionId: number }) {
 }
 
 /** NoteEditor shows the learner's note on a question and writes, edits or deletes it. */
-function NoteEditor({ questionId, note }: { questionId: number; note?: Note }) {
+export function NoteEditor({ questionId, note }: { questionId: number; note?: Note }) {
   const [draft, setDraft] = useState<string | null>(null);
   const save = useSaveNote(questionId, () => setDraft(null));
   const remove = useDeleteNote(questionId);
