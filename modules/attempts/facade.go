@@ -78,4 +78,9 @@ type Facade interface {
 	// WeakestCategories gives userID's n weakest filed categories over their
 	// completed attempts, weakest first (the dashboard's ranking).
 	WeakestCategories(ctx context.Context, userID int64, n int) ([]CategoryScore, error)
+	// LastAnswers says how userID last met each of ids in a completed
+	// attempt: met holds every question met, true where that answer was
+	// right; flagged holds those flagged then (custom blocks' history).
+	LastAnswers(ctx context.Context, userID int64, ids []int64) (met, flagged map[int64]bool, err error)
+
 }

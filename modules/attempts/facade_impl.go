@@ -74,3 +74,19 @@ func (m *Module) WeakestCategories(ctx context.Context, userID int64, n int) ([]
 	}
 	return out, nil
 }
+
+// LastAnswers implements Facade (and bank.AttemptAccess).
+func (m *Module) LastAnswers(ctx context.Context, userID int64, ids []int64) (met, flagged map[int64]bool, err error) {
+	h, err := m.svc.LastAnswers(ctx, userID, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	met, flagged = make(map[int64]bool, len(h)), map[int64]bool{}
+	for id, a := range h {
+		met[id] = a.IsCorrect != nil && *a.IsCorrect
+		if a.Flagged {
+			flagged[id] = true
+		}
+	}
+	return met, flagged, nil
+}

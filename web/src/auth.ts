@@ -41,11 +41,18 @@ export function refresh(): Promise<boolean> {
   refreshing ??= (async () => {
     const rt = sessionStorage.getItem(REFRESH_KEY);
     if (!rt) return false;
-    const res = await fetch("/api/v1/auth/refresh", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ refresh_token: rt }),
-    });
+    let res: Response;
+    try {
+      res = await fetch("/api/v1/auth/refresh", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ refresh_token: rt }),
+      });
+    } catch {
+      // Offline: stay signed in (the refresh token is still good); requests
+      // go without a token and the service worker answers what it kept.
+      return false;
+    }
     if (!res.ok) {
       forget();
       return false;
@@ -112,6 +119,8 @@ export async function signOut(everywhere: boolean) {
     }).catch(() => undefined);
   }
   forget();
+  // What the service worker kept of this person's sitting goes too.
+  await globalThis.caches?.delete("rounds-data-v1");
   location.assign("/api/v1/auth/sso/logout");
 }
 

@@ -36,8 +36,9 @@ export const usePeers = (id: number, enabled: boolean) =>
   });
 
 /** What finishing an attempt changes: the dashboard's counts and recent
- * attempts, the attempt itself, the quizzes' and plans' and exams' progress. */
-export const attemptDone = (attemptId: number) => [keys.dashboard, keys.attempts.one(attemptId), keys.quizzes.root, keys.plans.root, keys.exams.root];
+ * attempts, the attempt itself, the quizzes' and plans' and exams' progress,
+ * what a custom block counts as unused, incorrect or flagged. */
+export const attemptDone = (attemptId: number) => [keys.dashboard, keys.attempts.one(attemptId), keys.quizzes.root, keys.plans.root, keys.exams.root, keys.blockCounts.root];
 
 /** What starting a sitting changes: a new attempt in progress. */
 export const attemptStarted = [keys.dashboard, keys.plans.root];

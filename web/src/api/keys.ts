@@ -17,6 +17,8 @@ export const keys = {
     peers: (id: number) => ["attempts", id, "peers"] as const,
   },
   categories: ["question-categories"] as const,
+  /** What a custom block could draw from (changes with every submitted attempt). */
+  blockCounts: { root: ["block-counts"] as const, of: (cats: number[]) => ["block-counts", cats] as const },
   tags: ["tags"] as const,
   questions: {
     root: ["questions"] as const,

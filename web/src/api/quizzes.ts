@@ -1,6 +1,6 @@
 // Quizzes: the list to sit, the trash, and the tests built from the bank.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api, must, ok, useWrite } from "./client";
+import { api, commas, must, ok, useWrite } from "./client";
 import { keys } from "./keys";
 import { bankIds, type BankQuery } from "./questions";
 
@@ -47,5 +47,37 @@ export const useBuildTest = (moderator: boolean, onSuccess: (quizId: number, b: 
       // A saved test takes at most 200 questions: the first 200 listed.
       return must(await api.POST("/api/v1/saved-tests", { body: { ...base, question_ids: question_ids.slice(0, maxSavedTest) } })).id;
     },
+    { changes: [keys.quizzes.root, keys.dashboard], onSuccess },
+  );
+
+export type Pool = "unused" | "incorrect" | "flagged";
+export type CustomBlock = { categories: number[]; pools: Pool[]; count: number; mode: "timed" | "learning"; minutes?: number; title?: string };
+
+/** useBlockCounts is how many questions the learner reaches in the
+ * categories (all when none) are unused, incorrect and flagged. */
+export const useBlockCounts = (categories: number[]) =>
+  useQuery({
+    queryKey: keys.blockCounts.of(categories),
+    placeholderData: keepPreviousData,
+    queryFn: async () =>
+      must(await api.GET("/api/v1/saved-tests/custom/counts", { params: { query: { category_ids: categories.length ? categories : undefined } }, querySerializer: commas })),
+  });
+
+/** useCustomBlock draws a block (POST /saved-tests/custom) and gives its quiz id. */
+export const useCustomBlock = (onSuccess: (quizId: number, b: CustomBlock) => void) =>
+  useWrite(
+    async (b: CustomBlock) =>
+      must(
+        await api.POST("/api/v1/saved-tests/custom", {
+          body: {
+            title: b.title || undefined,
+            mode: b.mode,
+            time_limit_minutes: b.mode === "timed" ? b.minutes : undefined,
+            category_ids: b.categories.length ? b.categories : undefined,
+            pools: b.pools.length ? b.pools : undefined,
+            count: b.count,
+          },
+        }),
+      ).id,
     { changes: [keys.quizzes.root, keys.dashboard], onSuccess },
   );

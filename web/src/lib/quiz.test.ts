@@ -25,6 +25,17 @@ describe("keyAction", () => {
     expect(keyAction("f", 9)).toEqual({ kind: "flag" });
     expect(keyAction("Enter", 4)).toBeNull();
   });
+  it("strikes with Shift and opens the tools", () => {
+    expect(keyAction("B", 4, true)).toEqual({ kind: "strike", index: 1 });
+    expect(keyAction("E", 4, true)).toBeNull();
+    expect(keyAction("h", 9)).toEqual({ kind: "answer", index: 7 });
+    expect(keyAction("m", 4)).toEqual({ kind: "tool", tool: "highlight" });
+    expect(keyAction("n", 4)).toEqual({ kind: "tool", tool: "notes" });
+    expect(keyAction("=", 4)).toEqual({ kind: "tool", tool: "calculator" });
+    expect(keyAction("+", 4)).toEqual({ kind: "tool", tool: "bigger" });
+    expect(keyAction("-", 4)).toEqual({ kind: "tool", tool: "smaller" });
+    expect(keyAction("l", 4)).toEqual({ kind: "tool", tool: "labs" });
+  });
 });
 
 describe("deviceID", () => {

@@ -13,12 +13,19 @@ export type KeyAction =
   | { kind: "answer"; index: number }
   | { kind: "move"; by: number }
   | { kind: "flag" }
+  | { kind: "strike"; index: number }
+  | { kind: "tool"; tool: "highlight" | "notes" | "calculator" | "bigger" | "smaller" | "labs" }
   | null;
 
 /** keyAction maps a key press to an action for a question with n options:
- * 1-9 or a-i pick an option, arrows or j/k move, f flags. */
-export function keyAction(key: string, n: number): KeyAction {
+ * 1-9 or a-i pick an option (with Shift, a-i strike it through), arrows or
+ * j/k move, f flags, m marks (highlights) the selected text, n opens the note, =
+ * the calculator, l the lab values, + and - change the text size. */
+export function keyAction(key: string, n: number, shift = false): KeyAction {
   const k = key.toLowerCase();
+  if (shift && /^[a-i]$/.test(k) && k.charCodeAt(0) - 97 < n) return { kind: "strike", index: k.charCodeAt(0) - 97 };
+  const tools: Record<string, "highlight" | "notes" | "calculator" | "bigger" | "smaller" | "labs"> = { m: "highlight", n: "notes", "=": "calculator", "+": "bigger", "-": "smaller", l: "labs" };
+  if (tools[k]) return { kind: "tool", tool: tools[k] };
   if (/^[1-9]$/.test(k) && Number(k) <= n) return { kind: "answer", index: Number(k) - 1 };
   if (/^[a-i]$/.test(k) && k !== "f" && k.charCodeAt(0) - 97 < n) return { kind: "answer", index: k.charCodeAt(0) - 97 };
   if (k === "arrowright" || k === "k") return { kind: "move", by: 1 };
@@ -39,12 +46,11 @@ export function deviceID(store: Pick<Storage, "getItem" | "setItem">): string {
 
 export type SaveState = "idle" | "saving" | "saved" | "offline";
 
-export const saveLabel: Record<SaveState, string> = {
-  idle: "Not changed yet",
-  saving: "Saving…",
-  saved: "All answers saved",
-  offline: "Not saved: retrying",
-};
+/** saveLabel says where the answers are; offline, how many wait to be sent. */
+export function saveLabel(s: SaveState, waiting: number): string {
+  if (s === "offline") return `Offline — ${waiting} ${waiting === 1 ? "answer" : "answers"} waiting`;
+  return { idle: "Not changed yet", saving: "Saving…", saved: "All answers saved" }[s];
+}
 
 /** PeerQuestion is how everyone answered one question (GET /attempts/{id}/peers). */
 export type PeerQuestion = {

@@ -73,3 +73,18 @@ func (s *Service) CompletedSitting(ctx context.Context, attemptID int64) (*Attem
 	rows, err := s.store.AttemptQuestions(ctx, attemptID)
 	return a, rows, err
 }
+
+// LastAnswers is how userID last met each of ids (a question never met in a
+// completed attempt is absent): what custom blocks call used, incorrect
+// and flagged.
+func (s *Service) LastAnswers(ctx context.Context, userID int64, ids []int64) (map[int64]store.LastAnswer, error) {
+	rows, err := s.store.LastAnswers(ctx, userID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]store.LastAnswer, len(rows))
+	for _, r := range rows {
+		out[r.QuestionID] = r
+	}
+	return out, nil
+}

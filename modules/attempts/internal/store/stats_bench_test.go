@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -209,10 +208,3 @@ func statsSetUp() (*statsWorld, error) {
 	return &statsWorld{h: h, api: api, mod: mod, learner: learner, first: first, attempts: attempts}, nil
 }
 
-func pct(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[max((len(s)*p+99)/100, 1)-1]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

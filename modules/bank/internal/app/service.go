@@ -23,11 +23,12 @@ type Grants interface {
 }
 
 // AttemptAccess is the port to attempts (bank.AttemptAccess): whether an
-// attempt of the user authorises a question's answer side, and whether the
-// user has completed an attempt of a quiz.
+// attempt of the user authorises a question's answer side, whether the
+// user has completed an attempt of a quiz, and how they last met questions.
 type AttemptAccess interface {
 	AuthorizesAnswers(ctx context.Context, userID, attemptID, questionID int64) (bool, error)
 	HasCompletedAttempt(ctx context.Context, userID, quizID int64) (bool, error)
+	LastAnswers(ctx context.Context, userID int64, ids []int64) (met, flagged map[int64]bool, err error)
 }
 
 // Change is what happened to a question, for the event the module

@@ -15,4 +15,5 @@ func Register(r *httpapi.Router, s *app.Service) {
 	registerFavorites(r, s)
 	registerSnapshots(r, s)
 	registerSavedTests(r, s)
+	registerCustomBlocks(r, s)
 }

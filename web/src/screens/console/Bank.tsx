@@ -1,5 +1,6 @@
 // The moderator's question bank: search, narrow to a category's branch,
 // page through, open a question to edit, or write a new one.
+import { Markdown } from "../../ui/Markdown";
 import { useState } from "react";
 import { useBank, type Mode } from "../../api/questions";
 import { Link } from "../../router";
@@ -45,7 +46,7 @@ export function Bank() {
           <ol className="bank" start={offset + 1}>
             {rows.map((x) => (
               <li key={x.id}>
-                <p>{x.question_text}</p>
+                <Markdown text={x.question_text} />
                 <p className="muted">
                   {x.quiz_title ?? "no quiz"} · {x.question_category_name ?? "uncategorised"} ·{" "}
                   <Link href={`/questions/${x.id}/edit`} aria-label={`Edit question ${x.id}`}>

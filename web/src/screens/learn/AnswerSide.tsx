@@ -2,6 +2,7 @@
 // option, why each option is right or wrong, the explanation with its
 // image, the key points and the attending's tip. Study mode shows it after
 // each answer; the review of a finished attempt under every question.
+import { Markdown } from "../../ui/Markdown";
 
 export type Taught = {
   question_text: string;
@@ -28,11 +29,11 @@ export function Options({ q, picked }: { q: Taught; picked?: string | null }) {
         return (
           <li key={i} className={right ? "right" : wrong ? "wrong" : undefined}>
             <span className="option-text">
-              {o}
+              <Markdown inline text={o} />
               {right && <strong> ✓ answer</strong>}
               {o === picked && <span className="muted"> (your answer)</span>}
             </span>
-            {why[i] && <span className="why">{why[i]}</span>}
+            {why[i] && <Markdown inline className="why" text={why[i]} />}
           </li>
         );
       })}
@@ -44,21 +45,23 @@ export function Options({ q, picked }: { q: Taught; picked?: string | null }) {
 export function AnswerSide({ q }: { q: Taught }) {
   return (
     <div className="taught-more">
-      {q.explanation && <p>{q.explanation}</p>}
+      {q.explanation && <Markdown className="explanation" text={q.explanation} />}
       {q.explanation_image_path && <img className="q-image" src={`/uploads/${q.explanation_image_path}`} alt="Image with the explanation" />}
       {!!q.key_points?.length && (
         <div className="key-points">
           <p className="label">Key points</p>
           <ul>
             {q.key_points.map((k, i) => (
-              <li key={i}>{k}</li>
+              <li key={i}>
+                <Markdown inline text={k} />
+              </li>
             ))}
           </ul>
         </div>
       )}
       {q.attending_tip && (
         <p className="tip">
-          <strong>Attending's tip:</strong> {q.attending_tip}
+          <strong>Attending's tip:</strong> <Markdown inline text={q.attending_tip} />
         </p>
       )}
     </div>

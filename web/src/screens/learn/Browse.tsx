@@ -1,6 +1,7 @@
 // The learner's side of the bank: browse what reaches you with the bank's
 // filters, favourite, file questions in collections, keep notes, and build
 // a test of your own to sit (moderators: a quiz of any questions).
+import { Markdown } from "../../ui/Markdown";
 import { useState } from "react";
 import { useBank, useDeleteNote, useFavourites, useNotes, useSaveNote, useTags, useToggleFavourite, type BankQuery, type BankQuestion, type Mode, type Note } from "../../api/questions";
 import { useCollections, useFileQuestion } from "../../api/collections";
@@ -127,11 +128,13 @@ export function FavouriteButton({ questionId, favourite }: { questionId: number;
 function Question({ x, favourite, note }: { x: BankQuestion; favourite: boolean; note?: Note }) {
   return (
     <li aria-label={`Question ${x.id}`}>
-      <p className="stem-text">{x.question_text}</p>
+      <Markdown className="stem-text" text={x.question_text} />
       {x.options && x.options.length > 0 && (
         <ol className="options" type="A">
           {x.options.map((o, i) => (
-            <li key={i}>{o}</li>
+            <li key={i}>
+              <Markdown inline text={o} />
+            </li>
           ))}
         </ol>
       )}
@@ -140,7 +143,7 @@ function Question({ x, favourite, note }: { x: BankQuestion; favourite: boolean;
           <strong>Answer:</strong> {x.correct_answer}
         </p>
       )}
-      {x.explanation && <p className="muted">{x.explanation}</p>}
+      {x.explanation && <Markdown className="muted" text={x.explanation} />}
       <p className="muted">
         {x.question_category_name ?? "uncategorised"}
         {x.quiz_title ? ` · ${x.quiz_title}` : ""}
@@ -189,7 +192,7 @@ function AddToCollection({ questionId }: { questionId: number }) {
 }
 
 /** NoteEditor shows the learner's note on a question and writes, edits or deletes it. */
-function NoteEditor({ questionId, note }: { questionId: number; note?: Note }) {
+export function NoteEditor({ questionId, note }: { questionId: number; note?: Note }) {
   const [draft, setDraft] = useState<string | null>(null);
   const save = useSaveNote(questionId, () => setDraft(null));
   const remove = useDeleteNote(questionId);

@@ -2,6 +2,8 @@
 // shared decks included), a study session where a card in a learning step
 // comes back, the scheduler's interval on each rating and an undo of the
 // last one, and a deck's exam forecast.
+import { enqueue, flush, isOffline, onOutbox, pending } from "../../lib/outbox";
+import { sendEntry } from "../../api/outbox";
 import { useEffect, useRef, useState } from "react";
 import { useDecks, useForecast, useGrade, useOutcomes, useQueue, useSetExam, useUndoGrade, type StudyItem } from "../../api/flashcards";
 import { Link } from "../../router";
@@ -88,6 +90,18 @@ export function Study() {
   const rate = (rating: Rating) => {
     if (!card || grade.isPending) return;
     const body = { rating, duration_ms: Math.min(Date.now() - started.current, 86_400_000), ...(card.card_type === "type_in" ? { answer: typed } : {}) };
+    // Offline, the review waits in the outbox (sent in order once the
+    // network is back) and the session moves on without the scheduler's word.
+    const later = () => {
+      void enqueue({ kind: "review", card: card.card_id, body });
+      setLast({ card, text: `${ratingLabel[rating]}: offline, the rating waits to be sent.` });
+      setS((x) => x && graded(x, card, { due: new Date().toISOString(), scheduled_days: 1 }));
+      setShown(false);
+      setTyped("");
+      started.current = Date.now();
+    };
+    // React Query would hold a write made offline in memory only.
+    if (!navigator.onLine) return later();
     grade.mutate(
       { card: card.card_id, body },
       {
@@ -99,9 +113,26 @@ export function Study() {
           setNow(Date.now());
           started.current = Date.now();
         },
+        onError: (err) => {
+          if (!isOffline(err)) return;
+          grade.reset();
+          later();
+        },
       },
     );
   };
+
+  // Reviews that waited offline go out when the network is back.
+  const [unsent, setUnsent] = useState(0);
+  useEffect(() => {
+    const count = () => void pending().then((p) => setUnsent(p.filter((e) => e.kind === "review").length));
+    const send = () => void flush(sendEntry).then(count, count);
+    send();
+    const t = setInterval(() => unsent > 0 && send(), 3000);
+    const off = onOutbox(count);
+    window.addEventListener("online", send);
+    return () => (clearInterval(t), off(), window.removeEventListener("online", send));
+  }, [unsent > 0]); // eslint-disable-line react-hooks/exhaustive-deps
   const takeBack = () => {
     if (!last || undo.isPending) return;
     undo.mutate(last.card.card_id, {
@@ -139,6 +170,9 @@ export function Study() {
       <h1>Review flashcards</h1>
       <Status q={q} what="the cards" />
       {!s && q.data && <p aria-live="polite">Loading…</p>}
+      <p className="muted" role="status" data-testid="reviews-waiting">
+        {unsent > 0 ? `Offline — ${unsent} ${unsent === 1 ? "rating" : "ratings"} waiting` : ""}
+      </p>
       <p aria-live="polite" className="muted" data-testid="last-grade">
         {last?.text}
       </p>

@@ -11,6 +11,7 @@ import { Status } from "../../ui/ui";
 import { FavouriteButton } from "./Browse";
 import { AnswerSide, Options } from "./AnswerSide";
 import { QuestionTools } from "./QuestionTools";
+import { Markdown } from "../../ui/Markdown";
 
 type Filter = "all" | "incorrect" | "flagged";
 
@@ -65,9 +66,8 @@ export function Review({ attemptId }: { attemptId: number }) {
           const peer = peerOf.get(x.question_id);
           return (
             <li key={x.question_id} value={n} className={x.is_correct ? "right" : "wrong"} aria-label={`Question ${n}`}>
-              <p className="stem">
-                {x.question_text} {x.flagged && <span className="badge flag">flagged</span>}
-              </p>
+              {x.flagged && <p className="badge flag">flagged</p>}
+              <Markdown className="stem" text={x.question_text} />
               {x.image_path && <img className="q-image" src={`/uploads/${x.image_path}`} alt={`Image for question ${n}`} />}
               <p>
                 Your answer: <strong className="given">{x.user_answer || "not answered"}</strong> {x.is_correct ? "✓ correct" : "✗ incorrect"}

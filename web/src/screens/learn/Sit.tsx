@@ -2,7 +2,9 @@
 // or the keyboard, every change saved at once, the server's clock, flags,
 // the lab values at hand, and before submitting the questions still
 // unanswered or flagged. In study mode the answer side shows after each
-// answer.
+// answer. The tools of the best question banks sit beside the question:
+// strike an option through, highlight the stem, a timer per question, the
+// note on it, a calculator, text size and contrast; all by keyboard.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, must } from "../../api/client";
@@ -12,6 +14,13 @@ import { LabTable } from "./Labs";
 import { AnswerSide, Options } from "./AnswerSide";
 import { clock, deviceID, flagStore, keyAction, leftToCheck, saveLabel, type SaveState } from "../../lib/quiz";
 import { plural } from "../../ui/ui";
+import { Markdown } from "../../ui/Markdown";
+import { addMark, offsetsOf } from "../../lib/highlight";
+import { prefs, sitMemory, toggle, type Prefs, type SitMemory } from "../../lib/sittools";
+import { Calculator, QuestionNote, Reading } from "./SitTools";
+import { enqueue, flush, isOffline, latestSave, onOutbox, pending, waitingAnswers } from "../../lib/outbox";
+import { sendEntry } from "../../api/outbox";
+import { keepShell } from "../../lib/offline";
 
 type Loaded = {
   attempt: { id: number; mode: string; deadline_at?: string | null };
@@ -21,10 +30,23 @@ type Loaded = {
 
 const device = deviceID(sessionStorage);
 
+type Started = Loaded["attempt"] & { resumed?: boolean };
+
 /** load starts (or resumes) the attempt and reads its questions as sat:
- * the attempt's own detail, which in study mode carries the answer side. */
+ * the attempt's own detail, which in study mode carries the answer side.
+ * Offline, the attempt this tab last started stands in for the start and
+ * the service worker answers the detail it kept. */
 async function load(quizId: number, study: boolean) {
-  const attempt = must(await api.POST("/api/v1/attempts/start", { params: { query: { quiz_id: quizId, mode: study ? "learning" : undefined } } }));
+  const kept = `rounds.started.${quizId}.${study ? "study" : "timed"}`;
+  let attempt: Started;
+  try {
+    attempt = must(await api.POST("/api/v1/attempts/start", { params: { query: { quiz_id: quizId, mode: study ? "learning" : undefined } } }));
+    sessionStorage.setItem(kept, JSON.stringify({ id: attempt.id, mode: attempt.mode, deadline_at: attempt.deadline_at }));
+  } catch (e) {
+    const was = sessionStorage.getItem(kept);
+    if (!isOffline(e) || !was) throw e;
+    attempt = { ...(JSON.parse(was) as Started), resumed: true };
+  }
   const detail = must(await api.GET("/api/v1/attempts/{attempt_id}", { params: { path: { attempt_id: attempt.id } } }));
   const questions = [...(detail.answers ?? [])].sort((x, y) => x.position - y.position);
   return { attempt, title: detail.quiz_title, questions };
@@ -40,10 +62,14 @@ export function Sit({ quizId }: { quizId: number }) {
   const [idx, setIdx] = useState(0);
   const [flags, setFlags] = useState<Set<number>>(new Set());
   const [save, setSave] = useState<SaveState>("idle");
+  const [waiting, setWaiting] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [submitting, setSubmitting] = useState(false);
   const [checking, setChecking] = useState(false);
   const [labs, setLabs] = useState(false);
+  const [panel, setPanel] = useState<"notes" | "calculator" | null>(null);
+  const [mem, setMem] = useState<SitMemory>({ struck: {}, marks: {}, seconds: {} });
+  const [look, setLook] = useState<Prefs>(() => prefs.read(localStorage));
   const latest = useRef({ answers, idx });
   const retry = useRef<number | undefined>(undefined);
 
@@ -54,25 +80,36 @@ export function Sit({ quizId }: { quizId: number }) {
       const loaded = await load(quizId, study);
       // A new attempt is one more in progress; a resumed one changes nothing.
       if (!loaded.attempt.resumed) void Promise.all(attemptStarted.map((k) => qc.invalidateQueries({ queryKey: k })));
-      const prog = await api.GET("/api/v1/attempts/progress", {
-        params: { query: { quiz_id: quizId, attempt_id: loaded.attempt.id }, header: { "x-quiz-session": device } },
-      });
+      const prog = await api
+        .GET("/api/v1/attempts/progress", {
+          params: { query: { quiz_id: quizId, attempt_id: loaded.attempt.id }, header: { "x-quiz-session": device } },
+        })
+        .catch((e) => {
+          if (isOffline(e)) return null; // nothing kept: the outbox may hold it
+          throw e;
+        });
       if (gone) return;
-      if (prog.response.status === 409) {
+      if (prog?.response.status === 409) {
         setLocked(Number(prog.response.headers.get("Retry-After") ?? "30"));
         return;
       }
-      const saved = must(prog);
-      if (saved && saved.attempt_id === loaded.attempt.id) {
+      const saved = prog ? must(prog) : null;
+      // Saves still waiting in the outbox are newer than anything the server has.
+      const waiting = latestSave(await pending(), loaded.attempt.id);
+      const from = waiting ? waiting.body : saved && saved.attempt_id === loaded.attempt.id ? saved : null;
+      if (from) {
         latest.current = {
-          answers: saved.answers ?? {},
-          idx: Math.min(saved.current_idx ?? 0, Math.max(0, loaded.questions.length - 1)),
+          answers: from.answers ?? {},
+          idx: Math.min(from.current_idx ?? 0, Math.max(0, loaded.questions.length - 1)),
         };
         setAnswers(latest.current.answers);
         setIdx(latest.current.idx);
         setSave("saved");
       }
+      if (gone) return;
+      keepShell();
       setFlags(flagStore.read(sessionStorage, loaded.attempt.id));
+      setMem(sitMemory.read(sessionStorage, loaded.attempt.id));
       setLocked(null);
       setData(loaded);
     })().catch((e: Error) => !gone && setError(e.message));
@@ -86,35 +123,55 @@ export function Sit({ quizId }: { quizId: number }) {
     return () => clearTimeout(t);
   }, [locked]);
 
-  const persist = useCallback(async () => {
+  // Every save goes through the outbox and is sent in order: online at
+  // once, offline when the network is back (retried every 3 s and on the
+  // browser's "online").
+  const send = useCallback(async () => {
     if (!data) return;
     window.clearTimeout(retry.current);
-    const { answers, idx } = latest.current;
-    setSave("saving");
-    try {
-      const res = await api.POST("/api/v1/attempts/progress", {
-        params: { header: { "x-quiz-session": device } },
-        body: { quiz_id: quizId, attempt_id: data.attempt.id, answers, current_idx: idx, mode: study ? "study" : data.attempt.mode, revision: Date.now() },
-      });
-      if (res.response.status === 409) {
-        setLocked(Number(res.response.headers.get("Retry-After") ?? "30"));
-        setData(null);
-        return;
-      }
-      must(res);
-      setSave("saved");
-    } catch {
-      // The network dropped: keep the answers here and try again.
-      setSave("offline");
-      retry.current = window.setTimeout(persist, 3000);
+    const out = await flush(sendEntry).catch(() => ({ kind: "offline" as const }));
+    if (out.kind === "locked") {
+      setLocked(out.retryAfter);
+      setData(null);
+      return;
     }
-  }, [data, quizId, study]);
+    const n = waitingAnswers(await pending(), data.attempt.id);
+    setWaiting(n);
+    if (out.kind === "sent") setSave("saved");
+    else {
+      setSave("offline");
+      retry.current = window.setTimeout(send, 3000);
+    }
+  }, [data]);
 
-  const change = (next: { answers?: Record<string, string>; idx?: number }) => {
+  useEffect(() => {
+    if (!data) return;
+    void send();
+    const again = () => void send();
+    window.addEventListener("online", again);
+    const off = onOutbox(() => void pending().then((p) => setWaiting(waitingAnswers(p, data.attempt.id))));
+    return () => (window.removeEventListener("online", again), off(), window.clearTimeout(retry.current));
+  }, [data, send]);
+
+  const persist = async (answered?: string) => {
+    if (!data) return;
+    const { answers, idx } = latest.current;
+    setSave((s) => (s === "offline" ? s : "saving"));
+    await enqueue({
+      kind: "progress",
+      attemptId: data.attempt.id,
+      device,
+      answered,
+      body: { quiz_id: quizId, attempt_id: data.attempt.id, answers, current_idx: idx, mode: study ? "study" : data.attempt.mode, revision: Date.now() },
+    });
+    await send();
+  };
+
+  const change = (next: { answers?: Record<string, string>; idx?: number }, answered?: string) => {
     latest.current = { answers: next.answers ?? latest.current.answers, idx: next.idx ?? latest.current.idx };
     if (next.answers) setAnswers(next.answers);
     if (next.idx !== undefined) setIdx(next.idx);
-    void persist();
+    void persist(answered);
   };
 
   const submit = useCallback(async () => {
@@ -128,6 +185,7 @@ export function Sit({ quizId }: { quizId: number }) {
         }),
       );
       flagStore.write(sessionStorage, data.attempt.id, new Set());
+      sitMemory.forget(sessionStorage, data.attempt.id);
       await Promise.all(attemptDone(data.attempt.id).map((k) => qc.invalidateQueries({ queryKey: k })));
       navigate(`/attempts/${data.attempt.id}`);
     } catch (e) {
@@ -151,7 +209,47 @@ export function Sit({ quizId }: { quizId: number }) {
   const questions = data?.questions ?? [];
   const q = questions[idx];
 
-  const choose = (option: string) => q && change({ answers: { ...latest.current.answers, [String(q.question_id)]: option } });
+  // What this tab keeps for the attempt (strikes, highlights, times).
+  const remember = (f: (m: SitMemory) => SitMemory) => {
+    if (!data) return;
+    setMem((m) => {
+      const next = f(m);
+      sitMemory.write(sessionStorage, data.attempt.id, next);
+      return next;
+    });
+  };
+  // The question on screen gathers a second each second the page is seen.
+  const qid = q ? String(q.question_id) : null;
+  useEffect(() => {
+    if (!qid || checking) return;
+    const t = setInterval(() => {
+      if (document.visibilityState === "visible") remember((m) => ({ ...m, seconds: { ...m.seconds, [qid]: (m.seconds[qid] ?? 0) + 1 } }));
+    }, 1000);
+    return () => clearInterval(t);
+  }, [qid, checking, data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const strike = (i: number) => qid && remember((m) => ({ ...m, struck: { ...m.struck, [qid]: toggle(m.struck[qid], i) } }));
+  const highlight = () => {
+    const el = document.getElementById("q-stem");
+    const sel = window.getSelection();
+    const m = el && sel && sel.rangeCount ? offsetsOf(el, sel.getRangeAt(0)) : null;
+    if (!qid || !m) return;
+    sel?.removeAllRanges();
+    remember((x) => ({ ...x, marks: { ...x.marks, [qid]: addMark(x.marks[qid] ?? [], m) } }));
+  };
+  const clearMarks = () => qid && remember((x) => ({ ...x, marks: { ...x.marks, [qid]: [] } }));
+  const setLookTo = (p: Prefs) => {
+    const next = { size: Math.max(0, Math.min(3, p.size)), contrast: p.contrast };
+    prefs.write(localStorage, next);
+    setLook(next);
+  };
+  const tool = (t: "highlight" | "notes" | "calculator" | "bigger" | "smaller" | "labs") => {
+    if (t === "highlight") highlight();
+    else if (t === "notes" || t === "calculator") setPanel(panel === t ? null : t);
+    else if (t === "labs") setLabs(!labs);
+    else setLookTo({ ...look, size: look.size + (t === "bigger" ? 1 : -1) });
+  };
+
+  const choose = (option: string) => q && change({ answers: { ...latest.current.answers, [String(q.question_id)]: option } }, String(q.question_id));
   const move = (to: number) => (setChecking(false), change({ idx: Math.max(0, Math.min(questions.length - 1, to)) }));
   const flag = () => {
     if (!q || !data) return;
@@ -165,13 +263,15 @@ export function Sit({ quizId }: { quizId: number }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!q || checking || e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement).matches("input, textarea, select")) return;
-      const a = keyAction(e.key, (q.options ?? []).length);
+      const a = keyAction(e.key, (q.options ?? []).length, e.shiftKey);
       if (!a) return;
       e.preventDefault();
       if (a.kind === "answer") {
         // In study mode an answer, once its explanation shows, stays.
         if (!study || latest.current.answers[String(q.question_id)] === undefined) choose((q.options ?? [])[a.index]);
       } else if (a.kind === "move") move(idx + a.by);
+      else if (a.kind === "strike") strike(a.index);
+      else if (a.kind === "tool") tool(a.tool);
       else flag();
     };
     window.addEventListener("keydown", onKey);
@@ -199,9 +299,11 @@ export function Sit({ quizId }: { quizId: number }) {
   const last = idx === questions.length - 1;
   // Submitting with questions open or flagged asks first.
   const askFirst = () => (check.unanswered.length || check.flagged.length ? setChecking(true) : void submit());
+  const struck = mem.struck[String(q.question_id)] ?? [];
+  const spent = Object.values(mem.seconds).reduce((a, b) => a + b, 0);
 
   return (
-    <section className="sit">
+    <section className={`sit size-${look.size}${look.contrast ? " contrast" : ""}`}>
       <header className="sit-bar">
         <h1>{data.title}</h1>
         {left !== null && (
@@ -209,13 +311,26 @@ export function Sit({ quizId }: { quizId: number }) {
             {clock(left)}
           </p>
         )}
+        {left === null && (
+          <p className="timer" role="timer" aria-label="Time in this block">
+            {clock(spent)}
+          </p>
+        )}
+        <p className="timer q-timer" role="timer" aria-label="Time on this question" data-testid="q-timer">
+          <span className="muted">This question </span>
+          {clock(mem.seconds[String(q.question_id)] ?? 0)}
+        </p>
         {study && <p className="badge">Study mode</p>}
         <p className={`saved save-${save}`} role="status" data-testid="save-state">
-          {saveLabel[save]}
+          {saveLabel(save, waiting)}
         </p>
-        <button aria-expanded={labs} aria-controls="lab-panel" onClick={() => setLabs(!labs)}>
+        <button aria-expanded={labs} aria-controls="lab-panel" onClick={() => setLabs(!labs)} aria-label="Lab values (L)">
           Lab values
         </button>
+        <button aria-expanded={panel === "calculator"} onClick={() => tool("calculator")} aria-label="Calculator (=)">
+          Calculator
+        </button>
+        <Reading p={look} onChange={setLookTo} />
       </header>
       <div className={labs ? "sit-body with-labs" : "sit-body"}>
         <nav className="grid" aria-label="Questions">
@@ -240,9 +355,23 @@ export function Sit({ quizId }: { quizId: number }) {
         ) : (
           <article className="question">
             <h2>
-              Question {idx + 1} of {questions.length} {flags.has(q.question_id) && <span className="badge">flagged</span>}
+              Question {idx + 1} of {questions.length} {flags.has(q.question_id) && <span className="badge">flagged</span>}{" "}
+              <span className="muted qid" data-testid="question-id">
+                ID {q.question_id}
+              </span>
             </h2>
-            <p className="stem">{q.question_text}</p>
+            {panel === "calculator" && <Calculator onClose={() => setPanel(null)} />}
+            <Markdown id="q-stem" className="stem" text={q.question_text} marks={mem.marks[String(q.question_id)]} />
+            <p className="actions stem-tools">
+              <button onMouseDown={(e) => e.preventDefault()} onClick={highlight} aria-label="Highlight the selected text (M)">
+                Highlight
+              </button>
+              {!!mem.marks[String(q.question_id)]?.length && <button onClick={clearMarks}>Clear highlights</button>}
+              <button aria-expanded={panel === "notes"} onClick={() => tool("notes")} aria-label="Note on this question (N)">
+                Note
+              </button>
+            </p>
+            {panel === "notes" && <QuestionNote questionId={q.question_id} />}
             {q.image_path && <img className="q-image" src={`/uploads/${q.image_path}`} alt={`Image for question ${idx + 1}`} />}
             {showAnswer ? (
               <div className="explain" role="note">
@@ -256,9 +385,14 @@ export function Sit({ quizId }: { quizId: number }) {
               <fieldset>
                 <legend className="sr-only">Answer</legend>
                 {(q.options ?? []).map((o, i) => (
-                  <label key={i} className={`option ${picked === o ? "picked" : ""}`}>
+                  <label
+                    key={i}
+                    className={`option ${picked === o ? "picked" : ""} ${struck.includes(i) ? "struck" : ""}`}
+                    onContextMenu={(e) => (e.preventDefault(), strike(i))}
+                  >
                     <input type="radio" name={`q${q.question_id}`} checked={picked === o} onChange={() => choose(o)} />
-                    <kbd>{String.fromCharCode(65 + i)}</kbd> {o}
+                    <kbd>{String.fromCharCode(65 + i)}</kbd> <Markdown inline text={o} />
+                    {struck.includes(i) && <span className="sr-only"> (struck out)</span>}
                   </label>
                 ))}
               </fieldset>
@@ -279,7 +413,9 @@ export function Sit({ quizId }: { quizId: number }) {
                 Submit ({answered}/{questions.length} answered)
               </button>
             </p>
-            <p className="muted keys">Keys: A–I or 1–9 answer · ← → move · F flag</p>
+            <p className="muted keys">
+              Keys: A–I or 1–9 answer · Shift+A–I or right click strike through · ← → move · F flag · M highlight · N note · = calculator · L lab values · + − text size
+            </p>
           </article>
         )}
         {labs && (
