@@ -82,5 +82,4 @@ type Facade interface {
 	// attempt: met holds every question met, true where that answer was
 	// right; flagged holds those flagged then (custom blocks' history).
 	LastAnswers(ctx context.Context, userID int64, ids []int64) (met, flagged map[int64]bool, err error)
-
 }

@@ -207,4 +207,3 @@ func statsSetUp() (*statsWorld, error) {
 
 	return &statsWorld{h: h, api: api, mod: mod, learner: learner, first: first, attempts: attempts}, nil
 }
-
