@@ -31,7 +31,7 @@ const (
 	helperSecretEnv = "ROUNDS_FAULT_SECRET"
 	helperDirEnv    = "ROUNDS_FAULT_DIR"
 
-	blockJob   = "fault.block" // with {"block": true}, blocks on its first attempt until killed
+	blockJob   = "fault.block" // see block
 	tickEvery  = time.Second   // the scheduled tick's period
 	tickTable  = "public.fault_ticks"
 	tickSchema = `CREATE TABLE IF NOT EXISTS public.fault_ticks (pid int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())`
@@ -50,12 +50,35 @@ func runHelper(role app.Role) int {
 	if err != nil {
 		return fail(err)
 	}
-	a.Runner.Handle(blockJob, func(ctx context.Context, run *jobs.Run) (any, error) {
-		var p struct{ Block bool }
-		if err := run.Decode(&p); err != nil {
-			return nil, err
-		}
-		for p.Block && run.Attempt == 1 {
+	registerBlock(a)
+	a.Scheduler.Every("fault.tick", tickEvery, func(ctx context.Context) error {
+		return a.DB.Conn(ctx).Exec("INSERT INTO "+tickTable+" (pid) VALUES (?)", os.Getpid()).Error
+	})
+	if err := a.Start(ctx, role); err != nil {
+		return fail(err)
+	}
+	fmt.Printf("ready %s\n", a.HTTPAddr())
+	<-a.Done()
+	return 0
+}
+
+// block is a fault.block job: with Block, its first run blocks until its
+// worker is killed.
+type block struct {
+	Block bool `json:"block"`
+}
+
+func (block) Kind() string { return blockJob }
+
+// blockTimeout is fault.block's time limit: a killed worker's job is
+// taken up once it has run this long (and jobs.rescue_after).
+const blockTimeout = 5 * time.Second
+
+// registerBlock declares fault.block: the helpers run it, the suite's own
+// process queues it.
+func registerBlock(a *app.App) {
+	jobs.Register(a.Runner, jobs.Kind[block]{Timeout: blockTimeout, Handle: func(ctx context.Context, run *jobs.Run[block]) (any, error) {
+		for run.Args.Block && run.Attempt == 1 {
 			if err := run.Step(ctx, "waiting", fmt.Sprint(os.Getpid())); err != nil {
 				return nil, err
 			}
@@ -66,16 +89,7 @@ func runHelper(role app.Role) int {
 			}
 		}
 		return map[string]any{"attempt": run.Attempt, "pid": os.Getpid()}, nil
-	})
-	a.Scheduler.Every("fault.tick", tickEvery, func(ctx context.Context) error {
-		return a.DB.Conn(ctx).Exec("INSERT INTO "+tickTable+" (pid) VALUES (?)", os.Getpid()).Error
-	})
-	if err := a.Start(ctx, role); err != nil {
-		return fail(err)
-	}
-	fmt.Printf("ready %s\n", a.HTTPAddr())
-	<-a.Done()
-	return 0
+	}})
 }
 
 // process is a running helper.

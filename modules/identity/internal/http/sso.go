@@ -96,15 +96,14 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 	httpapi.Register(r, auth.Public, huma.Operation{
 		Method: nethttp.MethodPost, Path: "/auth/sso/exchange", Tags: tags("auth"),
 		Summary:     "Trade the one-time code for a token",
-		Description: "A code works once and for 60 seconds. Also sets the media cookie for /uploads.",
+		Description: "A code works once and for 60 seconds. Also sets the media cookie for /uploads and (admins) the job UI at /admin/jobs.",
 		Errors:      []int{nethttp.StatusBadRequest},
 	}, func(ctx context.Context, in *ssoExchangeInput) (*tokenOutput, error) {
 		t, err := h.svc.Exchange(ctx, in.Body.Code, in.Body.Refresh, in.Body.Device)
 		if err != nil {
 			return nil, err
 		}
-		media := h.cookie(&in.Browser, h.mediaCookie, t.MediaToken, "/uploads", t.ExpiresIn)
-		return &tokenOutput{SetCookie: []nethttp.Cookie{media}, Body: toToken(t)}, nil
+		return &tokenOutput{SetCookie: h.mediaCookies(&in.Browser, t.MediaToken, t.ExpiresIn), Body: toToken(t)}, nil
 	})
 
 	httpapi.Register(r, auth.Public, huma.Operation{
@@ -117,7 +116,6 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		gone := h.cookie(&in.Browser, h.mediaCookie, "", "/uploads", -1)
-		return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: []nethttp.Cookie{gone}}, nil
+		return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: h.mediaCookies(&in.Browser, "", -1)}, nil
 	})
 }
