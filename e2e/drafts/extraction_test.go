@@ -81,10 +81,10 @@ var _ = Describe("Extraction jobs", func() {
 	DescribeTable("refuses a bad choice before anything is queued",
 		func(body func(sec int64) map[string]any, status int, code string) {
 			sec := section(h, mod, doc, "Cardiology", 1, 3)
-			before := count(h, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)
+			before := count(h, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)
 			Expect(mod.Client(h).Post("/api/v1/drafts/extract", body(sec))).To(HaveError(status, code))
 			Expect(mod.Client(h).Post("/api/v1/quizzes/", body(sec))).To(HaveError(status, code))
-			Expect(count(h, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)).To(Equal(before))
+			Expect(count(h, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)).To(Equal(before))
 		},
 		Entry("a model that is not configured", func(sec int64) map[string]any {
 			return map[string]any{"section_id": sec, "model": "gpt-unknown"}
@@ -116,7 +116,7 @@ var _ = Describe("Extraction jobs", func() {
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/00000000-0000-0000-0000-000000000000")).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/not-a-uuid")).To(HaveError(404, "not_found"))
 		var processJob string
-		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT id::text FROM platform.jobs WHERE kind = 'process_pdf' LIMIT 1`).
+		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT public_id::text FROM platform.job_progress WHERE kind = 'process_pdf' LIMIT 1`).
 			Scan(&processJob).Error).To(Succeed())
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/" + processJob)).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Post("/api/v1/quizzes/job/"+processJob+"/cancel", nil)).To(HaveError(404, "not_found"))

@@ -279,8 +279,11 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		jobID := res.Map()["job_id"].(string)
 		Expect(res.Map()).To(HaveKeyWithValue("status", "pending"))
 
-		// A second request while it runs is refused.
-		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)).To(harness.HaveError(409, "conflict"))
+		// A second request while it waits or runs is refused, naming the
+		// job (a unique kind: River answers the one queued).
+		again := admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)
+		Expect(again).To(harness.HaveError(409, "conflict"))
+		Expect(string(again.Body)).To(ContainSubstring(jobID))
 
 		u := searcher(remote)
 		Eventually(func() string { return health(remote).Regeneration.Status }, "10s", "20ms").Should(Equal("running"))
@@ -329,7 +332,16 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		proxy.SetEmbeddings(standin.ServerError)
 		admin := newUser(remote, auth.RoleAdmin)
 		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)).To(harness.HaveStatus(202))
-		Eventually(func() string { return health(remote).Regeneration.Status }, "10s", "50ms").Should(Equal("failed"))
+		// A failing endpoint may pass: the job is tried again (jobs.max_attempts
+		// runs, River's backoff between them) before it fails.
+		Eventually(func() string { return health(remote).Regeneration.Status }, "60s", "50ms").Should(Equal("failed"))
+		var retried int
+		for _, st := range health(remote).Regeneration.Steps {
+			if st.Name == "trying again" {
+				retried++
+			}
+		}
+		Expect(retried).To(Equal(remote.Config.Jobs.MaxAttempts - 1))
 		proxy.SetEmbeddings(standin.OK)
 		sem, err := app.Lookup[*search.Module](remote.App).Semantic(ctx, search.KindQuestion, "thyroid storm", 0.3, 50)
 		Expect(err).NotTo(HaveOccurred())

@@ -72,20 +72,23 @@ func (s *Scheduler) Daily(name string, hour, minute uint, fn Func) {
 		def: gocron.DailyJob(1, gocron.NewAtTimes(gocron.NewAtTime(hour, minute, 0))), fn: fn})
 }
 
-// queuedLimit bounds a queued task's run (its job's timeout): a run as long
-// as its period would overlap the next, and a worker's death is noticed
-// no later than this.
-const queuedLimit = time.Hour
+// A queued task's run may take its period (a longer run would overlap
+// the next), at least a minute and at most an hour: the job's time limit,
+// which is also how long a task whose worker died waits to be taken up.
+const (
+	queuedMin = time.Minute
+	queuedMax = time.Hour
+)
 
 // EveryQueued queues fn as a background job at a fixed interval; a run
 // still waiting or running when the next is due is not doubled.
 func (s *Scheduler) EveryQueued(name string, interval time.Duration, fn Func) {
-	s.Every(name, interval, s.tasks.Task(name, min(interval, queuedLimit), fn))
+	s.Every(name, interval, s.tasks.Task(name, min(max(interval, queuedMin), queuedMax), fn))
 }
 
 // DailyQueued queues fn as a background job once a day at hour:minute UTC.
 func (s *Scheduler) DailyQueued(name string, hour, minute uint, fn Func) {
-	s.Daily(name, hour, minute, s.tasks.Task(name, queuedLimit, fn))
+	s.Daily(name, hour, minute, s.tasks.Task(name, queuedMax, fn))
 }
 
 // Leading reports whether this process leads now.
