@@ -106,6 +106,15 @@ type (
 func (bulkPayload) Kind() string   { return "test.bulk" }
 func (urgentPayload) Kind() string { return "test.urgent" }
 
+// oncePayload is a test.once job: it stores a row and records its result
+// in the same transaction (Run.Done), so running it again stores nothing.
+type oncePayload struct{}
+
+func (oncePayload) Kind() string { return "test.once" }
+
+// onceRuns counts the times test.once's handler was called.
+var onceRuns atomic.Int64
+
 // failRuns counts test.fail's runs.
 var failRuns atomic.Int64
 
@@ -149,6 +158,18 @@ func registerTestJobs(a *app.App) {
 				}
 			}
 			return nil, nil
+		}})
+	must(a.DB.Conn(context.Background()).Exec(`CREATE TABLE IF NOT EXISTS public.test_once (job uuid)`).Error)
+	jobs.Register(a.Runner, jobs.Kind[oncePayload]{Timeout: 30 * time.Second,
+		Handle: func(ctx context.Context, run *jobs.Run[oncePayload]) (any, error) {
+			onceRuns.Add(1)
+			out := map[string]string{"stored": run.ID.String()}
+			return out, a.DB.Tx(ctx, func(ctx context.Context) error {
+				if err := a.DB.Conn(ctx).Exec(`INSERT INTO public.test_once (job) VALUES (?)`, run.ID).Error; err != nil {
+					return err
+				}
+				return run.Done(ctx, out)
+			})
 		}})
 	jobs.Register(a.Runner, jobs.Kind[bulkPayload]{Priority: jobs.Bulk, Timeout: 30 * time.Second,
 		Handle: func(context.Context, *jobs.Run[bulkPayload]) (any, error) { return nil, nil }})
