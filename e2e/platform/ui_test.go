@@ -148,7 +148,7 @@ var _ = Describe("River's job UI at /admin/jobs", func() {
 			return attempt
 		}, "10s", "50ms").Should(Equal(2))
 		Expect(rows()).To(Equal(1), "nothing stored twice")
-		Expect(onceRuns.Load() - before).To(BeEquivalentTo(1), "the handler was not called again")
+		Expect(onceRuns.Load()-before).To(BeEquivalentTo(1), "the handler was not called again")
 		rec, err := h.App.Queue.Get(ctx, id)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rec.Status).To(Equal(jobs.Completed))
