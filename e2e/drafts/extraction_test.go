@@ -112,6 +112,28 @@ var _ = Describe("Extraction jobs", func() {
 		Expect(waitJob(h, mod, jobID)["reading_mode"]).To(Equal("vision"))
 	})
 
+	It("stores nothing twice when a job whose batch was stored runs again (its worker died before the job was recorded done)", func() {
+		sec := section(h, mod, doc, "Cardiology", 1, 3)
+		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		job := waitJob(h, mod, jobID)
+		Expect(job["status"]).To(Equal("completed"))
+		batch, drafts := job["batch_id"], count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b
+			ON b.id = d.batch_id WHERE b.job_id = ?`, jobID)
+		Expect(drafts).To(BeNumerically(">", 0))
+		// As a worker dying between the batch's commit and recording the
+		// job's result leaves it: the work stored, no result.
+		Expect(h.App.DB.Conn(ctxb()).Exec(`UPDATE platform.job_progress SET result = NULL WHERE public_id = ?`, jobID).
+			Error).To(Succeed())
+
+		h.RetryJob(h.NewUser(auth.RoleAdmin), jobID)
+		job = waitJob(h, mod, jobID)
+		Expect(job["status"]).To(Equal("completed"))
+		Expect(job["batch_id"]).To(Equal(batch), "the batch its first run stored")
+		Expect(count(h, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(Equal(1))
+		Expect(count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b ON b.id = d.batch_id
+			WHERE b.job_id = ?`, jobID)).To(Equal(drafts))
+	})
+
 	It("answers 404 for an unknown or malformed job id, and for jobs of other kinds", func() {
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/00000000-0000-0000-0000-000000000000")).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/not-a-uuid")).To(HaveError(404, "not_found"))

@@ -35,6 +35,10 @@ const (
 	tickEvery  = time.Second   // the scheduled tick's period
 	tickTable  = "public.fault_ticks"
 	tickSchema = `CREATE TABLE IF NOT EXISTS public.fault_ticks (pid int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())`
+
+	onceJob    = "fault.once" // see once
+	onceTable  = "public.fault_once"
+	onceSchema = `CREATE TABLE IF NOT EXISTS public.fault_once (job uuid NOT NULL, pid int NOT NULL)`
 )
 
 func runHelper(role app.Role) int {
@@ -74,9 +78,35 @@ func (block) Kind() string { return blockJob }
 // taken up once it has run this long (and jobs.rescue_after).
 const blockTimeout = 5 * time.Second
 
-// registerBlock declares fault.block: the helpers run it, the suite's own
-// process queues it.
+// once is a fault.once job: it stores a row and its result in one
+// transaction (Run.Done); with Block, its first run then blocks until its
+// worker is killed, after the commit and before River hears the job ended.
+type once struct {
+	Block bool `json:"block"`
+}
+
+func (once) Kind() string { return onceJob }
+
+// registerBlock declares fault.block and fault.once: the helpers run them,
+// the suite's own process queues them.
 func registerBlock(a *app.App) {
+	jobs.Register(a.Runner, jobs.Kind[once]{Timeout: blockTimeout, Handle: func(ctx context.Context, run *jobs.Run[once]) (any, error) {
+		result := map[string]any{"attempt": run.Attempt, "pid": os.Getpid()}
+		err := a.DB.Tx(ctx, func(ctx context.Context) error {
+			if err := a.DB.Conn(ctx).Exec("INSERT INTO "+onceTable+" (job, pid) VALUES (?, ?)", run.ID, os.Getpid()).Error; err != nil {
+				return err
+			}
+			return run.Done(ctx, result)
+		})
+		for err == nil && run.Args.Block && run.Attempt == 1 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		return result, err
+	}})
 	jobs.Register(a.Runner, jobs.Kind[block]{Timeout: blockTimeout, Handle: func(ctx context.Context, run *jobs.Run[block]) (any, error) {
 		for run.Args.Block && run.Attempt == 1 {
 			if err := run.Step(ctx, "waiting", fmt.Sprint(os.Getpid())); err != nil {

@@ -52,6 +52,26 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 			took.Round(10*time.Millisecond), blockTimeout, h.Config.Jobs.RescueAfter))
 	})
 
+	It("does not do a job's work twice when its worker process is killed after the work committed", func() {
+		Expect(h.App.DB.Conn(ctxb).Exec(onceSchema).Error).To(Succeed())
+		first := startHelper(app.RoleWorker)
+		id, err := h.App.Queue.Enqueue(ctxb, nil, once{Block: true})
+		Expect(err).NotTo(HaveOccurred())
+		stored := func() int { return scalar[int]("SELECT count(*) FROM "+onceTable+" WHERE job = ?", id) }
+		Eventually(stored, "20s", "50ms").Should(Equal(1))
+		Expect(job(id).Status).To(Equal(jobs.Running), "River has not heard the job ended")
+
+		first.kill()
+		startHelper(app.RoleWorker)
+		Eventually(func() jobs.Status { return job(id).Status }, "60s", "50ms").Should(Equal(jobs.Completed))
+		rec := job(id)
+		Expect(rec.Attempts).To(Equal(2), "taken up again by the other worker")
+		Expect(stored()).To(Equal(1), "its work not done twice")
+		var result struct{ Attempt, PID int }
+		Expect(rec.Decode(&result)).To(Succeed())
+		Expect(result).To(Equal(struct{ Attempt, PID int }{1, first.pid()}), "the result stored with the work")
+	})
+
 	It("moves scheduling to the other scheduler when the leader's process is killed; each tick runs once per period", func() {
 		a, b := startHelper(app.RoleScheduler), startHelper(app.RoleScheduler)
 		ticksBy := func(pid int) func() int {

@@ -170,15 +170,15 @@ var _ = Describe("Jobs", func() {
 		Expect(err).NotTo(HaveOccurred())
 		rec := waitWithin(id, jobs.Failed, "60s")
 		Expect(rec.Attempts).To(Equal(h.Config.Jobs.MaxAttempts))
-		Expect(rec.Error).To(ContainSubstring(fmt.Sprintf("did not answer on attempt %d", h.Config.Jobs.MaxAttempts)))
+		Expect(rec.Error).To(ContainSubstring(fmt.Sprintf("went away on attempt %d", h.Config.Jobs.MaxAttempts)))
 		Expect(failRuns.Load() - before).To(BeEquivalentTo(h.Config.Jobs.MaxAttempts))
 		var retried []string
 		for _, st := range rec.Steps {
 			Expect(st.Name).To(Equal("trying again"))
 			retried = append(retried, st.Detail)
 		}
-		Expect(retried).To(HaveExactElements(HaveSuffix("the model gateway did not answer on attempt 1"),
-			HaveSuffix("the model gateway did not answer on attempt 2")))
+		Expect(retried).To(HaveExactElements(HavePrefix("the database went away on attempt 1"),
+			HavePrefix("the database went away on attempt 2")))
 		Expect(riverRow(id).State).To(Equal("cancelled"), "ended for good, not left to River's next retry")
 	})
 

@@ -2,13 +2,14 @@ package platform_test
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/roundsedu/rounds/app"
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
@@ -81,7 +82,7 @@ type stepsPayload struct {
 func (stepsPayload) Kind() string { return "test.steps" }
 
 // failPayload is a test.fail job, which fails for good at once; with
-// Passing, a failure worth retrying (an upstream that did not answer).
+// Passing, with a failure worth retrying (the database went away).
 type failPayload struct {
 	Passing bool `json:"passing"`
 }
@@ -141,7 +142,7 @@ func registerTestJobs(a *app.App) {
 	jobs.Register(a.Runner, jobs.Kind[failPayload]{Timeout: 30 * time.Second, Handle: func(_ context.Context, run *jobs.Run[failPayload]) (any, error) {
 		failRuns.Add(1)
 		if run.Args.Passing {
-			return nil, apperr.New(apperr.UpstreamFailed, "the model gateway did not answer on attempt %d", run.Attempt)
+			return nil, fmt.Errorf("the database went away on attempt %d: %w", run.Attempt, driver.ErrBadConn)
 		}
 		return nil, errors.New("the parser choked on page 3")
 	}})

@@ -14,7 +14,6 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
@@ -209,15 +208,11 @@ func (w *worker[A]) work(ctx context.Context, job *river.Job[A]) (outcome string
 	return string(Failed), q.fail(ctx, job.ID, err.Error())
 }
 
-// passing reports a failure a later run may not meet: the database or an
-// upstream (a model gateway) could not be reached or did not answer.
-func passing(err error) bool {
-	if db.IsUnreachable(err) {
-		return true
-	}
-	ae, ok := apperr.As(err)
-	return ok && (ae.Code == apperr.UpstreamFailed || ae.Code == apperr.Unavailable)
-}
+// passing reports a failure a later run may not meet: the database could
+// not be reached (an outage, a restart). A model call that failed is not
+// one: the gateway has retried it already (ai.retries), and a stalled
+// model would hold a run for its whole timeout again.
+func passing(err error) bool { return db.IsUnreachable(err) }
 
 // progress is what a run needs of its job's progress row.
 type progress struct {
