@@ -95,6 +95,7 @@ func (r *Runner) Run(ctx context.Context, grace time.Duration) error {
 		Workers:                     r.q.workers,
 		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Concurrency}},
 		FetchPollInterval:           cfg.PollInterval,
+		FetchCooldown:               cfg.FetchCooldown,
 		PollOnly:                    cfg.PollOnly,
 		JobTimeout:                  -1, // every kind has its own (Kind.Timeout)
 		RescueStuckJobsAfter:        cfg.RescueAfter,
