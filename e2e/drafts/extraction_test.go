@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 var _ = Describe("Extraction jobs", func() {
@@ -24,6 +25,10 @@ var _ = Describe("Extraction jobs", func() {
 	It("runs the built-in extractor and reports status, steps and the batch", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
 		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		var priority int
+		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT j.priority FROM river.river_job j JOIN platform.job_progress p
+			ON p.job_id = j.id WHERE p.public_id = ?`, jobID).Scan(&priority).Error).To(Succeed())
+		Expect(priority).To(Equal(int(jobs.Urgent)), "a moderator waits: fetched before any bulk work (a re-embedding)")
 		job := waitJob(h, mod, jobID)
 		Expect(job["status"]).To(Equal("completed"))
 		Expect(job["error"]).To(BeNil())
