@@ -5,10 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -315,7 +311,7 @@ var _ = Describe("The scheduler", func() {
 		runs := map[string]int{}
 		lockKey := time.Now().UnixNano() // private to this test
 		start := func(name string) (*scheduler.Scheduler, context.CancelFunc, chan struct{}) {
-			s := scheduler.NewWithLock(h.App.DB, h.Config.Scheduler, slog.New(slog.DiscardHandler), metrics.New(), nil, lockKey)
+			s := scheduler.NewWithLock(h.App.DB, h.Config.Scheduler, slog.New(slog.DiscardHandler), metrics.New(), lockKey)
 			s.Every("tick", 50*time.Millisecond, func(context.Context) error {
 				mu.Lock()
 				runs[name]++
@@ -350,50 +346,6 @@ var _ = Describe("The scheduler", func() {
 		stopLeader()
 		<-doneLeader
 		Eventually(count(standby), "5s").Should(BeNumerically(">=", 3))
-	})
-})
-
-var _ = Describe("A scheduled task longer than a few statements", func() {
-	It("is queued as River work each period: a worker runs it, and a run still waiting or running is not queued again", func() {
-		ctx := context.Background()
-		states := func() (st []string) {
-			Expect(h.App.DB.Conn(ctx).Raw(`SELECT state::text FROM river.river_job WHERE kind = 'test.queued' ORDER BY id`).
-				Scan(&st).Error).To(Succeed())
-			return st
-		}
-		// ticks is how many times the leader ran the task's schedule.
-		ticks := func() int {
-			rec := httptest.NewRecorder()
-			queuedMetrics.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-			m := regexp.MustCompile(`rounds_jobs_total\{kind="scheduled:test.queued",outcome="completed"\} (\d+)`).
-				FindStringSubmatch(rec.Body.String())
-			if m == nil {
-				return 0
-			}
-			n, err := strconv.Atoi(m[1])
-			Expect(err).NotTo(HaveOccurred())
-			return n
-		}
-		run, stop := context.WithCancel(ctx)
-		done := make(chan struct{})
-		go func() { defer close(done); _ = queuedScheduler.Run(run, time.Second) }()
-		defer func() { stop(); <-done }()
-
-		Eventually(states, "10s", "20ms").Should(Equal([]string{"running"}), "the first tick queued a job a worker took")
-		Expect(queuedRuns.Load()).To(BeEquivalentTo(1))
-		seen := ticks()
-		Eventually(ticks, "10s", "20ms").Should(BeNumerically(">=", seen+3))
-		Expect(states()).To(Equal([]string{"running"}), "ticks while it runs queue nothing")
-		Expect(queuedRuns.Load()).To(BeEquivalentTo(1))
-
-		close(queuedGate)
-		completed := func() (n int) {
-			Expect(h.App.DB.Conn(ctx).Raw(`SELECT count(*) FROM river.river_job WHERE kind = 'test.queued' AND state = 'completed'`).
-				Scan(&n).Error).To(Succeed())
-			return n
-		}
-		Eventually(completed, "10s", "20ms").Should(BeNumerically(">=", 3))
-		Expect(queuedRuns.Load()).To(BeNumerically(">=", 3), "each later tick queued a run that a worker did")
 	})
 })
 

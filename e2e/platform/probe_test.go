@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,8 +12,6 @@ import (
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/jobs"
-	"github.com/roundsedu/rounds/platform/metrics"
-	"github.com/roundsedu/rounds/platform/scheduler"
 )
 
 const pingTopic = "test.ping.v1"
@@ -122,28 +119,7 @@ var onceRuns atomic.Int64
 // failRuns counts test.fail's runs.
 var failRuns atomic.Int64
 
-// queuedScheduler leads on a lock of its own and queues the task
-// test.queued as background work every 50 ms (EveryQueued); only its test
-// runs it. Each run of the task blocks until queuedGate is closed.
-var (
-	queuedScheduler *scheduler.Scheduler
-	queuedMetrics   = metrics.New()
-	queuedGate      = make(chan struct{})
-	queuedRuns      atomic.Int64
-)
-
 func registerTestJobs(a *app.App) {
-	queuedScheduler = scheduler.NewWithLock(a.DB, a.Config.Scheduler, slog.New(slog.DiscardHandler), queuedMetrics,
-		a.Runner, time.Now().UnixNano())
-	queuedScheduler.EveryQueued("test.queued", 50*time.Millisecond, func(ctx context.Context) error {
-		queuedRuns.Add(1)
-		select {
-		case <-queuedGate:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	})
 	jobs.Register(a.Runner, jobs.Kind[stepsPayload]{Timeout: 30 * time.Second, Handle: func(ctx context.Context, run *jobs.Run[stepsPayload]) (any, error) {
 		p := run.Args
 		for i := 1; i <= p.Steps; i++ {

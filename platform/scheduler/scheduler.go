@@ -51,12 +51,14 @@ type Tasks interface {
 // New makes a scheduler whose leader holds the default lock and queues
 // its longer tasks on tasks.
 func New(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, tasks Tasks) *Scheduler {
-	return NewWithLock(d, cfg, log, m, tasks, leaderLock)
+	s := NewWithLock(d, cfg, log, m, leaderLock)
+	s.tasks = tasks
+	return s
 }
 
 // NewWithLock uses another lock key (tests run several groups side by side).
-func NewWithLock(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, tasks Tasks, key int64) *Scheduler {
-	return &Scheduler{cfg: cfg, log: log, metrics: m, tasks: tasks, elector: NewElector(d, key)}
+func NewWithLock(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, key int64) *Scheduler {
+	return &Scheduler{cfg: cfg, log: log, metrics: m, elector: NewElector(d, key)}
 }
 
 // Every registers fn to run at a fixed interval.
