@@ -18,6 +18,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"riverqueue.com/riverui"
 
 	"github.com/roundsedu/rounds/migrations"
 	"github.com/roundsedu/rounds/modules/identity"
@@ -82,6 +83,7 @@ type App struct {
 	httpAddr string
 	metrAddr string
 	devIdP   *devidp.Provider // only when devidp.enabled
+	jobsUI   *riverui.Handler
 	tracing  func(context.Context) error
 }
 
@@ -116,13 +118,19 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		d.Close()
 		return nil, err
 	}
+	queue, err := jobs.NewQueue(d, cfg.Jobs, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
 	m := metrics.New()
+	runner := jobs.NewRunner(queue, cfg.Database, log, m)
 	a := &App{Platform: Platform{
 		Config: cfg, Log: log, DB: d, Metrics: m,
 		Bus:       events.New(d, cfg.Events, log, m),
-		Queue:     jobs.NewQueue(d, cfg.Jobs),
-		Runner:    jobs.NewRunner(d, cfg.Jobs, log, m),
-		Scheduler: scheduler.New(d, cfg.Scheduler, log, m),
+		Queue:     queue,
+		Runner:    runner,
+		Scheduler: scheduler.New(d, cfg.Scheduler, log, m, runner),
 		Storage:   store,
 		Limiter:   ratelimit.New(d),
 		Settings:  settings.New(d),
@@ -161,6 +169,11 @@ func (a *App) build(ctx context.Context) error {
 	router := p.HTTP.Router()
 	httpapi.RegisterHealth(router, p.DB.Ping, buildinfo.String())
 	p.Settings.Routes(router)
+	// The operators' view of the jobs: River's UI, for admins.
+	if a.jobsUI, err = p.Queue.UI(httpapi.JobsUIPath); err != nil {
+		return err
+	}
+	p.HTTP.MountPage(httpapi.JobsUIPath, auth.Admin, a.jobsUI)
 
 	kit := &module.Kit{Config: p.Config, Log: p.Log, DB: p.DB, Bus: p.Bus, Queue: p.Queue, Storage: p.Storage,
 		Limiter: p.Limiter, Settings: p.Settings, Signer: p.Signer, MediaSigner: mediaSigner,
@@ -231,6 +244,10 @@ func (a *App) Start(ctx context.Context, role Role) error {
 	ctx, a.cancel = context.WithCancel(ctx)
 	grace := a.Config.HTTP.ShutdownTimeout
 	if role.runs(RoleServe) {
+		if err := a.jobsUI.Start(ctx); err != nil {
+			a.cancel()
+			return fmt.Errorf("jobs UI: %w", err)
+		}
 		if err := a.startHTTP(ctx); err != nil {
 			a.cancel()
 			return err

@@ -5,23 +5,19 @@ import (
 	"time"
 )
 
-// retention is how long delivered events and finished jobs are kept.
+// retention is how long delivered events are kept (River deletes finished
+// jobs itself after jobs.retention).
 const retention = 30 * 24 * time.Hour
 
 // scheduleMaintenance registers the platform's own housekeeping: the event
-// tables and the job table would otherwise grow without bound.
+// tables would otherwise grow without bound.
 func scheduleMaintenance(p *Platform) {
-	p.Scheduler.Daily("prune_platform", 3, 17, func(ctx context.Context) error {
+	p.Scheduler.DailyQueued("prune_platform", 3, 17, func(ctx context.Context) error {
 		events, err := p.Bus.Prune(ctx, retention)
-		if err != nil {
-			return err
+		if err == nil {
+			p.Log.Info("pruned platform tables", "events", events)
 		}
-		jobs, err := p.Queue.Prune(ctx, retention)
-		if err != nil {
-			return err
-		}
-		p.Log.Info("pruned platform tables", "events", events, "jobs", jobs)
-		return nil
+		return err
 	})
 	// Every caller address ever seen leaves a counter row.
 	p.Scheduler.Every("prune_rate_limits", time.Hour, func(ctx context.Context) error {

@@ -1,7 +1,7 @@
 // Package web serves the browser client: the Vite build in dist, embedded in
-// the binary. Paths outside /api and /uploads are the client's: a file of
-// the build when one matches, else index.html so the client's router
-// handles the route (a reload on /quizzes/42 works).
+// the binary. Paths outside /api, /uploads and /admin/jobs (River's job UI)
+// are the client's: a file of the build when one matches, else index.html
+// so the client's router handles the route (a reload on /quizzes/42 works).
 package web
 
 import (
@@ -88,7 +88,7 @@ func Handler(fsys fs.FS, api http.Handler) (h http.Handler, ok bool) {
 
 // isServer reports the paths the API and the media routes own.
 func isServer(p string) bool {
-	for _, prefix := range []string{"/api", "/uploads"} {
+	for _, prefix := range []string{"/api", "/uploads", "/admin/jobs"} {
 		if p == prefix || strings.HasPrefix(p, prefix+"/") {
 			return true
 		}

@@ -98,6 +98,15 @@ var _ = Describe("Generation jobs", Ordered, func() {
 		Expect(count(`SELECT count(*) FROM library.articles WHERE id = ? AND status = 'draft'`, id)).To(Equal(int64(1)))
 		Expect(count(`SELECT count(*) FROM ai.usage WHERE task = 'article' AND model_id = 'writer-1' AND user_id = 0`)).
 			To(BeNumerically(">=", 1))
+
+		// Run again from the job UI: the job's result is recorded (with the
+		// article, in its transaction), so nothing is written or asked of
+		// the model twice.
+		h.RetryJob(admin, job["id"].(string))
+		Expect(count(`SELECT count(*) FROM library.articles WHERE title = 'Mitral stenosis'`)).To(Equal(int64(1)))
+		Expect(proxy.Calls()).To(BeEmpty())
+		again := mod.Client(h).Get("/api/v1/articles/jobs/" + job["id"].(string)).Map()
+		Expect(again).To(And(HaveKeyWithValue("status", "completed"), HaveKeyWithValue("result", Equal(result))))
 	})
 
 	It("fails visibly with no default model, with the upstream's message, and when the upstream stalls", func() {
@@ -244,6 +253,9 @@ var _ = Describe("Generation jobs", Ordered, func() {
 		Expect(job["result"]).To(And(HaveKeyWithValue("deck_id", float64(deck)), HaveKeyWithValue("deck_created", false),
 			HaveKeyWithValue("cards", float64(2))))
 		Expect(count(`SELECT count(*) FROM flashcards.cards WHERE deck_id = ?`, deck)).To(Equal(int64(4)))
+		h.RetryJob(admin, job["id"].(string))
+		Expect(count(`SELECT count(*) FROM flashcards.cards WHERE deck_id = ?`, deck)).To(Equal(int64(4)),
+			"cards stored with the job's result are not stored again")
 
 		proxy.Reply("no cards here")
 		job = articleJob(fmt.Sprintf("/articles/%d/ai-cards", id), q{})

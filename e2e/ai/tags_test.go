@@ -9,6 +9,7 @@ import (
 
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/modules/ai/standin"
+	"github.com/roundsedu/rounds/platform/auth"
 )
 
 // tagJob runs a tag classification (POST /tags/classify) to its end.
@@ -130,6 +131,23 @@ var _ = Describe("Tag classification through the keyword model", Ordered, func()
 		Expect(job["result"]).To(And(HaveKeyWithValue("classifier", "rules"), Not(HaveKey("model"))))
 		Expect(proxy.Calls()).To(BeEmpty())
 		Expect(questionTags(named)).To(ConsistOf(disease))
+	})
+
+	It("queues one classification at a time: a second request while one runs gets that job", func() {
+		newQuestion("A question to hold the classifier up", nil)
+		proxy.Set(standin.Stall) // the first job waits on the model, up to ai.timeout a call
+		c := mod.Client(h)
+		first := c.StartJob("/api/v1/tags/classify", nil)
+		second := h.NewUser(auth.RoleModerator).Client(h).StartJob("/api/v1/tags/classify", nil)
+		Expect(second).To(Equal(first), "the same work is not queued twice")
+		Expect(count(`SELECT count(*) FROM river.river_job WHERE kind = 'classify_tags'
+			AND state IN ('available', 'running', 'retryable')`)).To(Equal(int64(1)))
+		Expect(c.AwaitJob("/api/v1/tags/status/" + first)["status"]).To(Equal("failed"))
+
+		proxy.Set(standin.OK)
+		third := c.StartJob("/api/v1/tags/classify", nil)
+		Expect(third).NotTo(Equal(first), "once it is over, a classification may be queued again")
+		c.AwaitJob("/api/v1/tags/status/" + third)
 	})
 
 	It("fails visibly with the upstream's message, or on an answer that is not the JSON asked for, storing nothing", func() {

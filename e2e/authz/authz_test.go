@@ -1,7 +1,8 @@
 // Package authz_test is the authorisation matrix: every operation of the
-// served OpenAPI document is called as each kind of caller (anonymous, a
-// learner, a learner holding an editorial grant, a moderator, an admin) and
-// what the gate answered is compared with matrix.txt, one row an operation.
+// served OpenAPI document, and the routes served outside it (outside), is
+// called as each kind of caller (anonymous, a learner, a learner holding an
+// editorial grant, a moderator, an admin) and what the gate answered is
+// compared with matrix.txt, one row an operation.
 // A new route without a row, a row without a route, or a caller let in or
 // kept out where the table says otherwise fails the test; so does any 5xx
 // other than 503 (no model configured) for a request a client could send.
@@ -141,6 +142,7 @@ func operations(t *testing.T, h *harness.Harness) []operation {
 			ops = append(ops, op)
 		}
 	}
+	ops = append(ops, outside...)
 	slices.SortFunc(ops, func(a, b operation) int {
 		if a.endsSession() != b.endsSession() {
 			if a.endsSession() {
@@ -154,6 +156,19 @@ func operations(t *testing.T, h *harness.Harness) []operation {
 }
 
 func (o operation) endsSession() bool { return o.path == "/api/v1/auth/logout" }
+
+// outside are routes served outside the document: River's job UI for
+// admins (its page and its API), which browsers open with the media cookie
+// and clients with a bearer token. A queue name nothing has keeps the
+// pause from pausing anything.
+var outside = []operation{
+	{method: "GET", path: "/admin/jobs/", secured: true},
+	{method: "GET", path: "/admin/jobs/api/jobs", secured: true},
+	{method: "GET", path: "/admin/jobs/api/queues", secured: true},
+	{method: "POST", path: "/admin/jobs/api/jobs/cancel", secured: true, jsonBody: true},
+	{method: "POST", path: "/admin/jobs/api/jobs/retry", secured: true, jsonBody: true},
+	{method: "PUT", path: "/admin/jobs/api/queues/{name}/pause", secured: true},
+}
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/events"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 func TestBank(t *testing.T) { RunSuite(t, "Bank") }
@@ -64,7 +66,14 @@ var _ = Suite(&h, func() {
 			feed.add(e)
 			return nil
 		})
+	jobs.Register(a.Runner, jobs.Kind[otherJob]{Timeout: time.Minute,
+		Handle: func(context.Context, *jobs.Run[otherJob]) (any, error) { return nil, nil }})
 }))
+
+// otherJob is a job of a kind that is not a classification.
+type otherJob struct{}
+
+func (otherJob) Kind() string { return "bank_e2e.other" }
 
 const api = "/api/v1"
 

@@ -114,7 +114,7 @@ var _ = Describe("The pdf.js corpus", Ordered, func() {
 		Expect(float64(counts["ready"])).To(BeNumerically(">=", 0.9*float64(len(files)-needsPassword)),
 			"ready %d of %d files that need no password", counts["ready"], len(files)-needsPassword)
 		Expect(count(hh, `SELECT count(*) FROM drafts.documents WHERE status = 'processing'`)).To(BeZero())
-		Expect(count(hh, `SELECT count(*) FROM platform.jobs WHERE kind = 'process_pdf' AND attempts > 1`)).To(BeZero(),
+		Expect(count(hh, `SELECT count(*) FROM river.river_job WHERE kind = 'process_pdf' AND attempt > 1`)).To(BeZero(),
 			"a process_pdf job was taken up again: a worker stopped")
 	})
 })

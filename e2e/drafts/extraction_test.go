@@ -9,6 +9,7 @@ import (
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/platform/auth"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 var _ = Describe("Extraction jobs", func() {
@@ -24,6 +25,10 @@ var _ = Describe("Extraction jobs", func() {
 	It("runs the built-in extractor and reports status, steps and the batch", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
 		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		var priority int
+		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT j.priority FROM river.river_job j JOIN platform.job_progress p
+			ON p.job_id = j.id WHERE p.public_id = ?`, jobID).Scan(&priority).Error).To(Succeed())
+		Expect(priority).To(Equal(int(jobs.Urgent)), "a moderator waits: fetched before any bulk work (a re-embedding)")
 		job := waitJob(h, mod, jobID)
 		Expect(job["status"]).To(Equal("completed"))
 		Expect(job["error"]).To(BeNil())
@@ -81,10 +86,10 @@ var _ = Describe("Extraction jobs", func() {
 	DescribeTable("refuses a bad choice before anything is queued",
 		func(body func(sec int64) map[string]any, status int, code string) {
 			sec := section(h, mod, doc, "Cardiology", 1, 3)
-			before := count(h, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)
+			before := count(h, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)
 			Expect(mod.Client(h).Post("/api/v1/drafts/extract", body(sec))).To(HaveError(status, code))
 			Expect(mod.Client(h).Post("/api/v1/quizzes/", body(sec))).To(HaveError(status, code))
-			Expect(count(h, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)).To(Equal(before))
+			Expect(count(h, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)).To(Equal(before))
 		},
 		Entry("a model that is not configured", func(sec int64) map[string]any {
 			return map[string]any{"section_id": sec, "model": "gpt-unknown"}
@@ -112,11 +117,33 @@ var _ = Describe("Extraction jobs", func() {
 		Expect(waitJob(h, mod, jobID)["reading_mode"]).To(Equal("vision"))
 	})
 
+	It("stores nothing twice when a job whose batch was stored runs again (its worker died before the job was recorded done)", func() {
+		sec := section(h, mod, doc, "Cardiology", 1, 3)
+		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		job := waitJob(h, mod, jobID)
+		Expect(job["status"]).To(Equal("completed"))
+		batch, drafts := job["batch_id"], count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b
+			ON b.id = d.batch_id WHERE b.job_id = ?`, jobID)
+		Expect(drafts).To(BeNumerically(">", 0))
+		// As a worker dying between the batch's commit and recording the
+		// job's result leaves it: the work stored, no result.
+		Expect(h.App.DB.Conn(ctxb()).Exec(`UPDATE platform.job_progress SET result = NULL WHERE public_id = ?`, jobID).
+			Error).To(Succeed())
+
+		h.RetryJob(h.NewUser(auth.RoleAdmin), jobID)
+		job = waitJob(h, mod, jobID)
+		Expect(job["status"]).To(Equal("completed"))
+		Expect(job["batch_id"]).To(Equal(batch), "the batch its first run stored")
+		Expect(count(h, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(Equal(1))
+		Expect(count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b ON b.id = d.batch_id
+			WHERE b.job_id = ?`, jobID)).To(Equal(drafts))
+	})
+
 	It("answers 404 for an unknown or malformed job id, and for jobs of other kinds", func() {
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/00000000-0000-0000-0000-000000000000")).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/not-a-uuid")).To(HaveError(404, "not_found"))
 		var processJob string
-		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT id::text FROM platform.jobs WHERE kind = 'process_pdf' LIMIT 1`).
+		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT public_id::text FROM platform.job_progress WHERE kind = 'process_pdf' LIMIT 1`).
 			Scan(&processJob).Error).To(Succeed())
 		Expect(mod.Client(h).Get("/api/v1/quizzes/job/" + processJob)).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Post("/api/v1/quizzes/job/"+processJob+"/cancel", nil)).To(HaveError(404, "not_found"))

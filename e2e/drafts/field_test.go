@@ -198,7 +198,7 @@ var _ = DescribeTable("A PDF that blows the reader's limits",
 		id, st := uploaded(hh, mod, "cardiology.pdf", pdffixtures.QuestionPaper())
 		Expect(st["status"]).To(Equal("ready"))
 		Expect(pageText(hh, id, 2)).To(Equal(strings.Join(pdffixtures.PaperPages[1], "\n")))
-		Expect(count(hh, `SELECT count(*) FROM platform.jobs WHERE kind = 'process_pdf' AND attempts > 1`)).To(BeZero(),
+		Expect(count(hh, `SELECT count(*) FROM river.river_job WHERE kind = 'process_pdf' AND attempt > 1`)).To(BeZero(),
 			"no job was taken up again: no worker stopped")
 	},
 	Entry("memory: it fails that document with the reason; the worker lives on and reads the next one",

@@ -47,7 +47,7 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 		Expect(res.Map()["total_pages"]).To(BeNumerically("==", 4))
 		Expect(stepNames(full, mod, idOf(res.Map()))).To(Equal(
 			[]string{"uploaded", "processing in the request", "reading pages", "text extracted", "ready"}))
-		Expect(count(full, `SELECT count(*) FROM platform.jobs`)).To(BeZero())
+		Expect(count(full, `SELECT count(*) FROM river.river_job`)).To(BeZero())
 	})
 
 	It("answers 503 to an extraction and creates nothing", func() {
@@ -59,7 +59,7 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 			Expect(res).To(HaveError(503, "unavailable"))
 			Expect(res.Header.Get("Retry-After")).NotTo(BeEmpty())
 		}
-		Expect(count(full, `SELECT count(*) FROM platform.jobs`)).To(BeZero())
+		Expect(count(full, `SELECT count(*) FROM river.river_job`)).To(BeZero())
 		Expect(count(full, `SELECT count(*) FROM drafts.batches`)).To(BeZero())
 		Expect(count(full, `SELECT count(*) FROM drafts.drafts`)).To(BeZero())
 		Expect(mod.Client(full).Get("/api/v1/quizzes/jobs").List()).To(BeEmpty())
@@ -167,7 +167,7 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		Expect(status()["error_message"]).To(BeNil())
 		// The first run's job, still queued, was superseded: it wrote nothing twice.
 		Eventually(func() int {
-			return count(idle, `SELECT count(*) FROM platform.jobs WHERE kind = 'process_pdf' AND status = 'completed'`)
+			return count(idle, `SELECT count(*) FROM river.river_job WHERE kind = 'process_pdf' AND state = 'completed'`)
 		}, "15s", "50ms").Should(Equal(2))
 		Expect(count(idle, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, doc)).To(Equal(4))
 	})
@@ -212,13 +212,13 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		Expect(res).To(HaveStatus(202))
 		Expect(res.Map()["status"]).To(Equal("processing")) // no worker runs now
 
-		before := count(idle, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)
+		before := count(idle, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)
 		for _, path := range []string{"/api/v1/drafts/extract", "/api/v1/quizzes/"} {
 			res := mod.Client(idle).Post(path, map[string]any{"section_id": sec})
 			Expect(res).To(HaveError(400, "bad_request"))
 			Expect(message(res)).To(ContainSubstring(fmt.Sprintf("document %d is not ready (status processing)", doc)))
 		}
-		Expect(count(idle, `SELECT count(*) FROM platform.jobs WHERE kind = 'extract_quiz'`)).To(Equal(before))
+		Expect(count(idle, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)).To(Equal(before))
 	})
 })
 

@@ -55,7 +55,7 @@ var _ = BeforeSuite(func() {
 		c.Set("ai.key_encryption_key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
 		c.Set("ai.timeout", gatewayTimeout)
 		c.Set("ai.retries", 0)
-	}))
+	}), BeforeStart(registerBlock))
 	Expect(err).NotTo(HaveOccurred())
 	admin = h.NewUser(auth.RoleAdmin)
 	mod = h.NewUser(auth.RoleModerator)

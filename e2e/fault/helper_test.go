@@ -31,10 +31,14 @@ const (
 	helperSecretEnv = "ROUNDS_FAULT_SECRET"
 	helperDirEnv    = "ROUNDS_FAULT_DIR"
 
-	blockJob   = "fault.block" // with {"block": true}, blocks on its first attempt until killed
+	blockJob   = "fault.block" // see block
 	tickEvery  = time.Second   // the scheduled tick's period
 	tickTable  = "public.fault_ticks"
 	tickSchema = `CREATE TABLE IF NOT EXISTS public.fault_ticks (pid int NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())`
+
+	onceJob    = "fault.once" // see once
+	onceTable  = "public.fault_once"
+	onceSchema = `CREATE TABLE IF NOT EXISTS public.fault_once (job uuid NOT NULL, pid int NOT NULL)`
 )
 
 func runHelper(role app.Role) int {
@@ -50,12 +54,61 @@ func runHelper(role app.Role) int {
 	if err != nil {
 		return fail(err)
 	}
-	a.Runner.Handle(blockJob, func(ctx context.Context, run *jobs.Run) (any, error) {
-		var p struct{ Block bool }
-		if err := run.Decode(&p); err != nil {
-			return nil, err
+	registerBlock(a)
+	a.Scheduler.Every("fault.tick", tickEvery, func(ctx context.Context) error {
+		return a.DB.Conn(ctx).Exec("INSERT INTO "+tickTable+" (pid) VALUES (?)", os.Getpid()).Error
+	})
+	if err := a.Start(ctx, role); err != nil {
+		return fail(err)
+	}
+	fmt.Printf("ready %s\n", a.HTTPAddr())
+	<-a.Done()
+	return 0
+}
+
+// block is a fault.block job: with Block, its first run blocks until its
+// worker is killed.
+type block struct {
+	Block bool `json:"block"`
+}
+
+func (block) Kind() string { return blockJob }
+
+// blockTimeout is fault.block's time limit: a killed worker's job is
+// taken up once it has run this long (and jobs.rescue_after).
+const blockTimeout = 5 * time.Second
+
+// once is a fault.once job: it stores a row and its result in one
+// transaction (Run.Done); with Block, its first run then blocks until its
+// worker is killed, after the commit and before River hears the job ended.
+type once struct {
+	Block bool `json:"block"`
+}
+
+func (once) Kind() string { return onceJob }
+
+// registerBlock declares fault.block and fault.once: the helpers run them,
+// the suite's own process queues them.
+func registerBlock(a *app.App) {
+	jobs.Register(a.Runner, jobs.Kind[once]{Timeout: blockTimeout, Handle: func(ctx context.Context, run *jobs.Run[once]) (any, error) {
+		result := map[string]any{"attempt": run.Attempt, "pid": os.Getpid()}
+		err := a.DB.Tx(ctx, func(ctx context.Context) error {
+			if err := a.DB.Conn(ctx).Exec("INSERT INTO "+onceTable+" (job, pid) VALUES (?, ?)", run.ID, os.Getpid()).Error; err != nil {
+				return err
+			}
+			return run.Done(ctx, result)
+		})
+		for err == nil && run.Args.Block && run.Attempt == 1 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
 		}
-		for p.Block && run.Attempt == 1 {
+		return result, err
+	}})
+	jobs.Register(a.Runner, jobs.Kind[block]{Timeout: blockTimeout, Handle: func(ctx context.Context, run *jobs.Run[block]) (any, error) {
+		for run.Args.Block && run.Attempt == 1 {
 			if err := run.Step(ctx, "waiting", fmt.Sprint(os.Getpid())); err != nil {
 				return nil, err
 			}
@@ -66,16 +119,7 @@ func runHelper(role app.Role) int {
 			}
 		}
 		return map[string]any{"attempt": run.Attempt, "pid": os.Getpid()}, nil
-	})
-	a.Scheduler.Every("fault.tick", tickEvery, func(ctx context.Context) error {
-		return a.DB.Conn(ctx).Exec("INSERT INTO "+tickTable+" (pid) VALUES (?)", os.Getpid()).Error
-	})
-	if err := a.Start(ctx, role); err != nil {
-		return fail(err)
-	}
-	fmt.Printf("ready %s\n", a.HTTPAddr())
-	<-a.Done()
-	return 0
+	}})
 }
 
 // process is a running helper.

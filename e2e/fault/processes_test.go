@@ -30,9 +30,9 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		return rec
 	}
 
-	It("takes up a job again within the lease when its worker process is killed mid-job", func() {
+	It("takes up a job again once its time limit passed when its worker process is killed mid-job", func() {
 		first := startHelper(app.RoleWorker)
-		id, err := h.App.Queue.Enqueue(ctxb, blockJob, nil, map[string]bool{"block": true})
+		id, err := h.App.Queue.Enqueue(ctxb, nil, block{Block: true})
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(func() int { return len(job(id).Steps) }, "20s", "50ms").Should(BeNumerically(">", 0))
 		Expect(job(id).Status).To(Equal(jobs.Running))
@@ -47,8 +47,29 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		var result struct{ Attempt, PID int }
 		Expect(rec.Decode(&result)).To(Succeed())
 		Expect(result).To(Equal(struct{ Attempt, PID int }{2, second.pid()}))
-		AddReportEntry("worker killed mid-job", fmt.Sprintf("completed by another worker process %s after the kill (jobs.lease %s, its start included)",
-			took.Round(10*time.Millisecond), h.Config.Jobs.Lease))
+		AddReportEntry("worker killed mid-job", fmt.Sprintf("completed by another worker process %s after the kill "+
+			"(the kind's time limit %s, jobs.rescue_after %s, River's leader election and rescuer sweep, its start included)",
+			took.Round(10*time.Millisecond), blockTimeout, h.Config.Jobs.RescueAfter))
+	})
+
+	It("does not do a job's work twice when its worker process is killed after the work committed", func() {
+		Expect(h.App.DB.Conn(ctxb).Exec(onceSchema).Error).To(Succeed())
+		first := startHelper(app.RoleWorker)
+		id, err := h.App.Queue.Enqueue(ctxb, nil, once{Block: true})
+		Expect(err).NotTo(HaveOccurred())
+		stored := func() int { return scalar[int]("SELECT count(*) FROM "+onceTable+" WHERE job = ?", id) }
+		Eventually(stored, "20s", "50ms").Should(Equal(1))
+		Expect(job(id).Status).To(Equal(jobs.Running), "River has not heard the job ended")
+
+		first.kill()
+		startHelper(app.RoleWorker)
+		Eventually(func() jobs.Status { return job(id).Status }, "60s", "50ms").Should(Equal(jobs.Completed))
+		rec := job(id)
+		Expect(rec.Attempts).To(Equal(2), "taken up again by the other worker")
+		Expect(stored()).To(Equal(1), "its work not done twice")
+		var result struct{ Attempt, PID int }
+		Expect(rec.Decode(&result)).To(Succeed())
+		Expect(result).To(Equal(struct{ Attempt, PID int }{1, first.pid()}), "the result stored with the work")
 	})
 
 	It("moves scheduling to the other scheduler when the leader's process is killed; each tick runs once per period", func() {
@@ -97,7 +118,7 @@ var _ = Describe("Separate processes on one database", Serial, func() {
 		// Work queued by any process runs once, on a worker process.
 		var ids []uuid.UUID
 		for range 6 {
-			id, err := h.App.Queue.Enqueue(ctxb, blockJob, nil, nil)
+			id, err := h.App.Queue.Enqueue(ctxb, nil, block{})
 			Expect(err).NotTo(HaveOccurred())
 			ids = append(ids, id)
 		}

@@ -39,24 +39,27 @@ func AdminURL() string {
 // templateLock serialises template builds and clones across test processes.
 const templateLock = 7_470_100
 
-// templateName is keyed on the migrations' content, so a changed migration
-// gets a fresh template and suites never see a stale schema.
+// templateName is keyed on the migrations' content (River's included), so
+// a changed migration gets a fresh template and suites never see a stale
+// schema.
 func templateName() (string, error) {
 	h := sha256.New()
-	var files []string
-	err := fs.WalkDir(migrations.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, p)
+	for _, fsys := range []fs.FS{db.RiverMigrations(), migrations.FS} {
+		var files []string
+		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			return "", err
 		}
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		b, _ := fs.ReadFile(migrations.FS, f)
-		fmt.Fprintf(h, "%s\x00%s\x00", f, b)
+		sort.Strings(files)
+		for _, f := range files {
+			b, _ := fs.ReadFile(fsys, f)
+			fmt.Fprintf(h, "%s\x00%s\x00", f, b)
+		}
 	}
 	return "rounds_tpl_" + hex.EncodeToString(h.Sum(nil))[:12], nil
 }

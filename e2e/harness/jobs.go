@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"context"
+	"strconv"
 	"time"
 
 	"github.com/onsi/gomega"
@@ -33,4 +35,27 @@ func (c *Client) awaitJob(path string, bound time.Duration) map[string]any {
 		return job["status"]
 	}, bound, 50*time.Millisecond).Should(gomega.BeElementOf("completed", "failed", "cancelled"))
 	return job
+}
+
+// RetryJob has River run a job again, as an operator does from the job UI
+// (admin must be an admin), and waits until that run has ended: it is what
+// a worker dying after the job's work committed leads to.
+func (h *Harness) RetryJob(admin *User, jobID string) {
+	var before struct {
+		ID      int64
+		Attempt int
+	}
+	gomega.ExpectWithOffset(1, h.App.DB.Conn(context.Background()).Raw(`SELECT j.id, j.attempt FROM river.river_job j
+		JOIN platform.job_progress p ON p.job_id = j.id WHERE p.public_id = ?`, jobID).Scan(&before).Error).To(gomega.Succeed())
+	gomega.ExpectWithOffset(1, admin.Client(h).Post("/admin/jobs/api/jobs/retry",
+		map[string]any{"ids": []string{strconv.FormatInt(before.ID, 10)}})).To(HaveStatus(200))
+	gomega.EventuallyWithOffset(1, func(g gomega.Gomega) bool {
+		var after struct {
+			Attempt     int
+			FinalizedAt *time.Time
+		}
+		g.Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT attempt, finalized_at FROM river.river_job WHERE id = ?`,
+			before.ID).Scan(&after).Error).To(gomega.Succeed())
+		return after.Attempt > before.Attempt && after.FinalizedAt != nil
+	}, "30s", "50ms").Should(gomega.BeTrue())
 }

@@ -21,7 +21,7 @@ func mediaCookie(t *Token) *http.Cookie {
 }
 
 var _ = Describe("The media cookie", func() {
-	It("is set by the exchange: HttpOnly, SameSite=Lax, for /uploads, one day", func() {
+	It("is set by the exchange: HttpOnly, SameSite=Lax, for /uploads and the job UI at /admin/jobs, one day", func() {
 		tok := h.SignIn(idp, person("cookie"), false, "")
 		c := mediaCookie(tok)
 		Expect(c.HttpOnly).To(BeTrue())
@@ -31,6 +31,17 @@ var _ = Describe("The media cookie", func() {
 		Expect(c.Secure).To(BeFalse(), "plain http here")
 		Expect(c.Value).NotTo(BeEmpty())
 		Expect(c.Value).NotTo(Equal(tok.AccessToken))
+		var paths []string
+		for _, other := range tok.Cookies {
+			if other.Name == c.Name {
+				paths = append(paths, other.Path)
+				Expect(other.Value).To(Equal(c.Value), "one token for every path")
+				Expect(other.HttpOnly).To(BeTrue())
+				Expect(other.SameSite).To(Equal(http.SameSiteLaxMode))
+				Expect(other.MaxAge).To(Equal(86400))
+			}
+		}
+		Expect(paths).To(Equal([]string{"/uploads", "/admin/jobs"}))
 	})
 
 	It("is Secure over https", func() {

@@ -179,7 +179,9 @@ var _ = Describe("Refresh tokens and sessions", func() {
 			tok := h.SignIn(idp, person("logout-cookie"), false, "")
 			res := tok.Client(h).Post("/api/v1/auth/logout", nil)
 			Expect(res).To(HaveStatus(204))
-			Expect(res.Header.Get("Set-Cookie")).To(And(HavePrefix("rounds_media=;"), ContainSubstring("Max-Age=0")))
+			Expect(res.Header.Values("Set-Cookie")).To(HaveExactElements(
+				And(HavePrefix("rounds_media=;"), ContainSubstring("Path=/uploads;"), ContainSubstring("Max-Age=0")),
+				And(HavePrefix("rounds_media=;"), ContainSubstring("Path=/admin/jobs;"), ContainSubstring("Max-Age=0"))))
 		})
 
 		It("refuses bad input and ends nothing", func() {

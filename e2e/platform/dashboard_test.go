@@ -55,7 +55,7 @@ var _ = Describe("The Grafana dashboard", func() {
 		// Every family has samples once a request, a job and an event went by.
 		Expect(h.Anon().Get("/api/health")).To(harness.HaveStatus(http.StatusOK))
 		owner := int64(9)
-		id, err := h.App.Queue.Enqueue(context.Background(), "test.steps", &owner, stepsPayload{Steps: 1})
+		id, err := h.App.Queue.Enqueue(context.Background(), &owner, stepsPayload{Steps: 1})
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(func() jobs.Status {
 			rec, err := h.App.Queue.Get(context.Background(), id)

@@ -97,7 +97,7 @@ func registerTestRoutes(a *app.App) {
 		})
 	httpapi.Register(r, auth.Public, huma.Operation{Method: http.MethodPost, Path: "/test/enqueue", Tags: []string{"public"}},
 		func(ctx context.Context, _ *struct{}) (*jobOutput, error) {
-			id, err := a.Queue.Enqueue(ctx, "test.steps", nil, stepsPayload{Steps: 1})
+			id, err := a.Queue.Enqueue(ctx, nil, stepsPayload{Steps: 1})
 			out := &jobOutput{}
 			out.Body.ID = id.String()
 			return out, err

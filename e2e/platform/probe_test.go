@@ -2,8 +2,11 @@ package platform_test
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/roundsedu/rounds/app"
@@ -69,17 +72,56 @@ func registerTestSubscribers(a *app.App) {
 	})
 }
 
+// stepsPayload is a test.steps job: it records Steps steps, then (Block)
+// keeps recording one until it is cancelled.
 type stepsPayload struct {
 	Steps int  `json:"steps"`
 	Block bool `json:"block"`
 }
 
+func (stepsPayload) Kind() string { return "test.steps" }
+
+// failPayload is a test.fail job, which fails for good at once; with
+// Passing, with a failure worth retrying (the database went away).
+type failPayload struct {
+	Passing bool `json:"passing"`
+}
+
+func (failPayload) Kind() string { return "test.fail" }
+
+// uniquePayload is a test.unique job: one waits or runs at a time; with
+// Block it keeps recording a step until cancelled.
+type uniquePayload struct {
+	Block bool `json:"block"`
+}
+
+func (uniquePayload) Kind() string { return "test.unique" }
+
+// bulkPayload and urgentPayload are jobs of the lowest and the highest
+// priority that do nothing.
+type (
+	bulkPayload   struct{}
+	urgentPayload struct{}
+)
+
+func (bulkPayload) Kind() string   { return "test.bulk" }
+func (urgentPayload) Kind() string { return "test.urgent" }
+
+// oncePayload is a test.once job: it stores a row and records its result
+// in the same transaction (Run.Done), so running it again stores nothing.
+type oncePayload struct{}
+
+func (oncePayload) Kind() string { return "test.once" }
+
+// onceRuns counts the times test.once's handler was called.
+var onceRuns atomic.Int64
+
+// failRuns counts test.fail's runs.
+var failRuns atomic.Int64
+
 func registerTestJobs(a *app.App) {
-	a.Runner.Handle("test.steps", func(ctx context.Context, run *jobs.Run) (any, error) {
-		var p stepsPayload
-		if err := run.Decode(&p); err != nil {
-			return nil, err
-		}
+	jobs.Register(a.Runner, jobs.Kind[stepsPayload]{Timeout: 30 * time.Second, Handle: func(ctx context.Context, run *jobs.Run[stepsPayload]) (any, error) {
+		p := run.Args
 		for i := 1; i <= p.Steps; i++ {
 			if err := run.Step(ctx, "step", time.Now().Format(time.RFC3339Nano)); err != nil {
 				return nil, err
@@ -96,10 +138,44 @@ func registerTestJobs(a *app.App) {
 			}
 		}
 		return map[string]any{"steps": p.Steps, "attempt": run.Attempt}, nil
-	})
-	a.Runner.Handle("test.fail", func(context.Context, *jobs.Run) (any, error) {
+	}})
+	jobs.Register(a.Runner, jobs.Kind[failPayload]{Timeout: 30 * time.Second, Handle: func(_ context.Context, run *jobs.Run[failPayload]) (any, error) {
+		failRuns.Add(1)
+		if run.Args.Passing {
+			return nil, fmt.Errorf("the database went away on attempt %d: %w", run.Attempt, driver.ErrBadConn)
+		}
 		return nil, errors.New("the parser choked on page 3")
-	})
+	}})
+	jobs.Register(a.Runner, jobs.Kind[uniquePayload]{Unique: jobs.OnePerKind, Timeout: 30 * time.Second,
+		Handle: func(ctx context.Context, run *jobs.Run[uniquePayload]) (any, error) {
+			for run.Args.Block {
+				if err := run.Step(ctx, "waiting", ""); err != nil {
+					return nil, err
+				}
+				select {
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+			return nil, nil
+		}})
+	must(a.DB.Conn(context.Background()).Exec(`CREATE TABLE IF NOT EXISTS public.test_once (job uuid)`).Error)
+	jobs.Register(a.Runner, jobs.Kind[oncePayload]{Timeout: 30 * time.Second,
+		Handle: func(ctx context.Context, run *jobs.Run[oncePayload]) (any, error) {
+			onceRuns.Add(1)
+			out := map[string]string{"stored": run.ID.String()}
+			return out, a.DB.Tx(ctx, func(ctx context.Context) error {
+				if err := a.DB.Conn(ctx).Exec(`INSERT INTO public.test_once (job) VALUES (?)`, run.ID).Error; err != nil {
+					return err
+				}
+				return run.Done(ctx, out)
+			})
+		}})
+	jobs.Register(a.Runner, jobs.Kind[bulkPayload]{Priority: jobs.Bulk, Timeout: 30 * time.Second,
+		Handle: func(context.Context, *jobs.Run[bulkPayload]) (any, error) { return nil, nil }})
+	jobs.Register(a.Runner, jobs.Kind[urgentPayload]{Priority: jobs.Urgent, Timeout: 30 * time.Second,
+		Handle: func(context.Context, *jobs.Run[urgentPayload]) (any, error) { return nil, nil }})
 }
 
 func must(err error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	. "github.com/onsi/ginkgo/v2"
@@ -15,6 +16,11 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
+
+// slowPayload is a test.slow job: it holds until the test releases it.
+type slowPayload struct{}
+
+func (slowPayload) Kind() string { return "test.slow" }
 
 var _ = Describe("Graceful shutdown", func() {
 	It("finishes in-flight requests and jobs, stops accepting, and releases scheduler leadership", func() {
@@ -30,11 +36,11 @@ var _ = Describe("Graceful shutdown", func() {
 					out.Body.Name = "finished"
 					return out, nil
 				})
-			a.Runner.Handle("test.slow", func(context.Context, *jobs.Run) (any, error) {
+			jobs.Register(a.Runner, jobs.Kind[slowPayload]{Timeout: time.Minute, Handle: func(context.Context, *jobs.Run[slowPayload]) (any, error) {
 				close(jobRunning)
 				<-release
 				return map[string]string{"done": "yes"}, nil
-			})
+			}})
 		}))
 		Expect(err).NotTo(HaveOccurred())
 		dbURL := s.DBURL
@@ -44,7 +50,7 @@ var _ = Describe("Graceful shutdown", func() {
 		ctx := context.Background()
 
 		Eventually(func() bool { return s.App.Scheduler.Leading(ctx) }, "5s").Should(BeTrue())
-		id, err := s.App.Queue.Enqueue(ctx, "test.slow", nil, nil)
+		id, err := s.App.Queue.Enqueue(ctx, nil, slowPayload{})
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(jobRunning, "5s").Should(BeClosed())
 
@@ -68,7 +74,8 @@ var _ = Describe("Graceful shutdown", func() {
 
 		conn := openDB(dbURL) // the app's own pool is closed now
 		var status string
-		Expect(conn.Conn(ctx).Raw(`SELECT status FROM platform.jobs WHERE id = ?`, id).Scan(&status).Error).To(Succeed())
+		Expect(conn.Conn(ctx).Raw(`SELECT j.state FROM river.river_job j JOIN platform.job_progress p ON p.job_id = j.id
+			WHERE p.public_id = ?`, id).Scan(&status).Error).To(Succeed())
 		Expect(status).To(Equal("completed"), "the in-flight job finished before the worker stopped")
 
 		u, _ := url.Parse(dbURL)

@@ -138,35 +138,43 @@ var _ = Describe("Traces", Ordered, func() {
 		var out struct{ ID string }
 		resp.JSON(&out)
 
-		var server, job tracetest.SpanStub
+		var server, insert, job tracetest.SpanStub
 		Eventually(func() bool {
 			spans := inTrace(traceID)
-			servers, jobs := named(spans, "POST /api/v1/test/enqueue"), named(spans, "job test.steps")
-			if len(servers) != 1 || len(jobs) != 1 {
+			servers, inserts, jobs := named(spans, "POST /api/v1/test/enqueue"), named(spans, "river.insert_many"),
+				named(spans, "river.work/test.steps")
+			if len(servers) != 1 || len(inserts) != 1 || len(jobs) != 1 {
 				return false
 			}
-			server, job = servers[0], jobs[0]
+			server, insert, job = servers[0], inserts[0], jobs[0]
 			return true
 		}, "10s", "50ms").Should(BeTrue(), "the request and the job it queued share one trace")
+		// River's insert runs in the request's transaction.
+		tx := named(inTrace(traceID), "db.transaction")
+		Expect(tx).To(ContainElement(WithTransform(func(s tracetest.SpanStub) bool {
+			return s.SpanContext.SpanID() == insert.Parent.SpanID() && s.Parent.SpanID() == server.SpanContext.SpanID()
+		}, BeTrue())), "River's insert is under the request's transaction")
+		Expect(insert.SpanKind).To(Equal(trace.SpanKindProducer))
 		Expect(attr(job, "job.id")).To(Equal(out.ID))
 		Expect(job.SpanKind).To(Equal(trace.SpanKindConsumer))
-		Expect(job.Parent.SpanID()).To(Equal(server.SpanContext.SpanID()), "the enqueuing request's span is the parent")
-		Expect(job.Parent.IsRemote()).To(BeTrue(), "carried through the job row, not the process")
+		Expect(job.Parent.SpanID()).To(Equal(insert.SpanContext.SpanID()), "the span that queued the job is its parent")
+		Expect(job.Parent.IsRemote()).To(BeTrue(), "carried through the job's row, not the process")
 
-		// Stored with the job: the W3C traceparent of the enqueuing span.
+		// Stored with the job where River keeps it: the W3C traceparent of
+		// the span that queued it.
 		var stored string
-		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT trace->>'traceparent' FROM platform.jobs WHERE id = ?`, out.ID).
-			Scan(&stored).Error).To(Succeed())
-		Expect(stored).To(Equal("00-" + traceID.String() + "-" + server.SpanContext.SpanID().String() + "-01"))
+		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT j.metadata->>'traceparent' FROM river.river_job j
+			JOIN platform.job_progress p ON p.job_id = j.id WHERE p.public_id = ?`, out.ID).Scan(&stored).Error).To(Succeed())
+		Expect(stored).To(Equal("00-" + traceID.String() + "-" + insert.SpanContext.SpanID().String() + "-01"))
 	})
 
 	It("gives each job run a span with the job's statements under it", func() {
 		owner := int64(7)
-		id, err := h.App.Queue.Enqueue(context.Background(), "test.steps", &owner, stepsPayload{Steps: 2})
+		id, err := h.App.Queue.Enqueue(context.Background(), &owner, stepsPayload{Steps: 2})
 		Expect(err).NotTo(HaveOccurred())
 		var job tracetest.SpanStub
 		Eventually(func() bool {
-			for _, s := range named(exp.GetSpans(), "job test.steps") {
+			for _, s := range named(exp.GetSpans(), "river.work/test.steps") {
 				if attr(s, "job.id") == id.String() {
 					job = s
 					return true
@@ -174,7 +182,8 @@ var _ = Describe("Traces", Ordered, func() {
 			}
 			return false
 		}, "10s", "50ms").Should(BeTrue())
-		Expect(attr(job, "job.attempt")).To(Equal("1"))
+		Expect(attr(job, "attempt")).To(Equal("1"))
+		Expect(attr(job, "kind")).To(Equal("test.steps"))
 		children := 0
 		for _, s := range inTrace(job.SpanContext.TraceID()) {
 			if s.Parent.SpanID() == job.SpanContext.SpanID() && strings.HasPrefix(s.Name, "db.") {
@@ -190,10 +199,11 @@ var _ = Describe("Jobs with tracing off", func() {
 		sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
 		ctx := trace.ContextWithSpanContext(context.Background(), sc)
 		Expect(telemetry.Enabled()).To(BeFalse())
-		id, err := h.App.Queue.Enqueue(ctx, "test.steps", nil, stepsPayload{Steps: 1})
+		id, err := h.App.Queue.Enqueue(ctx, nil, stepsPayload{Steps: 1})
 		Expect(err).NotTo(HaveOccurred())
-		var stored *string
-		Expect(h.App.DB.Conn(ctx).Raw(`SELECT trace::text FROM platform.jobs WHERE id = ?`, id).Scan(&stored).Error).To(Succeed())
-		Expect(stored).To(BeNil())
+		var stored string
+		Expect(h.App.DB.Conn(ctx).Raw(`SELECT j.metadata::text FROM river.river_job j
+			JOIN platform.job_progress p ON p.job_id = j.id WHERE p.public_id = ?`, id).Scan(&stored).Error).To(Succeed())
+		Expect(stored).NotTo(ContainSubstring("traceparent"))
 	})
 })

@@ -26,7 +26,7 @@ var _ = Describe("Without a rerank endpoint and with a full job queue", Ordered,
 		Expect(admin.Client(bare).Post("/api/v1/admin/embedding/regenerate", nil)).To(harness.HaveError(503, "unavailable"))
 		var jobs int
 		Expect(bare.App.DB.Conn(context.Background()).
-			Raw(`SELECT count(*) FROM platform.jobs WHERE kind = 'regenerate_embeddings'`).Scan(&jobs).Error).To(Succeed())
+			Raw(`SELECT count(*) FROM river.river_job WHERE kind = 'regenerate_embeddings'`).Scan(&jobs).Error).To(Succeed())
 		Expect(jobs).To(BeZero())
 		Expect(health(bare).Regeneration).To(BeNil())
 	})

@@ -279,8 +279,11 @@ var _ = Describe("Embedding through the remote endpoint", func() {
 		jobID := res.Map()["job_id"].(string)
 		Expect(res.Map()).To(HaveKeyWithValue("status", "pending"))
 
-		// A second request while it runs is refused.
-		Expect(admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)).To(harness.HaveError(409, "conflict"))
+		// A second request while it waits or runs is refused, naming the
+		// job (a unique kind: River answers the one queued).
+		again := admin.Client(remote).Post("/api/v1/admin/embedding/regenerate", nil)
+		Expect(again).To(harness.HaveError(409, "conflict"))
+		Expect(string(again.Body)).To(ContainSubstring(jobID))
 
 		u := searcher(remote)
 		Eventually(func() string { return health(remote).Regeneration.Status }, "10s", "20ms").Should(Equal("running"))

@@ -126,7 +126,7 @@ var _ = Describe("The contact form", func() {
 		rows := submissionsBy(plain, email)
 		Expect(rows).To(HaveLen(1))
 		var jobs int64
-		Expect(plain.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM platform.jobs WHERE kind = 'site.mail_contact'`).
+		Expect(plain.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM river.river_job WHERE kind = 'site.mail_contact'`).
 			Scan(&jobs).Error).To(Succeed())
 		Expect(jobs).To(BeZero(), "nobody to mail")
 	})

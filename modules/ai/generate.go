@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/ai/internal/app"
 	"github.com/roundsedu/rounds/modules/bank/tagging"
@@ -9,8 +10,12 @@ import (
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
-// Jobs registers classify_question_difficulty.
-func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobClassifyDifficulty, m.rater.Run) }
+// Jobs registers classify_question_difficulty: up to 500 questions, a model
+// call per 20; the same request twice queues one job.
+func (m *Module) Jobs(r *jobs.Runner) {
+	jobs.Register(r, jobs.Kind[app.RateRequest]{Handle: m.rater.Run, Priority: jobs.Background,
+		Unique: jobs.OnePerArgs, Timeout: 30 * time.Minute})
+}
 
 // DraftArticle implements the library's generation.Writer with the
 // article task's default model.

@@ -9,6 +9,7 @@ package library
 import (
 	"context"
 	_ "embed"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/bank"
 	"github.com/roundsedu/rounds/modules/library/internal/app"
@@ -66,19 +67,23 @@ func (m *Module) Subscribe(b *events.Bus) {
 		})
 }
 
-// Schedule registers apply_topic_claims on the scheduler leader.
+// Schedule queues apply_topic_claims from the scheduler leader.
 func (m *Module) Schedule(s *scheduler.Scheduler) {
-	s.Every(app.TaskApplyTopicClaims, m.cfg.ClaimsEvery, m.svc.ApplyTopicClaims)
+	s.EveryQueued(app.TaskApplyTopicClaims, m.cfg.ClaimsEvery, m.svc.ApplyTopicClaims)
 }
 
 // ApplyTopicClaims runs the scheduled job once (operators and tests).
 func (m *Module) ApplyTopicClaims(ctx context.Context) error { return m.svc.ApplyTopicClaims(ctx) }
 
-// Jobs handles the article generation jobs.
+// Jobs handles the article generation jobs: a few model calls each, an
+// author waiting on them.
 func (m *Module) Jobs(r *jobs.Runner) {
-	r.Handle(app.JobGenerateDraft, m.svc.RunGeneration)
-	r.Handle(app.JobGenerateCards, m.svc.RunGeneration)
+	jobs.Register(r, jobs.Kind[app.GenerateDraft]{Handle: m.svc.RunDraft, Timeout: generationTimeout})
+	jobs.Register(r, jobs.Kind[app.GenerateCards]{Handle: m.svc.RunCards, Timeout: generationTimeout})
 }
+
+// generationTimeout bounds one article generation.
+const generationTimeout = 15 * time.Minute
 
 // PublicCounts offers the landing page the number of published articles
 // (the site module's Counter).

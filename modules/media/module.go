@@ -59,9 +59,10 @@ func (m *Module) Uploads(s *httpapi.Server) {
 	mediahttp.Uploads(s.Engine(), s.MediaGuard(auth.User), m.svc, m.svc.Log())
 }
 
-// Schedule registers purge_trashed_media daily on the scheduler leader.
+// Schedule queues purge_trashed_media daily from the scheduler leader (a
+// worker deletes the bytes).
 func (m *Module) Schedule(s *scheduler.Scheduler) {
-	s.Daily(app.TaskPurge, m.cfg.PurgeHour, 0, func(ctx context.Context) error { return m.PurgeTrashed(ctx, time.Now()) })
+	s.DailyQueued(app.TaskPurge, m.cfg.PurgeHour, 0, func(ctx context.Context) error { return m.PurgeTrashed(ctx, time.Now()) })
 }
 
 // PurgeTrashed runs the purge once as of now (operators and tests, which

@@ -128,15 +128,18 @@ func (m *Module) Subscribe(b *events.Bus) {
 		})
 }
 
-// Jobs registers regenerate_embeddings and embed_pending.
+// Jobs registers regenerate_embeddings (one at a time, after everything a
+// person waits on; it may take hours over a large index) and embed_pending
+// (which embeds what was just written).
 func (m *Module) Jobs(r *jobs.Runner) {
-	r.Handle(app.JobRegenerate, m.svc.Regenerate)
-	r.Handle(app.JobEmbedPending, m.svc.EmbedPending)
+	jobs.Register(r, jobs.Kind[app.RegeneratePayload]{Handle: m.svc.Regenerate, Priority: jobs.Bulk,
+		Unique: jobs.OnePerKind, Timeout: 6 * time.Hour})
+	jobs.Register(r, jobs.Kind[app.EmbedPendingArgs]{Handle: m.svc.EmbedPending, Timeout: 30 * time.Minute})
 }
 
-// Schedule registers retry_missing_embeddings on the scheduler leader.
+// Schedule queues retry_missing_embeddings from the scheduler leader.
 func (m *Module) Schedule(s *scheduler.Scheduler) {
-	s.Every(app.TaskRetry, m.cfg.RetryInterval, m.svc.RetryMissing)
+	s.EveryQueued(app.TaskRetry, m.cfg.RetryInterval, m.svc.RetryMissing)
 }
 
 // checkKind refuses a kind the index does not know (a caller's bug).

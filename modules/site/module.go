@@ -8,6 +8,7 @@ package site
 import (
 	"context"
 	_ "embed"
+	"time"
 
 	"github.com/roundsedu/rounds/modules/site/internal/app"
 	sitehttp "github.com/roundsedu/rounds/modules/site/internal/http"
@@ -51,4 +52,6 @@ func (m *Module) Name() string { return "site" }
 func (m *Module) Routes(r *httpapi.Router) { sitehttp.Register(r, m.svc) }
 
 // Jobs handles the mail to the admin.
-func (m *Module) Jobs(r *jobs.Runner) { r.Handle(app.JobMailContact, m.svc.MailSubmission) }
+func (m *Module) Jobs(r *jobs.Runner) {
+	jobs.Register(r, jobs.Kind[app.MailPayload]{Handle: m.svc.MailSubmission, Timeout: 2 * time.Minute})
+}

@@ -97,13 +97,16 @@ type Events struct {
 	HandlerDeadline time.Duration `mapstructure:"handler_deadline" validate:"gt=0"`
 }
 
-// Jobs tunes the on-demand task runner.
+// Jobs tunes the on-demand jobs (River) and the workers that run them.
 type Jobs struct {
-	Concurrency  int           `mapstructure:"concurrency" validate:"gte=1"`
-	PollInterval time.Duration `mapstructure:"poll_interval" validate:"gt=0"`
-	Lease        time.Duration `mapstructure:"lease" validate:"gte=1s"`
-	MaxAttempts  int           `mapstructure:"max_attempts" validate:"gte=1"`
-	MaxPending   int           `mapstructure:"max_pending" validate:"gte=0"`
+	Concurrency   int           `mapstructure:"concurrency" validate:"gte=1"`
+	PollInterval  time.Duration `mapstructure:"poll_interval" validate:"gt=0"`
+	FetchCooldown time.Duration `mapstructure:"fetch_cooldown" validate:"gte=1ms"`
+	RescueAfter   time.Duration `mapstructure:"rescue_after" validate:"gte=1s"`
+	MaxAttempts   int           `mapstructure:"max_attempts" validate:"gte=1"`
+	MaxPending    int           `mapstructure:"max_pending" validate:"gte=0"`
+	Retention     time.Duration `mapstructure:"retention" validate:"gte=1h"`
+	PollOnly      bool          `mapstructure:"poll_only"`
 }
 
 // Scheduler runs the periodic jobs on one leader.

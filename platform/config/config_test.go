@@ -19,21 +19,21 @@ func TestDefaultsLoadWithSecret(t *testing.T) {
 	if cfg.HTTP.Addr != ":8080" {
 		t.Errorf("http.addr = %q, want :8080", cfg.HTTP.Addr)
 	}
-	if cfg.Jobs.Lease != 60*time.Second {
-		t.Errorf("jobs.lease = %v", cfg.Jobs.Lease)
+	if cfg.Jobs.RescueAfter != time.Minute {
+		t.Errorf("jobs.rescue_after = %v", cfg.Jobs.RescueAfter)
 	}
 }
 
 func TestEnvOverridesAndDatabaseURL(t *testing.T) {
 	t.Setenv("ROUNDS_AUTH_TOKEN_SECRET", secret)
 	t.Setenv("ROUNDS_HTTP_ADDR", ":9000")
-	t.Setenv("ROUNDS_JOBS_LEASE", "90s")
+	t.Setenv("ROUNDS_JOBS_RESCUE_AFTER", "90s")
 	t.Setenv("DATABASE_URL", "postgres://u:pw@db:5432/x")
 	cfg, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.HTTP.Addr != ":9000" || cfg.Jobs.Lease != 90*time.Second {
+	if cfg.HTTP.Addr != ":9000" || cfg.Jobs.RescueAfter != 90*time.Second {
 		t.Errorf("env not applied: %+v %+v", cfg.HTTP, cfg.Jobs)
 	}
 	if cfg.Database.URL != "postgres://u:pw@db:5432/x" {
@@ -59,13 +59,13 @@ func TestFilesMergeInOrder(t *testing.T) {
 func TestBadValuesNameTheKey(t *testing.T) {
 	cases := map[string][2]string{
 		"missing secret": {"ROUNDS_AUTH_TOKEN_SECRET", "short"},
-		"bad duration":   {"ROUNDS_JOBS_LEASE", "soon"},
+		"bad duration":   {"ROUNDS_JOBS_RESCUE_AFTER", "soon"},
 		"bad int":        {"ROUNDS_DATABASE_MAX_OPEN_CONNS", "-1"},
 		"bad level":      {"ROUNDS_LOG_LEVEL", "loud"},
 	}
 	want := map[string]string{
 		"missing secret": "auth.token_secret",
-		"bad duration":   "lease",
+		"bad duration":   "rescue_after",
 		"bad int":        "database.max_open_conns",
 		"bad level":      "log.level",
 	}

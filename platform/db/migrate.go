@@ -2,12 +2,16 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"sort"
 
 	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 // migrateLock is the advisory lock that serialises concurrent `rounds migrate`
@@ -17,6 +21,17 @@ const migrateLock = 7_470_001
 // PlatformSchema migrates before every module: it creates the extensions
 // and the tables of events, jobs and settings that modules' migrations use.
 const PlatformSchema = "platform"
+
+// RiverSchema holds River's tables (the job queue of platform/jobs). River's
+// own migrations (rivermigrate) create and upgrade them before the platform
+// folder, whose migrations refer to them.
+const RiverSchema = "river"
+
+// RiverMigrations are River's own migrations as Migrate applies them (the
+// e2e harness keys its template database on them too).
+func RiverMigrations() fs.FS {
+	return riverdatabasesql.New(nil).GetMigrationFS(riverdriver.MigrationLineMain)
+}
 
 // Folders lists the migration folders of fsys in the order they apply:
 // platform first, then the modules by name (modules never join or refer
@@ -39,10 +54,10 @@ func Folders(fsys fs.FS) ([]string, error) {
 	return out, nil
 }
 
-// Migrate applies every folder's migrations (Folders). A module's files
-// live in fsys under <module>/, its tables in the Postgres schema of the
-// same name, and its applied versions in <module>.goose_db_version, so
-// modules migrate independently of each other.
+// Migrate applies River's migrations, then every folder's (Folders). A
+// module's files live in fsys under <module>/, its tables in the Postgres
+// schema of the same name, and its applied versions in
+// <module>.goose_db_version, so modules migrate independently of each other.
 func Migrate(ctx context.Context, d *DB, fsys fs.FS, log *slog.Logger) error {
 	modules, err := Folders(fsys)
 	if err != nil {
@@ -58,6 +73,9 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS, log *slog.Logger) error {
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
 
+	if err := migrateRiver(ctx, d, conn, log); err != nil {
+		return err
+	}
 	for _, module := range modules {
 		sub, err := fs.Sub(fsys, module)
 		if err != nil {
@@ -81,6 +99,24 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS, log *slog.Logger) error {
 			log.Info("migration applied", "module", module, "version", r.Source.Version,
 				"file", r.Source.Path, "duration_ms", r.Duration.Milliseconds())
 		}
+	}
+	return nil
+}
+
+// migrateRiver applies River's migrations in its schema, each version in a
+// transaction of its own as River requires, and records them in River's
+// own version table (river.river_migration), where River's tools look.
+func migrateRiver(ctx context.Context, d *DB, conn *sql.Conn, log *slog.Logger) error {
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE SCHEMA IF NOT EXISTS %q", RiverSchema)); err != nil {
+		return fmt.Errorf("migrate river: schema: %w", err)
+	}
+	m, err := rivermigrate.New(riverdatabasesql.New(d.sql),
+		&rivermigrate.Config{Schema: RiverSchema, Logger: log.With("module", RiverSchema)})
+	if err == nil {
+		_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+	}
+	if err != nil {
+		return fmt.Errorf("migrate river: %w", err)
 	}
 	return nil
 }

@@ -19,6 +19,14 @@ const AcceptsMediaCookie = "rounds-accepts-media-cookie"
 // plus _media (spec: Authentication 6).
 func MediaCookieName(serviceName string) string { return serviceName + "_media" }
 
+// JobsUIPath is where River's job UI is served to admins (MountPage).
+const JobsUIPath = "/admin/jobs"
+
+// MediaCookiePaths are the raw routes a browser opens without a header, so
+// the media cookie is set for each: /uploads (native image and video tags)
+// and River's job UI.
+var MediaCookiePaths = []string{"/uploads", JobsUIPath}
+
 func acceptsMediaCookie(op huma.Operation) bool {
 	v, _ := op.Metadata[AcceptsMediaCookie].(bool)
 	return v
@@ -67,4 +75,28 @@ func (r *Router) abort(c *gin.Context, ae *apperr.Error) {
 	}
 	writeEnvelope(c.Writer, env)
 	c.Abort()
+}
+
+// MountPage serves h at path and below it (an application of its own, such
+// as River's job UI) to callers at level, who sign in as for /uploads: the
+// bearer token when sent, else the media cookie the browser was given at
+// sign-in (MediaCookiePaths must list path). Unsafe methods must come from
+// the page itself: a cross-origin request (Sec-Fetch-Site, Origin) is
+// refused, so another site cannot make a signed-in admin's browser act
+// (the cookie being SameSite=Lax already keeps it off cross-site POSTs).
+// The page may not be framed.
+func (s *Server) MountPage(path string, level auth.Level, h http.Handler) {
+	cross := http.NewCrossOriginProtection()
+	cross.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		WriteError(w, apperr.Forbiddenf("a cross-origin request cannot change anything here"))
+	}))
+	guarded := cross.Handler(h)
+	serve := func(c *gin.Context) {
+		c.Header("X-Frame-Options", "DENY")
+		c.Header("Content-Security-Policy", "frame-ancestors 'none'")
+		guarded.ServeHTTP(c.Writer, c.Request)
+	}
+	guard := s.MediaGuard(level)
+	s.engine.Any(path, guard, serve)
+	s.engine.Any(path+"/*rest", guard, serve)
 }

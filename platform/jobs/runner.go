@@ -1,304 +1,277 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/metrics"
-	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
-// Runner claims and runs jobs of the kinds registered on it.
+// poolSize is the worker's own pool for River (riverpgxv5): handlers use
+// the gorm pool, so River needs few connections: one held for LISTEN, one
+// for leader maintenance, a fetch and up to two completion batches at once.
+const poolSize = 6
+
+// Runner runs the registered kinds' jobs in a worker process.
 type Runner struct {
-	db       *db.DB
-	cfg      config.Jobs
-	log      *slog.Logger
-	metrics  *metrics.Registry
-	worker   string
-	handlers map[string]Handler
-	// abandoned are the kinds' hooks for a job given up on (OnAbandon).
-	abandoned map[string]AbandonHandler
-	wake      chan struct{}
+	q       *Queue
+	dbURL   string
+	log     *slog.Logger
+	metrics *metrics.Registry
 }
 
-// AbandonHandler is told that a job was given up on after its worker
-// stopped max_attempts times (reason says so), with the job's payload.
-type AbandonHandler func(ctx context.Context, payload json.RawMessage, reason string) error
-
-// NewRunner makes a runner; register handlers before Run.
-func NewRunner(d *db.DB, cfg config.Jobs, log *slog.Logger, m *metrics.Registry) *Runner {
-	host, _ := os.Hostname()
-	return &Runner{db: d, cfg: cfg, log: log, metrics: m,
-		worker:   fmt.Sprintf("%s/%d/%s", host, os.Getpid(), uuid.NewString()[:8]),
-		handlers: map[string]Handler{}, abandoned: map[string]AbandonHandler{}, wake: make(chan struct{}, 1)}
+// NewRunner makes the runner of q's kinds; register kinds before Run.
+func NewRunner(q *Queue, database config.Database, log *slog.Logger, m *metrics.Registry) *Runner {
+	return &Runner{q: q, dbURL: database.URL, log: log, metrics: m}
 }
 
-// OnAbandon registers what else to do when a job of kind is given up on:
-// the job itself ends failed, and the module can fail the work it was doing
-// where its users look (a job that crashes its worker on some input never
-// reaches its handler's own failure path).
-func (r *Runner) OnAbandon(kind string, h AbandonHandler) { r.abandoned[kind] = h }
+// Register declares a kind of job and its handler. Every process registers
+// every kind (a serve process queues what worker processes run); two
+// registrations of one kind panic, as does a kind without a timeout.
+func Register[A Args](r *Runner, k Kind[A]) {
+	var args A
+	register(r, args, k)
+}
 
-// Handle registers the handler for a kind.
-func (r *Runner) Handle(kind string, h Handler) {
-	if _, dup := r.handlers[kind]; dup {
-		panic("jobs: two handlers for kind " + kind)
+// register registers k for the kind args names (a scheduled task's kind is
+// its name, so it is named by a value rather than by the type).
+func register[A Args](r *Runner, args A, k Kind[A]) {
+	kind := args.Kind()
+	if k.Handle == nil || k.Timeout <= 0 {
+		panic("jobs: kind " + kind + " needs a handler and a timeout")
 	}
-	r.handlers[kind] = h
+	if _, dup := r.q.kinds[kind]; dup {
+		panic("jobs: two registrations of kind " + kind)
+	}
+	opts := river.InsertOpts{Priority: int(cmp.Or(k.Priority, Normal)), MaxAttempts: r.q.cfg.MaxAttempts + 1}
+	switch k.Unique {
+	case OnePerKind:
+		opts.UniqueOpts = river.UniqueOpts{ByState: waitingOrRunning}
+	case OnePerArgs:
+		opts.UniqueOpts = river.UniqueOpts{ByArgs: true, ByState: waitingOrRunning}
+	}
+	r.q.kinds[kind] = opts
+	river.AddWorkerArgs(r.q.workers, args, &worker[A]{r: r, k: k})
 }
 
-// Run works until ctx ends, then waits for in-flight jobs up to grace; jobs
-// still running after that are released (lease expired now) so another
-// worker takes them up at once.
+// waitingOrRunning are the states in which a unique job holds its place:
+// once it is over, the same work may be queued again.
+var waitingOrRunning = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending,
+	rivertype.JobStateRetryable, rivertype.JobStateRunning, rivertype.JobStateScheduled}
+
+// Run works until ctx ends on River's worker client (riverpgxv5, its own
+// small pool), then waits for running jobs up to grace; jobs still running
+// after that see their context end and are put back for another worker.
 func (r *Runner) Run(ctx context.Context, grace time.Duration) error {
-	if len(r.handlers) == 0 {
+	if len(r.q.kinds) == 0 {
 		<-ctx.Done()
 		return nil
 	}
-	kinds := make([]string, 0, len(r.handlers))
-	for k := range r.handlers {
-		kinds = append(kinds, k)
+	pcfg, err := pgxpool.ParseConfig(r.dbURL)
+	if err != nil {
+		return fmt.Errorf("jobs: %w", err)
 	}
-	go r.listen(ctx)
-
-	// Handlers get a context that outlives ctx by the grace period.
-	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelWork()
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, r.cfg.Concurrency)
-	ticker := time.NewTicker(r.cfg.PollInterval)
-	defer ticker.Stop()
-loop:
+	pcfg.MaxConns = poolSize
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return fmt.Errorf("jobs: %w", err)
+	}
+	defer pool.Close()
+	cfg := r.q.cfg
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Schema:                      db.RiverSchema,
+		Workers:                     r.q.workers,
+		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Concurrency}},
+		FetchPollInterval:           cfg.PollInterval,
+		FetchCooldown:               cfg.FetchCooldown,
+		PollOnly:                    cfg.PollOnly,
+		JobTimeout:                  -1, // every kind has its own (Kind.Timeout)
+		RescueStuckJobsAfter:        cfg.RescueAfter,
+		CompletedJobRetentionPeriod: cfg.Retention,
+		CancelledJobRetentionPeriod: cfg.Retention,
+		DiscardedJobRetentionPeriod: cfg.Retention,
+		SoftStopTimeout:             grace,
+		Logger:                      r.log,
+		Middleware:                  []rivertype.Middleware{&tracing{}},
+	})
+	if err != nil {
+		return fmt.Errorf("jobs: %w", err)
+	}
+	// Start's context ending is River's soft stop: no new jobs, running
+	// ones get SoftStopTimeout, then their contexts end.
 	for {
+		err := client.Start(ctx)
+		if err == nil {
+			<-client.Stopped()
+			return nil
+		}
+		r.log.Warn("jobs: cannot start the worker; trying again", "error", err)
 		select {
-		case slots <- struct{}{}:
 		case <-ctx.Done():
-			break loop
+			return nil
+		case <-time.After(cfg.PollInterval):
 		}
-		rec, err := r.claim(ctx, kinds)
-		if err != nil || rec == nil {
-			<-slots
-			if err != nil && ctx.Err() == nil {
-				r.log.Warn("jobs: claim failed", "error", err)
-			}
-			select {
-			case <-ctx.Done():
-				break loop
-			case <-ticker.C:
-			case <-r.wake:
-			}
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-slots }()
-			r.execute(workCtx, rec)
-		}()
 	}
-
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(grace):
-		cancelWork()
-		<-done
-	}
-	return nil
 }
 
-// claim takes the oldest pending job, or a running one whose lease expired.
-func (r *Runner) claim(ctx context.Context, kinds []string) (*row, error) {
-	var claimed []row
-	err := r.db.Detached(ctx).Raw(`
-		UPDATE platform.jobs SET status = 'running', attempts = attempts + 1, worker = ?,
-			lease_until = now() + ? * interval '1 millisecond',
-			started_at = coalesce(started_at, now()), updated_at = now()
-		WHERE id = (
-			SELECT id FROM platform.jobs
-			WHERE kind IN ? AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
-			ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
-		RETURNING id, kind, payload, trace, attempts, max_attempts`,
-		r.worker, r.cfg.Lease.Milliseconds(), kinds).Scan(&claimed).Error
-	if err != nil || len(claimed) == 0 {
-		return nil, err
-	}
-	return &claimed[0], nil
+// worker runs one kind's jobs for River.
+type worker[A Args] struct {
+	river.WorkerDefaults[A]
+	r *Runner
+	k Kind[A]
 }
 
-// execute runs one claimed job to its end.
-func (r *Runner) execute(ctx context.Context, rw *row) {
+// Timeout is the kind's: River ends the run's context then, and its
+// rescuer leaves a running job alone until then.
+func (w *worker[A]) Timeout(*river.Job[A]) time.Duration { return w.k.Timeout }
+
+// NextRetry retries at once a job River's rescuer took back from a dead
+// worker (its run outlived the kind's time limit, so it has waited that
+// long already); a failed run waits River's backoff (1 s, then 16 s).
+func (w *worker[A]) NextRetry(job *river.Job[A]) time.Time {
+	if job.AttemptedAt != nil && time.Since(*job.AttemptedAt) >= w.k.Timeout {
+		return time.Now()
+	}
+	return time.Time{}
+}
+
+// Work runs one attempt and reports its outcome to metrics.
+func (w *worker[A]) Work(ctx context.Context, job *river.Job[A]) error {
 	start := time.Now()
-	log := r.log.With("job_id", rw.ID, "kind", rw.Kind, "attempt", rw.Attempts)
-	if rw.Attempts > rw.MaxAttempts {
-		reason := fmt.Sprintf("abandoned: its worker stopped %d times", rw.MaxAttempts)
-		r.finish(ctx, rw.ID, Failed, nil, reason)
-		if h := r.abandoned[rw.Kind]; h != nil {
-			if err := r.safeAbandon(ctx, h, rw.Payload, reason); err != nil {
+	outcome, err := w.work(ctx, job)
+	w.r.metrics.ObserveJob(job.Kind, outcome, time.Since(start))
+	return err
+}
+
+// work decides what River does with the job after this attempt: nil
+// completes it; a plain error is retried with River's backoff (a passing
+// failure, or the worker stopping); river.JobCancel ends it for good,
+// failed with its reason recorded.
+func (w *worker[A]) work(ctx context.Context, job *river.Job[A]) (outcome string, err error) {
+	q := w.r.q
+	log := w.r.log.With("job_id", job.ID, "kind", job.Kind, "attempt", job.Attempt)
+	p, err := q.begin(ctx, job.ID)
+	if err != nil {
+		return "retried", err
+	}
+	if p.Done {
+		return string(Completed), nil // an earlier run's work and result committed together (Run.Done)
+	}
+	if deaths := workerDeaths(job.Errors); deaths >= q.cfg.MaxAttempts {
+		reason := abandoned(deaths)
+		if w.k.Abandoned != nil {
+			if err := safeAbandon(ctx, w.k.Abandoned, job.Args, reason); err != nil {
 				log.Error("jobs: abandon hook failed", "error", err)
 			}
 		}
 		log.Warn("job abandoned after repeated worker loss")
-		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
-		return
+		return string(Failed), q.fail(ctx, job.ID, reason)
 	}
-	ctx, span := telemetry.Start(r.continueTrace(ctx, rw), "job "+rw.Kind, trace.SpanKindConsumer,
-		attribute.String("job.kind", rw.Kind), attribute.String("job.id", rw.ID.String()), attribute.Int("job.attempt", rw.Attempts))
-	var err error
-	defer func() { telemetry.End(span, err) }()
-	jobCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	run := &Run{ID: rw.ID, Kind: rw.Kind, Payload: rw.Payload, Attempt: rw.Attempts, runner: r, cancel: cancel}
-	stopLease := r.keepLease(jobCtx, run)
-	defer stopLease()
-
-	var result any
-	result, err = r.safeCall(jobCtx, r.handlers[rw.Kind], run)
-	stopLease()
+	spanJob(ctx, p.PublicID)
+	run := &Run[A]{ID: p.PublicID, Args: job.Args, Attempt: job.Attempt, q: q, jobID: job.ID}
+	result, err := safeCall(ctx, w.k.Handle, run, log)
 	switch {
-	case run.lost():
-		log.Info("job stopped: cancelled or taken over")
-		r.metrics.ObserveJob(rw.Kind, string(Cancelled), time.Since(start))
-		return
-	case err != nil:
-		log.Warn("job failed", "error", err)
-		r.finish(ctx, rw.ID, Failed, nil, err.Error())
-		r.metrics.ObserveJob(rw.Kind, string(Failed), time.Since(start))
-	default:
-		data, merr := json.Marshal(result)
-		if merr != nil {
-			r.finish(ctx, rw.ID, Failed, nil, "result could not be stored")
-			return
+	case err == nil:
+		recorded, err := q.record(context.WithoutCancel(ctx), job.ID, result)
+		switch {
+		case err != nil:
+			return "retried", err
+		case !recorded:
+			return string(Cancelled), river.JobCancel(ErrCancelled) // cancelled as it finished
 		}
-		r.finish(ctx, rw.ID, Completed, data, "")
-		r.metrics.ObserveJob(rw.Kind, string(Completed), time.Since(start))
+		return string(Completed), nil
+	case errors.Is(err, ErrCancelled) || errors.Is(context.Cause(ctx), rivertype.ErrJobCancelledRemotely):
+		log.Info("job stopped: cancelled or taken over")
+		return string(Cancelled), river.JobCancel(ErrCancelled)
+	case errors.Is(ctx.Err(), context.Canceled):
+		return "interrupted", err // the worker is stopping: River puts the job back
+	case passing(err) && job.Attempt < q.cfg.MaxAttempts:
+		log.Warn("job failed; trying again", "error", err)
+		_ = run.Step(ctx, "trying again", err.Error())
+		return "retried", err
 	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("stopped after its time limit of %s: %w", w.k.Timeout, err)
+	}
+	log.Warn("job failed", "error", err)
+	return string(Failed), q.fail(ctx, job.ID, err.Error())
 }
 
-// continueTrace makes the run a child of the span that enqueued it (the
-// carrier stored by Enqueue), so one trace shows a request and the work it
-// queued. A carrier that cannot be read only loses that link.
-func (r *Runner) continueTrace(ctx context.Context, rw *row) context.Context {
-	if len(rw.Trace) == 0 || !telemetry.Enabled() {
-		return ctx
-	}
-	var carrier map[string]string
-	if err := json.Unmarshal(rw.Trace, &carrier); err != nil {
-		r.log.Debug("jobs: unreadable trace context", "job_id", rw.ID, "error", err)
-		return ctx
-	}
-	return telemetry.Extract(ctx, carrier)
+// passing reports a failure a later run may not meet: the database could
+// not be reached (an outage, a restart). A model call that failed is not
+// one: the gateway has retried it already (ai.retries), and a stalled
+// model would hold a run for its whole timeout again.
+func passing(err error) bool { return db.IsUnreachable(err) }
+
+// progress is what a run needs of its job's progress row.
+type progress struct {
+	PublicID uuid.UUID
+	Done     bool // a result is recorded: an earlier run finished the work
 }
 
-func (r *Runner) safeCall(ctx context.Context, h Handler, run *Run) (res any, err error) {
+// begin notes the run's start and reads the job's progress row.
+func (q *Queue) begin(ctx context.Context, jobID int64) (*progress, error) {
+	var p progress
+	res := q.db.Detached(ctx).Raw(`UPDATE platform.job_progress SET started_at = coalesce(started_at, now())
+		WHERE job_id = ? RETURNING public_id, result IS NOT NULL AS done`, jobID).Scan(&p)
+	if res.Error != nil {
+		return nil, res.Error
+	}
+	if res.RowsAffected == 0 {
+		return nil, river.JobCancel(fmt.Errorf("jobs: job %d has no progress record", jobID))
+	}
+	return &p, nil
+}
+
+// fail records why the job failed and ends it for good.
+func (q *Queue) fail(ctx context.Context, jobID int64, reason string) error {
+	err := q.db.Detached(context.WithoutCancel(ctx)).
+		Exec(`UPDATE platform.job_progress SET error = ? WHERE job_id = ?`, reason, jobID).Error
+	if err != nil {
+		q.log.Error("jobs: cannot record a failure", "job_id", jobID, "reason", reason, "error", err)
+	}
+	return river.JobCancel(errors.New(reason))
+}
+
+// workerDeaths counts the runs River's rescuer took back from a worker
+// that stopped answering.
+func workerDeaths(errs []rivertype.AttemptError) int {
+	n := 0
+	for _, e := range errs {
+		if e.Error == rescued {
+			n++
+		}
+	}
+	return n
+}
+
+func safeCall[A Args](ctx context.Context, h Handler[A], run *Run[A], log *slog.Logger) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r.log.Error("job panicked", "job_id", run.ID, "panic", p)
+			log.Error("job panicked", "panic", p)
 			err = errors.New("internal error")
 		}
 	}()
 	return h(ctx, run)
 }
 
-func (r *Runner) safeAbandon(ctx context.Context, h AbandonHandler, payload json.RawMessage, reason string) (err error) {
+func safeAbandon[A Args](ctx context.Context, h func(context.Context, A, string) error, args A, reason string) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return h(context.WithoutCancel(ctx), payload, reason)
-}
-
-// finish records the outcome unless the job was cancelled or taken over.
-func (r *Runner) finish(ctx context.Context, id uuid.UUID, st Status, result []byte, msg string) {
-	var errMsg *string
-	if msg != "" {
-		errMsg = &msg
-	}
-	err := r.db.Detached(context.WithoutCancel(ctx)).Exec(`
-		UPDATE platform.jobs SET status = ?, result = ?, error = ?, finished_at = now(),
-			updated_at = now(), lease_until = NULL
-		WHERE id = ? AND status = 'running' AND worker = ?`, string(st), nullJSON(result), errMsg, id, r.worker).Error
-	if err != nil {
-		r.log.Error("jobs: cannot record outcome", "job_id", id, "error", err)
-	}
-}
-
-func nullJSON(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return b
-}
-
-// keepLease renews the lease every third of its length and cancels the run
-// when the job is no longer ours (cancelled, or the lease was lost).
-func (r *Runner) keepLease(ctx context.Context, run *Run) (stop func()) {
-	stopCh := make(chan struct{})
-	var once sync.Once
-	go func() {
-		t := time.NewTicker(r.cfg.Lease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopCh:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if !r.renew(ctx, run.ID) {
-					run.markLost()
-					return
-				}
-			}
-		}
-	}()
-	return func() { once.Do(func() { close(stopCh) }) }
-}
-
-func (r *Runner) renew(ctx context.Context, id uuid.UUID) bool {
-	res := r.db.Detached(ctx).Exec(`UPDATE platform.jobs
-		SET lease_until = now() + ? * interval '1 millisecond', updated_at = now()
-		WHERE id = ? AND status = 'running' AND worker = ?`, r.cfg.Lease.Milliseconds(), id, r.worker)
-	if res.Error != nil {
-		return true // a transient error is not a lost lease; try again next tick
-	}
-	return res.RowsAffected == 1
-}
-
-// listen wakes the runner on NOTIFY so queued work starts without waiting
-// for the next poll.
-func (r *Runner) listen(ctx context.Context) {
-	for ctx.Err() == nil {
-		err := r.listenOnce(ctx)
-		if err != nil && ctx.Err() == nil {
-			r.log.Debug("jobs: listen interrupted", "error", err)
-			select {
-			case <-ctx.Done():
-			case <-time.After(r.cfg.PollInterval):
-			}
-		}
-	}
-}
-
-func (r *Runner) listenOnce(ctx context.Context) error {
-	return r.db.Listen(ctx, notifyChannel, nil, func(string) {
-		select {
-		case r.wake <- struct{}{}:
-		default:
-		}
-	})
+	return h(context.WithoutCancel(ctx), args, reason)
 }

@@ -1,7 +1,10 @@
 // Package scheduler runs the periodic jobs (UTC) on exactly one leader,
 // however many scheduler processes run: gocron v2 asks the Postgres
 // advisory-lock Elector before each run, and standbys take over when the
-// leader stops.
+// leader stops. A task of a few statements runs on the leader (Every,
+// Daily); a longer one is queued as a background job each time
+// (EveryQueued, DailyQueued), so workers run it with the queue's retries,
+// rescue and limits, and the leader only decides when.
 package scheduler
 
 import (
@@ -34,12 +37,23 @@ type Scheduler struct {
 	log     *slog.Logger
 	metrics *metrics.Registry
 	elector *Elector
+	tasks   Tasks
 	entries []entry
 }
 
-// New makes a scheduler whose leader holds the default lock.
-func New(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry) *Scheduler {
-	return NewWithLock(d, cfg, log, m, leaderLock)
+// Tasks makes a scheduled task background work (platform/jobs' Runner):
+// fn becomes a job kind named name, and the function returned queues a
+// run of it.
+type Tasks interface {
+	Task(name string, timeout time.Duration, fn func(ctx context.Context) error) func(ctx context.Context) error
+}
+
+// New makes a scheduler whose leader holds the default lock and queues
+// its longer tasks on tasks.
+func New(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, tasks Tasks) *Scheduler {
+	s := NewWithLock(d, cfg, log, m, leaderLock)
+	s.tasks = tasks
+	return s
 }
 
 // NewWithLock uses another lock key (tests run several groups side by side).
@@ -56,6 +70,25 @@ func (s *Scheduler) Every(name string, interval time.Duration, fn Func) {
 func (s *Scheduler) Daily(name string, hour, minute uint, fn Func) {
 	s.entries = append(s.entries, entry{name: name,
 		def: gocron.DailyJob(1, gocron.NewAtTimes(gocron.NewAtTime(hour, minute, 0))), fn: fn})
+}
+
+// A queued task's run may take its period (a longer run would overlap
+// the next), at least a minute and at most an hour: the job's time limit,
+// which is also how long a task whose worker died waits to be taken up.
+const (
+	queuedMin = time.Minute
+	queuedMax = time.Hour
+)
+
+// EveryQueued queues fn as a background job at a fixed interval; a run
+// still waiting or running when the next is due is not doubled.
+func (s *Scheduler) EveryQueued(name string, interval time.Duration, fn Func) {
+	s.Every(name, interval, s.tasks.Task(name, min(max(interval, queuedMin), queuedMax), fn))
+}
+
+// DailyQueued queues fn as a background job once a day at hour:minute UTC.
+func (s *Scheduler) DailyQueued(name string, hour, minute uint, fn Func) {
+	s.Daily(name, hour, minute, s.tasks.Task(name, queuedMax, fn))
 }
 
 // Leading reports whether this process leads now.

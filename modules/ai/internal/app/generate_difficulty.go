@@ -52,12 +52,16 @@ func NewRater(s *Service, q *jobs.Queue) *Rater { return &Rater{s: s, queue: q} 
 
 // RateRequest is what a classification is asked to rate: the questions
 // named, or those filed in a category's branch; already rated ones only
-// with Overwrite.
+// with Overwrite. It is the job's arguments, with who asked: the same
+// request from the same person while one waits or runs gets that job.
 type RateRequest struct {
 	QuestionIDs []int64 `json:"question_ids,omitempty"`
 	CategoryID  *int64  `json:"category_id,omitempty"`
 	Overwrite   bool    `json:"overwrite,omitempty"`
+	RequestedBy int64   `json:"requested_by,omitempty"`
 }
+
+func (RateRequest) Kind() string { return JobClassifyDifficulty }
 
 // RateResult is a finished classification's result.
 type RateResult struct {
@@ -85,7 +89,11 @@ func (r *Rater) Start(ctx context.Context, p auth.Principal, in RateRequest) (st
 	if m == nil {
 		return "", apperr.New(apperr.Unavailable, "%s (an admin adds one for the task tool)", ErrNoToolModel)
 	}
-	id, err := r.queue.Enqueue(ctx, JobClassifyDifficulty, &p.UserID, in)
+	in.RequestedBy = p.UserID
+	id, err := r.queue.Enqueue(ctx, &p.UserID, in)
+	if errors.Is(err, jobs.ErrDuplicate) {
+		return id.String(), nil
+	}
 	if errors.Is(err, jobs.ErrQueueFull) {
 		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: 30 * time.Second,
 			Message: "the job queue cannot accept a classification now; nothing was started, try again shortly"}
@@ -120,11 +128,8 @@ rare knowledge or close distractors). Rate every question given, by its id.`
 // 20 (never inside a transaction) and stores each batch's levels through
 // the bank in one write after its call. Stored levels stay if a later
 // batch fails: running it again rates what is left.
-func (r *Rater) Run(ctx context.Context, run *jobs.Run) (any, error) {
-	var in RateRequest
-	if err := run.Decode(&in); err != nil {
-		return nil, err
-	}
+func (r *Rater) Run(ctx context.Context, run *jobs.Run[RateRequest]) (any, error) {
+	in := run.Args
 	qs, err := r.Bank.RatedQuestions(ctx, in.QuestionIDs, in.CategoryID, rateMaxQuestions)
 	if err != nil {
 		return nil, err

@@ -48,6 +48,12 @@ type classifyPayload struct {
 	By int64 `json:"by,omitempty"`
 }
 
+func (classifyPayload) Kind() string { return KindClassifyTags }
+
+// classifyTimeout bounds one classification of the whole bank: batches of
+// classifyBatch questions, a keyword model call each.
+const classifyTimeout = time.Hour
+
 // ClassifyJob is a classification job as clients poll it.
 type ClassifyJob struct {
 	ID     string
@@ -57,16 +63,24 @@ type ClassifyJob struct {
 	Result *ClassifyResult // once completed
 }
 
-// RegisterJobs registers the bank's job kinds.
-func (s *Service) RegisterJobs(r *jobs.Runner) { r.Handle(KindClassifyTags, s.classifyJob) }
+// RegisterJobs registers the bank's job kinds: one classification of the
+// whole bank at a time, after the work people wait on.
+func (s *Service) RegisterJobs(r *jobs.Runner) {
+	jobs.Register(r, jobs.Kind[classifyPayload]{Handle: s.classifyJob, Priority: jobs.Background,
+		Unique: jobs.OnePerKind, Timeout: classifyTimeout})
+}
 
 // StartClassify queues a classification of the whole bank (moderators
-// only) and returns the job's id.
+// only) and returns the job's id: while one waits or runs, a second
+// request gets that one's id instead of queuing the same work twice.
 func (s *Service) StartClassify(ctx context.Context, p auth.Principal) (string, error) {
 	if !p.IsModerator() {
 		return "", apperr.Forbiddenf("only moderators start tag classification")
 	}
-	id, err := s.queue.Enqueue(ctx, KindClassifyTags, &p.UserID, classifyPayload{By: p.UserID})
+	id, err := s.queue.Enqueue(ctx, &p.UserID, classifyPayload{By: p.UserID})
+	if errors.Is(err, jobs.ErrDuplicate) {
+		return id.String(), nil
+	}
 	if errors.Is(err, jobs.ErrQueueFull) {
 		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: queueFullRetry,
 			Message: "the job queue cannot accept a classification now; nothing was started, try again shortly"}
@@ -108,11 +122,8 @@ func (s *Service) ClassifyStatus(ctx context.Context, jobID string) (*ClassifyJo
 // so running it again, or resuming it after a lost worker, is safe; a
 // resumed run keeps its first snapshot. A failing model call fails the job
 // with the upstream's message; batches stored before it stay.
-func (s *Service) classifyJob(ctx context.Context, run *jobs.Run) (any, error) {
-	var in classifyPayload
-	if err := run.Decode(&in); err != nil {
-		return nil, err
-	}
+func (s *Service) classifyJob(ctx context.Context, run *jobs.Run[classifyPayload]) (any, error) {
+	in := run.Args
 	var by *int64
 	if in.By != 0 {
 		by = &in.By

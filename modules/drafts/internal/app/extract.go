@@ -32,6 +32,8 @@ type extractPayload struct {
 	RequestedBy int64  `json:"requested_by"`
 }
 
+func (extractPayload) Kind() string { return KindExtractQuiz }
+
 // extractResult is what a completed extract_quiz job stores.
 type extractResult struct {
 	BatchID int64 `json:"batch_id"`
@@ -81,7 +83,7 @@ func (s *Service) StartExtraction(ctx context.Context, p auth.Principal, req Ext
 	}
 	var id string
 	err = s.db.Tx(ctx, func(ctx context.Context) error {
-		jobID, err := s.queue.Enqueue(ctx, KindExtractQuiz, &p.UserID, extractPayload{SectionID: sec.ID,
+		jobID, err := s.queue.Enqueue(ctx, &p.UserID, extractPayload{SectionID: sec.ID,
 			ReadingMode: req.ReadingMode, Model: req.Model, CategoryID: req.CategoryID, RequestedBy: p.UserID})
 		id = jobID.String()
 		return err

@@ -21,11 +21,8 @@ import (
 // to the chosen extractor, and store what it found as a new open batch of
 // pending drafts. A run taken up again after a worker died finds the batch
 // its predecessor stored (keyed on the job id) and stores nothing twice.
-func (s *Service) handleExtractQuiz(ctx context.Context, run *jobs.Run) (any, error) {
-	var pl extractPayload
-	if err := run.Decode(&pl); err != nil {
-		return nil, fmt.Errorf("bad payload: %w", err)
-	}
+func (s *Service) handleExtractQuiz(ctx context.Context, run *jobs.Run[extractPayload]) (any, error) {
+	pl := run.Args
 	if b, err := s.store.BatchByJob(ctx, run.ID); err == nil {
 		return s.resultFor(ctx, b.ID)
 	} else if !errors.Is(err, db.ErrNotFound) {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,8 @@ type processPayload struct {
 	Run        int   `json:"run"`
 }
 
+func (processPayload) Kind() string { return KindProcessPDF }
+
 // processResult is what a process_pdf job stores.
 type processResult struct {
 	DocumentID int64  `json:"document_id"`
@@ -35,11 +36,8 @@ const progressEvery = 25
 // jobs.ErrCancelled once the job is no longer this worker's.
 type stepFunc func(ctx context.Context, name, detail string) error
 
-func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run) (any, error) {
-	var pl processPayload
-	if err := run.Decode(&pl); err != nil {
-		return nil, fmt.Errorf("bad payload: %w", err)
-	}
+func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run[processPayload]) (any, error) {
+	pl := run.Args
 	if err := s.process(ctx, pl.DocumentID, pl.Run, run.Step); err != nil {
 		return nil, err
 	}
@@ -57,11 +55,7 @@ func (s *Service) handleProcessPDF(ctx context.Context, run *jobs.Run) (any, err
 // after its worker stopped max_attempts times (most likely this file
 // crashed it): the document leaves processing, saying so, and can be
 // reprocessed or deleted.
-func (s *Service) abandonProcessPDF(ctx context.Context, payload json.RawMessage, reason string) error {
-	var pl processPayload
-	if err := json.Unmarshal(payload, &pl); err != nil {
-		return fmt.Errorf("bad payload: %w", err)
-	}
+func (s *Service) abandonProcessPDF(ctx context.Context, pl processPayload, reason string) error {
 	return s.store.FailProcessing(ctx, pl.DocumentID, pl.Run,
 		"processing stopped: the worker reading this file stopped repeatedly ("+reason+")")
 }

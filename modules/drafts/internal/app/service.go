@@ -134,9 +134,17 @@ func (s *Service) modelPort() extraction.Models {
 	return s.ports.Models
 }
 
-// Register adds the module's job handlers to the runner.
+// extractTimeout bounds one extraction: the slowest model reads a long
+// section in several calls of up to ai.extraction_timeout.
+const extractTimeout = 30 * time.Minute
+
+// Register declares the module's job kinds. Both are what a moderator
+// waits on, so they go before bulk work. A document whose processing
+// stops its worker repeatedly is failed (abandonProcessPDF); processing
+// may run as long as a document may stay processing (drafts.stuck_after).
 func (s *Service) Register(r *jobs.Runner) {
-	r.Handle(KindProcessPDF, s.handleProcessPDF)
-	r.OnAbandon(KindProcessPDF, s.abandonProcessPDF)
-	r.Handle(KindExtractQuiz, s.handleExtractQuiz)
+	jobs.Register(r, jobs.Kind[processPayload]{Handle: s.handleProcessPDF, Abandoned: s.abandonProcessPDF,
+		Priority: jobs.Urgent, Timeout: s.cfg.StuckAfter})
+	jobs.Register(r, jobs.Kind[extractPayload]{Handle: s.handleExtractQuiz, Priority: jobs.Urgent,
+		Timeout: extractTimeout})
 }

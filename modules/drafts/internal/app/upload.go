@@ -86,7 +86,7 @@ func (s *Service) Upload(ctx context.Context, p auth.Principal, f UploadFile) (*
 // inside the caller's transaction, noting on the document where it will
 // run; false when the queue cannot take it.
 func (s *Service) dispatchProcessing(ctx context.Context, by int64, doc *store.Document) (queued bool, err error) {
-	_, err = s.queue.Enqueue(ctx, KindProcessPDF, &by, processPayload{DocumentID: doc.ID, Run: doc.ProcessingRun})
+	_, err = s.queue.Enqueue(ctx, &by, processPayload{DocumentID: doc.ID, Run: doc.ProcessingRun})
 	switch {
 	case errors.Is(err, jobs.ErrQueueFull):
 		return false, s.store.AppendStep(ctx, doc.ID, doc.ProcessingRun, "processing in the request",

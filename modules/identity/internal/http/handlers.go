@@ -15,7 +15,9 @@ type Handlers struct {
 	svc *app.Service
 	// loginCookie binds a sign-in to the browser that started it.
 	loginCookie string
-	// mediaCookie authenticates /uploads for native tags.
+	// mediaCookie authenticates the raw routes a browser opens without a
+	// header (httpapi.MediaCookiePaths: /uploads for native tags, the job
+	// UI for admins).
 	mediaCookie string
 	// alwaysSecure is set when the public URL is https: cookies are Secure
 	// even behind a proxy that terminates TLS and does not say so.
@@ -71,6 +73,16 @@ func (b *Browser) cookie(name string) string {
 func (h *Handlers) cookie(b *Browser, name, value, path string, maxAge int) nethttp.Cookie {
 	return nethttp.Cookie{Name: name, Value: value, Path: path, MaxAge: maxAge, HttpOnly: true,
 		SameSite: nethttp.SameSiteLaxMode, Secure: h.alwaysSecure || b.https}
+}
+
+// mediaCookies set (or, with an empty value and maxAge -1, clear) the media
+// cookie on each path that accepts it.
+func (h *Handlers) mediaCookies(b *Browser, value string, maxAge int) []nethttp.Cookie {
+	out := make([]nethttp.Cookie, len(httpapi.MediaCookiePaths))
+	for i, path := range httpapi.MediaCookiePaths {
+		out[i] = h.cookie(b, h.mediaCookie, value, path, maxAge)
+	}
+	return out
 }
 
 func tags(t string) []string { return []string{t} }

@@ -108,7 +108,8 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 		Summary: "Trade the one-time code for a token",
 		Description: "A code works once and for 60 seconds, and only for the client that started its sign-in: the " +
 			"same browser (its sign-in cookie, sent by itself) or the code_verifier of the sign-in's code_challenge; " +
-			"any other caller is refused (400) and the code is spent. Also sets the media cookie for /uploads.",
+			"any other caller is refused (400) and the code is spent. Also sets the media cookie for /uploads and " +
+			"(admins) the job UI at /admin/jobs.",
 		Errors: []int{nethttp.StatusBadRequest},
 	}, func(ctx context.Context, in *ssoExchangeInput) (*tokenOutput, error) {
 		b := in.Body
@@ -117,8 +118,7 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		media := h.cookie(&in.Browser, h.mediaCookie, t.MediaToken, "/uploads", t.ExpiresIn)
-		return &tokenOutput{SetCookie: []nethttp.Cookie{media}, Body: toToken(t)}, nil
+		return &tokenOutput{SetCookie: h.mediaCookies(&in.Browser, t.MediaToken, t.ExpiresIn), Body: toToken(t)}, nil
 	})
 
 	httpapi.Register(r, auth.Public, huma.Operation{
@@ -131,7 +131,6 @@ func (h *Handlers) registerSSO(r *httpapi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		gone := h.cookie(&in.Browser, h.mediaCookie, "", "/uploads", -1)
-		return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: []nethttp.Cookie{gone}}, nil
+		return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: h.mediaCookies(&in.Browser, "", -1)}, nil
 	})
 }

@@ -70,8 +70,7 @@ func (h *Handlers) registerTokens(r *httpapi.Router) {
 		if err := h.svc.Logout(ctx, auth.MustFrom(ctx).UserID, token, everywhere); err != nil {
 			return nil, err
 		}
-		gone := h.cookie(&in.Browser, h.mediaCookie, "", "/uploads", -1)
-		return &sessionLogoutOutput{SetCookie: []nethttp.Cookie{gone}}, nil
+		return &sessionLogoutOutput{SetCookie: h.mediaCookies(&in.Browser, "", -1)}, nil
 	})
 
 	httpapi.Register(r, auth.User, huma.Operation{

@@ -36,6 +36,17 @@ type GenerationRequest struct {
 	Role         auth.Role `json:"role,omitempty"` // the requester's role when they asked
 }
 
+// GenerateDraft is a generate_article_draft job: a new draft, or a
+// refinement of an article (Mode).
+type GenerateDraft struct{ GenerationRequest }
+
+func (GenerateDraft) Kind() string { return JobGenerateDraft }
+
+// GenerateCards is a generate_article_cards job.
+type GenerateCards struct{ GenerationRequest }
+
+func (GenerateCards) Kind() string { return JobGenerateCards }
+
 // Generate queues a generation job (POST /articles/ai-draft, ai-refine and
 // ai-cards). Refining and making cards need an article the caller may
 // edit; a new draft and cards are moderators' (the routes check the role).
@@ -58,12 +69,12 @@ func (s *Service) Generate(ctx context.Context, p auth.Principal, in GenerationR
 	} else if err := s.mayEdit(ctx, p, in.ArticleID); err != nil {
 		return "", err
 	}
-	kind := JobGenerateDraft
-	if in.Mode == "cards" {
-		kind = JobGenerateCards
-	}
 	in.RequestedBy, in.Role = p.UserID, p.Role
-	id, err := s.queue.Enqueue(ctx, kind, &p.UserID, in)
+	var args jobs.Args = GenerateDraft{in}
+	if in.Mode == "cards" {
+		args = GenerateCards{in}
+	}
+	id, err := s.queue.Enqueue(ctx, &p.UserID, args)
 	if errors.Is(err, jobs.ErrQueueFull) {
 		return "", &apperr.Error{Code: apperr.Unavailable, RetryAfter: 30 * time.Second,
 			Message: "the generation queue cannot accept a job now; nothing was started, try again shortly"}

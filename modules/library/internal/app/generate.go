@@ -69,26 +69,35 @@ type CardsResult struct {
 	Refused     []RefusedCard `json:"refused"`
 }
 
-// RunGeneration is the worker side of both job kinds, as the requester:
+// jobRun is what a generation needs of its job's run: progress steps, and
+// its result recorded in the transaction that stores what it made, so a
+// run taken up again after its worker died stores nothing twice.
+type jobRun interface {
+	Step(ctx context.Context, name, detail string) error
+	Done(ctx context.Context, result any) error
+}
+
+// RunDraft is the worker side of generate_article_draft, as the requester:
 // it gathers the grounding, has the AI module's writer call the model (no
 // transaction is open then), and stores what came back under the rules of
-// a hand-made edit, in one transaction. Steps are recorded as it goes.
-func (s *Service) RunGeneration(ctx context.Context, run *jobs.Run) (any, error) {
-	var in GenerationRequest
-	if err := run.Decode(&in); err != nil {
-		return nil, err
-	}
+// a hand-made edit, in one transaction with the job's result. Steps are
+// recorded as it goes.
+func (s *Service) RunDraft(ctx context.Context, run *jobs.Run[GenerateDraft]) (any, error) {
+	in := run.Args.GenerationRequest
 	p := auth.Principal{UserID: in.RequestedBy, Role: in.Role}
-	switch {
-	case run.Kind == JobGenerateCards:
-		return s.runCards(ctx, run, p, in)
-	case in.Mode == "refine":
+	if in.Mode == "refine" {
 		return s.runRefine(ctx, run, p, in)
 	}
 	return s.runDraft(ctx, run, p, in)
 }
 
-func (s *Service) runDraft(ctx context.Context, run *jobs.Run, p auth.Principal, in GenerationRequest) (any, error) {
+// RunCards is the worker side of generate_article_cards, as RunDraft.
+func (s *Service) RunCards(ctx context.Context, run *jobs.Run[GenerateCards]) (any, error) {
+	in := run.Args.GenerationRequest
+	return s.runCards(ctx, run, auth.Principal{UserID: in.RequestedBy, Role: in.Role}, in)
+}
+
+func (s *Service) runDraft(ctx context.Context, run jobRun, p auth.Principal, in GenerationRequest) (any, error) {
 	sources, err := s.grounding(ctx, run, in, in.CategoryID, 0)
 	if err != nil {
 		return nil, err
@@ -105,15 +114,23 @@ func (s *Service) runDraft(ctx context.Context, run *jobs.Run, p auth.Principal,
 	if err := run.Step(ctx, "parsed", fmt.Sprintf("%d sections", len(secs))); err != nil {
 		return nil, err
 	}
-	out, err := s.Create(ctx, p, Write{Title: in.Title, Summary: a.Summary, Sections: secs, CategoryID: in.CategoryID,
-		Status: StatusDraft})
+	var res *DraftResult
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		out, err := s.Create(ctx, p, Write{Title: in.Title, Summary: a.Summary, Sections: secs, CategoryID: in.CategoryID,
+			Status: StatusDraft})
+		if err != nil {
+			return err
+		}
+		res = &DraftResult{ArticleID: out.ID, Slug: out.Slug, Sections: len(out.Sections)}
+		return run.Done(ctx, res)
+	})
 	if err != nil {
 		return nil, unusable("article", err)
 	}
-	if err := run.Step(ctx, "saved", fmt.Sprintf("draft article %d", out.ID)); err != nil {
+	if err := run.Step(ctx, "saved", fmt.Sprintf("draft article %d", res.ArticleID)); err != nil {
 		return nil, err
 	}
-	return &DraftResult{ArticleID: out.ID, Slug: out.Slug, Sections: len(out.Sections)}, nil
+	return res, nil
 }
 
 // unusable names a model's output the library's rules refuse (nothing
@@ -150,7 +167,7 @@ func asWritten(a *store.Article, secs []store.Section) generation.Article {
 	return out
 }
 
-func (s *Service) runRefine(ctx context.Context, run *jobs.Run, p auth.Principal, in GenerationRequest) (any, error) {
+func (s *Service) runRefine(ctx context.Context, run jobRun, p auth.Principal, in GenerationRequest) (any, error) {
 	a, cur, err := s.subject(ctx, p, in.ArticleID)
 	if err != nil {
 		return nil, err
@@ -175,6 +192,7 @@ func (s *Service) runRefine(ctx context.Context, run *jobs.Run, p auth.Principal
 		return nil, err
 	}
 	next, changed := revised(cur, at, got)
+	res := &RefineResult{ArticleID: a.ID, Sections: changed}
 	note := "AI refinement of the whole article"
 	if at >= 0 {
 		note = "AI refinement of section " + in.SectionID
@@ -187,8 +205,10 @@ func (s *Service) runRefine(ctx context.Context, run *jobs.Run, p auth.Principal
 		if now.Version != a.Version {
 			return apperr.Conflictf("article %d changed while the model was writing; nothing was stored, ask again", a.ID)
 		}
-		_, err = s.Update(ctx, p, a.ID, Patch{Sections: &next, Note: note})
-		return err
+		if _, err = s.Update(ctx, p, a.ID, Patch{Sections: &next, Note: note}); err != nil {
+			return err
+		}
+		return run.Done(ctx, res)
 	})
 	if err != nil {
 		return nil, unusable("text", err)
@@ -197,7 +217,7 @@ func (s *Service) runRefine(ctx context.Context, run *jobs.Run, p auth.Principal
 		a.ID, len(changed))); err != nil {
 		return nil, err
 	}
-	return &RefineResult{ArticleID: a.ID, Sections: changed}, nil
+	return res, nil
 }
 
 // revised is the article's sections after a refinement: the one at at
@@ -230,7 +250,7 @@ func revised(cur []store.Section, at int, got []generation.Section) ([]Section, 
 	return next, changed
 }
 
-func (s *Service) runCards(ctx context.Context, run *jobs.Run, p auth.Principal, in GenerationRequest) (any, error) {
+func (s *Service) runCards(ctx context.Context, run jobRun, p auth.Principal, in GenerationRequest) (any, error) {
 	a, cur, err := s.subject(ctx, p, in.ArticleID)
 	if err != nil {
 		return nil, err
@@ -262,17 +282,23 @@ func (s *Service) runCards(ctx context.Context, run *jobs.Run, p auth.Principal,
 		kept = append(kept, flashcards.ImportedCard{Type: c.Type, Front: c.Front, Back: c.Back})
 		keptAt = append(keptAt, i)
 	}
-	res, err := s.ports.Decks.ArticleCards(ctx, p, flashcards.ArticleDeck{ArticleID: a.ID, Title: a.Title,
-		CategoryID: a.CategoryID}, kept)
+	err = s.db.Tx(ctx, func(ctx context.Context) error {
+		res, err := s.ports.Decks.ArticleCards(ctx, p, flashcards.ArticleDeck{ArticleID: a.ID, Title: a.Title,
+			CategoryID: a.CategoryID}, kept)
+		if err != nil {
+			return err
+		}
+		for i, reason := range res.Refused {
+			c := cards[keptAt[i]]
+			out.Refused = append(out.Refused, RefusedCard{Index: keptAt[i], Front: text.Clip(c.Front, 120), Reason: reason})
+		}
+		slices.SortFunc(out.Refused, func(x, y RefusedCard) int { return x.Index - y.Index })
+		out.DeckID, out.DeckCreated, out.Cards = res.DeckID, res.Created, res.Rows
+		return run.Done(ctx, out)
+	})
 	if err != nil {
 		return nil, err
 	}
-	for i, reason := range res.Refused {
-		c := cards[keptAt[i]]
-		out.Refused = append(out.Refused, RefusedCard{Index: keptAt[i], Front: text.Clip(c.Front, 120), Reason: reason})
-	}
-	slices.SortFunc(out.Refused, func(x, y RefusedCard) int { return x.Index - y.Index })
-	out.DeckID, out.DeckCreated, out.Cards = res.DeckID, res.Created, res.Rows
 	if err := run.Step(ctx, "saved", fmt.Sprintf("deck %d: %d cards stored, %d refused", out.DeckID, out.Cards,
 		len(out.Refused))); err != nil {
 		return nil, err
@@ -287,7 +313,7 @@ func (s *Service) runCards(ctx context.Context, run *jobs.Run, p auth.Principal,
 // theirs to read); article, for a draft up to two published articles
 // the search finds for its title (a refinement and cards always have
 // their own article). It records what it found as a step.
-func (s *Service) grounding(ctx context.Context, run *jobs.Run, in GenerationRequest, category *int64, self int64) ([]generation.Source, error) {
+func (s *Service) grounding(ctx context.Context, run jobRun, in GenerationRequest, category *int64, self int64) ([]generation.Source, error) {
 	asked := in.Sources
 	if len(asked) == 0 {
 		asked = []string{"bank"}

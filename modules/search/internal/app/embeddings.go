@@ -99,7 +99,7 @@ type EmbedResult struct {
 // meanwhile wins: SaveEmbeddings checks the text is still the one
 // embedded). A failing endpoint stops it; the failures are recorded and
 // retry_missing_embeddings takes over. Safe to run again.
-func (s *Service) EmbedPending(ctx context.Context, run *jobs.Run) (any, error) {
+func (s *Service) EmbedPending(ctx context.Context, run *jobs.Run[EmbedPendingArgs]) (any, error) {
 	if err := s.store.ClaimEmbedJob(ctx, run.ID); err != nil {
 		return nil, err
 	}
@@ -128,12 +128,19 @@ func (s *Service) EmbedPending(ctx context.Context, run *jobs.Run) (any, error) 
 	}
 }
 
+// EmbedPendingArgs is an embed_pending job: it takes no input.
+type EmbedPendingArgs struct{}
+
+func (EmbedPendingArgs) Kind() string { return JobEmbedPending }
+
 // RegeneratePayload is the job's input.
 type RegeneratePayload struct {
 	// RequestedAt: vectors made at or after it by the current model are
 	// already regenerated (a job taken up again skips them).
 	RequestedAt time.Time `json:"requested_at"`
 }
+
+func (RegeneratePayload) Kind() string { return JobRegenerate }
 
 // RegenerateResult is the job's stored result.
 type RegenerateResult struct {
@@ -151,11 +158,8 @@ const stepEvery = 2 * time.Second
 // item with the current model in batches, each stored as it completes. Old
 // vectors keep answering searches until their replacement lands, so search
 // stays usable throughout. Safe to run again: finished items are skipped.
-func (s *Service) Regenerate(ctx context.Context, run *jobs.Run) (any, error) {
-	var p RegeneratePayload
-	if err := run.Decode(&p); err != nil {
-		return nil, err
-	}
+func (s *Service) Regenerate(ctx context.Context, run *jobs.Run[RegeneratePayload]) (any, error) {
+	p := run.Args
 	e, err := s.embedder(ctx)
 	if err != nil {
 		return nil, err
@@ -208,12 +212,12 @@ type RegenerationStarted struct {
 }
 
 // StartRegeneration queues regenerate_embeddings unless one is already
-// pending or running (409). The check and the enqueue share one transaction
-// under a row lock, so two admins asking together start one job. A model
-// other than the one in use is checked first, outside the transaction (its
-// failure is a 502 and changes nothing), and becomes embedding_model in the
-// job's transaction: queries then compare only its vectors, so items not
-// yet re-embedded are found by keyword until the job reaches them.
+// pending or running (409): the kind is unique (River's unique jobs), so
+// two admins asking together start one job. A model other than the one in
+// use is checked first, outside the transaction (its failure is a 502 and
+// changes nothing), and becomes embedding_model in the job's transaction:
+// queries then compare only its vectors, so items not yet re-embedded are
+// found by keyword until the job reaches them.
 func (s *Service) StartRegeneration(ctx context.Context, by int64, model string) (RegenerationStarted, error) {
 	var out RegenerationStarted
 	current, err := s.embeddingModel(ctx)
@@ -227,23 +231,18 @@ func (s *Service) StartRegeneration(ctx context.Context, by int64, model string)
 		}
 	}
 	err = s.store.DB().Tx(ctx, func(ctx context.Context) error {
-		prev, err := s.store.LockRegeneration(ctx)
-		if err != nil {
-			return err
-		}
-		rec, err := s.unfinished(ctx, prev)
-		if err != nil {
-			return err
-		}
-		if rec != nil {
-			return apperr.Conflictf("a regeneration is already %s (job %s)", rec.Status, rec.ID)
-		}
 		now := time.Now().UTC()
-		id, err := s.queue.Enqueue(ctx, JobRegenerate, &by, RegeneratePayload{RequestedAt: now})
-		if errors.Is(err, jobs.ErrQueueFull) {
+		id, err := s.queue.Enqueue(ctx, &by, RegeneratePayload{RequestedAt: now})
+		switch {
+		case errors.Is(err, jobs.ErrDuplicate):
+			status := jobs.Pending
+			if rec, err := s.queue.Get(ctx, id); err == nil {
+				status = rec.Status
+			}
+			return apperr.Conflictf("a regeneration is already %s (job %s)", status, id)
+		case errors.Is(err, jobs.ErrQueueFull):
 			return apperr.New(apperr.Unavailable, "the job queue cannot accept a regeneration now; try again later")
-		}
-		if err != nil {
+		case err != nil:
 			return err
 		}
 		out = RegenerationStarted{JobID: id, Status: jobs.Pending}

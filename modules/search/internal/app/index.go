@@ -54,7 +54,7 @@ func (s *Service) queueEmbedding(ctx context.Context) error {
 	if rec, err := s.unfinished(ctx, prev); err != nil || rec != nil {
 		return err
 	}
-	id, err := s.queue.Enqueue(ctx, JobEmbedPending, nil, struct{}{})
+	id, err := s.queue.Enqueue(ctx, nil, EmbedPendingArgs{})
 	if errors.Is(err, jobs.ErrQueueFull) {
 		s.log.Warn("search: job queue full; retry_missing_embeddings will embed the new text")
 		return nil

@@ -50,22 +50,10 @@ func (s *Store) LastFailure(ctx context.Context) (msg string, at *time.Time, err
 	return rows[0].EmbedError, &rows[0].EmbedFailedAt, nil
 }
 
-// LockRegeneration reads the latest regeneration job (nil if none) under a
-// row lock, so two admins asking at once do not start two jobs. Call inside
-// a transaction.
-func (s *Store) LockRegeneration(ctx context.Context) (*uuid.UUID, error) {
-	return s.regenerationJob(ctx, `SELECT regeneration_job FROM search.state FOR UPDATE`)
-}
-
-// LatestRegeneration reads the latest regeneration job (nil if none)
-// without a lock.
+// LatestRegeneration reads the latest regeneration job (nil if none).
 func (s *Store) LatestRegeneration(ctx context.Context) (*uuid.UUID, error) {
-	return s.regenerationJob(ctx, `SELECT regeneration_job FROM search.state`)
-}
-
-func (s *Store) regenerationJob(ctx context.Context, query string) (*uuid.UUID, error) {
 	var row struct{ RegenerationJob *uuid.UUID }
-	err := s.conn(ctx).Raw(query).Scan(&row).Error
+	err := s.conn(ctx).Raw(`SELECT regeneration_job FROM search.state`).Scan(&row).Error
 	return row.RegenerationJob, err
 }
 

@@ -56,7 +56,7 @@ func (s *Service) Contact(ctx context.Context, in ContactInput, client string) e
 		if s.cfg.AdminEmail == "" {
 			return nil
 		}
-		_, err := s.queue.Enqueue(ctx, JobMailContact, nil, mailPayload{SubmissionID: sub.ID})
+		_, err := s.queue.Enqueue(ctx, nil, MailPayload{SubmissionID: sub.ID})
 		if errors.Is(err, jobs.ErrQueueFull) {
 			return apperr.New(apperr.Unavailable, "the service is busy; send your message again in a minute")
 		}
@@ -139,19 +139,19 @@ func (s *Service) MarkRead(ctx context.Context, id int64) error {
 	return err
 }
 
-type mailPayload struct {
+// MailPayload is a JobMailContact job: the submission to mail.
+type MailPayload struct {
 	SubmissionID int64 `json:"submission_id"`
 }
+
+func (MailPayload) Kind() string { return JobMailContact }
 
 // MailSubmission is the JobMailContact handler: it mails a submission to
 // the admin once. The mail goes out before mailed_at is set (no remote call
 // inside a transaction), so a crash between the two sends it again: the
 // admin may get a duplicate, never nothing.
-func (s *Service) MailSubmission(ctx context.Context, run *jobs.Run) (any, error) {
-	var p mailPayload
-	if err := run.Decode(&p); err != nil {
-		return nil, err
-	}
+func (s *Service) MailSubmission(ctx context.Context, run *jobs.Run[MailPayload]) (any, error) {
+	p := run.Args
 	sub, err := s.store.Submission(ctx, p.SubmissionID)
 	if db.IsNotFound(err) {
 		return map[string]string{"skipped": "the submission no longer exists"}, nil
