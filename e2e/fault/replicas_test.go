@@ -37,7 +37,7 @@ var _ = Describe("Several replicas of each role under load", Serial, func() {
 		// Work queued while the soak runs runs once each, on a worker process.
 		var queued []uuid.UUID
 		for range 12 {
-			id, err := h.App.Queue.Enqueue(ctxb, blockJob, nil, nil)
+			id, err := h.App.Queue.Enqueue(ctxb, nil, block{})
 			Expect(err).NotTo(HaveOccurred())
 			queued = append(queued, id)
 		}
