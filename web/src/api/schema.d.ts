@@ -948,6 +948,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attempts/stats/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your dashboard's charts: scores over time, questions answered per day, time per question against the cohort */
+        get: operations["get-attempts-stats-charts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attempts/stats/dashboard": {
         parameters: {
             query?: never;
@@ -1339,7 +1356,7 @@ export interface paths {
         put?: never;
         /**
          * Trade the one-time code for a token
-         * @description A code works once and for 60 seconds, and only for the client that started its sign-in: the same browser (its sign-in cookie, sent by itself) or the code_verifier of the sign-in's code_challenge; any other caller is refused (400) and the code is spent. Also sets the media cookie for /uploads.
+         * @description A code works once and for 60 seconds, and only for the client that started its sign-in: the same browser (its sign-in cookie, sent by itself) or the code_verifier of the sign-in's code_challenge; any other caller is refused (400) and the code is spent. Also sets the media cookie for /uploads and (admins) the job UI at /admin/jobs.
          */
         post: operations["post-auth-sso-exchange"];
         delete?: never;
@@ -2066,7 +2083,7 @@ export interface paths {
         put?: never;
         /**
          * Import an Anki package (.apkg) as a new flashcard deck
-         * @description The body is the package itself (exported with "Support older Anki versions"). Notes of basic, reversed and cloze note types become cards through the same rules as cards written by hand; each note left out is listed with its reason. The cards' scheduling and review log in the package become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic note showing it on its front an image card, any other note its card with the picture; a note with several pictures or a missing or non-image one is left out. A package that cannot be read, or whose media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, collection or picture), entry, note, media map or media limits a 413; then nothing is stored.
+         * @description The body is the package itself, in any layout Anki writes: the latest (meta, collection.anki21b in zstd, schema 18, a zstd protobuf media map; the decoy collection.anki2 beside it is never read) or the legacy ones (collection.anki21 or collection.anki2, schema 11). Each note becomes cards through the same rules as cards written by hand, by what its note type's card templates show: cloze types a cloze card, a card asking {{type:Field}} a type-in card, two templates asking each side of the other a reversed card, image occlusion notes an image card per hidden shape, any other card a basic card (question side front, answer side back); mapped says how each note type was taken and each note left out is listed with its reason. The collection's tables are read only when they are real tables: a view, a trigger or a generated column is a 422. The cards' scheduling and review log in the package become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic note showing it on its front an image card, any other note its card with the picture; a note with several pictures or a missing or non-image one is left out. A package that cannot be read, or whose media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, collection or picture), entry, note, media map or media limits a 413; then nothing is stored.
          */
         post: operations["post-flashcard-decks-import-apkg"];
         delete?: never;
@@ -2084,7 +2101,7 @@ export interface paths {
         };
         /**
          * Export a deck you may study as an Anki package (.apkg) with your schedule
-         * @description Basic, reversed and cloze cards become notes of Anki's stock note types, image cards Basic notes showing the picture on the front; a card's picture is a media file of the package (the media map and numbered files) shown in a field with <img src>. Occlusion (masked image) and type-in cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new.
+         * @description layout=latest (the default) writes what Anki 2.1.50 and later write by default: a meta entry (package version 3), the collection as collection.anki21b (zstd, schema 18), a decoy collection.anki2 asking older Ankis to update, a zstd protobuf media map and zstd media files. layout=legacy writes collection.anki2 (schema 11) with a JSON media map, which every Anki from 2.0 on reads. Basic, reversed, cloze and type-in cards become notes of Anki's stock note types, image cards Basic notes showing the picture on the front; a card's picture is a media file of the package shown in a field with <img src>. Occlusion (masked image) cards are left out (X-Cards-Left-Out counts them). Each card carries your FSRS state of it (Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and the revlog holds your reviews; cards you never studied are new. The package is streamed as it is written; one cut short has no zip directory.
          */
         get: operations["get-flashcard-decks-by-deck-id-export-apkg"];
         put?: never;
@@ -3364,6 +3381,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/saved-tests/custom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Build a block of your own: N questions you reach, by category and unused / incorrect / flagged */
+        post: operations["post-saved-tests-custom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-tests/custom/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many questions you reach are unused, incorrect and flagged (in the categories given) */
+        get: operations["get-saved-tests-custom-counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -4282,6 +4333,16 @@ export interface components {
             /** @enum {string} */
             status: "open" | "closed";
         };
+        BlockCountsBody: {
+            /** Format: int64 */
+            flagged: number;
+            /** Format: int64 */
+            incorrect: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            unused: number;
+        };
         BlueprintDomainItem: {
             /**
              * Format: int64
@@ -4333,6 +4394,16 @@ export interface components {
             correct: number;
             /** Format: double */
             percentage: number;
+        };
+        ChartsResponse: {
+            /** @description days with answers, oldest first */
+            days: components["schemas"]["DayResponse"][] | null;
+            /** @description completed timed attempts, oldest first (the latest 1,000) */
+            pace: components["schemas"]["PaceResponse"][] | null;
+            /** @description completed attempts, oldest first (the latest 1,000) */
+            scores: components["schemas"]["ScorePointResponse"][] | null;
+            /** @description YYYY-MM-DD (UTC), the first day counted */
+            since: string;
         };
         ChatMessage: {
             content: string;
@@ -4542,6 +4613,35 @@ export interface components {
             views: number;
             with_answers: boolean;
         };
+        CustomBlockBody: {
+            /** Format: int64 */
+            available: number;
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            mode: "timed" | "learning";
+            /** Format: int64 */
+            questions_count: number;
+            title: string;
+        };
+        CustomBlockInputBody: {
+            /** @description each with its branch; none: every category */
+            category_ids?: number[] | null;
+            /** Format: int64 */
+            count: number;
+            /**
+             * @description learning is tutor mode: the answer side after each answer
+             * @default timed
+             * @enum {string}
+             */
+            mode: "timed" | "learning";
+            /** @description any of, by your history; none: every question you reach */
+            pools?: ("unused" | "incorrect" | "flagged")[] | null;
+            /** Format: int64 */
+            time_limit_minutes?: number | null;
+            /** @description blank: "Custom block: N questions" */
+            title?: string;
+        };
         DashboardResponse: {
             /** Format: int64 */
             attempts: number;
@@ -4577,6 +4677,17 @@ export interface components {
             /** Format: int64 */
             reminders_due: number;
             streak: components["schemas"]["StreakResponse"];
+        };
+        DayResponse: {
+            /**
+             * Format: int64
+             * @description questions sat in completed attempts (unanswered count as wrong)
+             */
+            answered: number;
+            /** Format: int64 */
+            correct: number;
+            /** @description YYYY-MM-DD (UTC), by when the attempt was completed */
+            day: string;
         };
         DeckArticleResponse: {
             /** Format: int64 */
@@ -4645,11 +4756,13 @@ export interface components {
         DeckImportResponse: {
             /**
              * Format: int64
-             * @description cards made (a reversed note makes two, a cloze note one per deletion number)
+             * @description cards made (a reversed note makes two, a cloze note one per deletion number, an image occlusion note one per hidden shape)
              */
             cards: number;
             /** Format: int64 */
             deck_id: number;
+            /** @description how the notes of each note type were taken */
+            mapped: components["schemas"]["MappingResponse"][] | null;
             /**
              * Format: int64
              * @description notes imported
@@ -4807,8 +4920,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             explanation: string;
+            /** @description storage key of the explanation's picture */
+            explanation_image_path: string | null;
             /** Format: int64 */
             id: number;
+            /** @description storage key of the question's picture (an imported file's), shown through /uploads */
+            image_path: string | null;
             options: string[] | null;
             /** Format: int64 */
             position: number;
@@ -5490,6 +5607,22 @@ export interface components {
             views: number;
             with_answers: boolean;
         };
+        MappingResponse: {
+            /**
+             * @description the card type they became
+             * @enum {string}
+             */
+            as: "basic" | "reversed" | "cloze" | "image" | "type_in";
+            /** @description which of the note type's fields and card templates made the front and back */
+            how: string;
+            /** @description the note type's name in the package */
+            note_type: string;
+            /**
+             * Format: int64
+             * @description notes taken this way
+             */
+            notes: number;
+        };
         Mask: {
             /** Format: double */
             h?: number;
@@ -5650,6 +5783,27 @@ export interface components {
             option: string;
             /** Format: double */
             rate: number;
+        };
+        PaceResponse: {
+            /** Format: int64 */
+            attempt_id: number;
+            /** Format: int64 */
+            cohort_attempts: number;
+            /**
+             * Format: double
+             * @description median of other learners' timed attempts of the quiz; null below 3 of them
+             */
+            cohort_seconds_per_question: number | null;
+            /** Format: date-time */
+            completed_at: string;
+            /** Format: int64 */
+            quiz_id: number;
+            quiz_title: string;
+            /**
+             * Format: double
+             * @description start to submission (or deadline) over the questions
+             */
+            seconds_per_question: number;
         };
         "Patch-articles-by-idRequest": {
             /**
@@ -6417,6 +6571,19 @@ export interface components {
             /** Format: int64 */
             time_limit_minutes?: number | null;
             title: string;
+        };
+        ScorePointResponse: {
+            /** Format: int64 */
+            attempt_id: number;
+            /** Format: date-time */
+            completed_at: string;
+            /** @enum {string} */
+            mode: "timed" | "learning";
+            /** Format: double */
+            percentage: number;
+            /** Format: int64 */
+            quiz_id: number;
+            quiz_title: string;
         };
         SearchHitBody: {
             /** Format: int64 */
@@ -8767,6 +8934,15 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12185,6 +12361,65 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-attempts-stats-charts": {
+        parameters: {
+            query?: {
+                /** @description UTC days back, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartsResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18113,7 +18348,10 @@ export interface operations {
     };
     "get-flashcard-decks-by-deck-id-export-apkg": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description latest: Anki 2.1.50+'s package (zstd, schema 18); legacy: collection.anki2 (schema 11) for any Anki */
+                layout?: "latest" | "legacy";
+            };
             header?: never;
             path: {
                 deck_id: number;
@@ -18122,12 +18360,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the package, streamed as it is written; one cut short has no zip directory */
+            /** @description the package */
             200: {
                 headers: {
-                    "Content-Disposition"?: string;
-                    /** @description occlusion and type-in cards left out */
-                    "X-Cards-Left-Out"?: string;
+                    /** @description cards no Anki note type holds (occlusion cards) */
+                    "X-Cards-Left-Out"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18629,6 +18866,15 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
         };
     };
     "put-flashcards-cards-by-card-id-question": {
@@ -18970,6 +19216,15 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25199,7 +25454,10 @@ export interface operations {
                 /** @description force the answer side in (a study session) */
                 study?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the caller holds (as this read answered them): 304 with no body while one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 quiz_id: number;
             };
@@ -25210,11 +25468,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description names this copy for If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QuizDetailBody"];
                 };
+            };
+            /** @description the copy If-None-Match names is current; no body */
+            304: {
+                headers: {
+                    /** @description names this copy for If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -26242,6 +26511,161 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "post-saved-tests-custom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomBlockInputBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomBlockBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-saved-tests-custom-counts": {
+        parameters: {
+            query?: {
+                /** @description comma-separated; each with its branch */
+                category_ids?: number[] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockCountsBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
