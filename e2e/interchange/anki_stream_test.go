@@ -78,7 +78,11 @@ var _ = Describe("Anki package export", func() {
 		Expect(os.Remove(pipe)).To(Succeed())
 		Expect(syscall.Mkfifo(pipe, 0o600)).To(Succeed())
 
-		req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/flashcard-decks/%d/export/apkg", h.BaseURL, deck), nil)
+		// The legacy layout stores pictures as they are (the latest compresses
+		// each with zstd), so the package's files can be compared to them;
+		// both layouts are streamed the same way.
+		req, err := http.NewRequest(http.MethodGet,
+			fmt.Sprintf("%s/api/v1/flashcard-decks/%d/export/apkg?layout=legacy", h.BaseURL, deck), nil)
 		Expect(err).NotTo(HaveOccurred())
 		req.Header.Set("Authorization", "Bearer "+mod.Token)
 		answered := make(chan *http.Response, 1)
