@@ -90,7 +90,7 @@ func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
 	})
 
 	httpapi.Register(r, auth.User, httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures/existing", "articles",
-		"Place an existing asset on a section", nethttp.StatusCreated, 404, 409, 422),
+		"Place an existing asset on a section", nethttp.StatusCreated, 403, 404, 409, 422),
 		func(ctx context.Context, in *struct {
 			ID   int64 `path:"id"`
 			Body struct {
