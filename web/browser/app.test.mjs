@@ -13,7 +13,7 @@ const navLinks = (page) => page.getByRole("navigation", { name: "Main" }).getByR
 const navGroups = (page) => page.getByRole("navigation", { name: "Main" }).locator(".nav-title").allTextContents();
 
 test("each role sees the navigation its role reaches, grouped by area, from the one route table", async () => {
-  const learn = ["Dashboard", "Quizzes", "Study plans", "Exams", "Flashcards", "Browse questions", "Collections", "Library", "Lab values"];
+  const learn = ["Dashboard", "Quizzes", "Create a block", "Study plans", "Exams", "Flashcards", "Browse questions", "Collections", "Library", "Lab values"];
   const content = ["Question bank", "PDFs and drafts", "Article editor", "Categories", "Feedback", "Trash", "Grants"];
   const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
   const you = ["Shared links", "Devices", "Contact"];
@@ -54,7 +54,7 @@ test("a learner sits a timed quiz through a reload and a dropped network, then r
   await sit.click();
 
   const saved = page.getByTestId("save-state");
-  await page.getByRole("timer").waitFor();
+  await page.getByRole("timer", { name: "Time left" }).waitFor();
   await page.keyboard.press("a");
   await assertText(saved, "All answers saved");
   const picked = async () => [await page.locator(".stem").innerText(), (await page.locator("label.option.picked").innerText()).replace(/^[A-I]\s+/, "")];
@@ -128,7 +128,7 @@ test("a second browser takes the attempt over with the answers saved so far", as
   const b = await signIn("learner");
   await a.page.getByRole("link", { name: "Quizzes" }).click();
   await a.page.getByRole("link", { name: /^Sit Psychiatry: timed review/ }).click();
-  await a.page.getByRole("timer").waitFor();
+  await a.page.getByRole("timer", { name: "Time left" }).waitFor();
   await b.page.getByRole("link", { name: "Quizzes" }).click();
   await a.page.keyboard.press("b");
   await assertText(a.page.getByTestId("save-state"), "All answers saved");
@@ -420,7 +420,7 @@ test("a moderator builds a plan and an exam; a learner sits a block with the lab
   const open = (await mod.call("GET", `/quizzes/${quiz.id}`)).questions.map((q) => q.id).slice(0, 2);
   assert.equal(open.length, 2, "a published quiz with two questions");
 
-  await mod.page.getByRole("link", { name: "Study plans" }).click();
+  await mod.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Study plans" }).click();
   await mod.page.getByLabel("Title").fill("Final-year revision");
   await mod.page.getByLabel("Exam date").fill(new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10));
   await mod.page.getByRole("button", { name: "Create plan" }).click();
@@ -448,7 +448,7 @@ test("a moderator builds a plan and an exam; a learner sits a block with the lab
   await mod.ctx.close();
 
   const { ctx, page, errors, call } = await signIn("learner");
-  await page.getByRole("link", { name: "Study plans" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Study plans" }).click();
   await page.getByRole("link", { name: "Final-year revision" }).click();
   await page.getByRole("button", { name: "Enrol" }).click();
   await page.getByText("enrolled", { exact: true }).waitFor();
@@ -723,7 +723,7 @@ test("study plans: a moderator draws a plan from a blueprint, a block per domain
   const { ctx, page, errors, call } = await signIn("moderator");
   const [quiz] = await call("GET", "/quizzes/");
   const ids = (await call("GET", `/quizzes/${quiz.id}`)).questions.map((q) => q.id).slice(0, 2);
-  await page.getByRole("link", { name: "Study plans" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Study plans" }).click();
   await page.getByLabel("Drawn plan's name").fill("Blueprint revision");
   await page.getByLabel("Shape").selectOption("domains");
   await page.getByLabel("Questions in all").fill("1");
@@ -1194,7 +1194,7 @@ test("W1 learner: a moderator builds a test from the browser's filters and from 
   await snap(page, "learn-build");
   assert.deepEqual(await axeCheck(page), [], "the build form: no serious axe violation");
   await page.getByRole("button", { name: "Build and sit" }).click();
-  await page.getByRole("timer").waitFor();
+  await page.getByRole("timer", { name: "Time left" }).waitFor();
   const built = Number(new URL(page.url()).pathname.split("/")[2]);
   const quiz = await call("GET", `/quizzes/${built}`);
   assert.equal(quiz.title, "My murmur drill");
