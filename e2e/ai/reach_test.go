@@ -48,6 +48,11 @@ func found(text string, id int64) {
 		}
 		return ids
 	}, "10s", "50ms").Should(ContainElement(id), "question %d found by %q", id, text)
+	// The keyword side indexes first; the tutor's similar stems come from
+	// the vector side, embedded after it.
+	EventuallyWithOffset(1, func() int64 {
+		return count(`SELECT count(*) FROM search.documents WHERE kind = 'question' AND id = ? AND embedding IS NOT NULL`, id)
+	}, "10s", "50ms").Should(Equal(int64(1)), "question %d embedded", id)
 }
 
 // reachSpecs run inside the tutor's ordered container, with its model:
