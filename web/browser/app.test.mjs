@@ -72,11 +72,11 @@ test("a learner sits a timed quiz through a reload and a dropped network, then r
   assert.equal(await page.getByRole("button", { name: "Question 1, answered" }).count(), 1);
   const second = await picked();
 
-  // The network drops: the answer stays here, shown unsaved, and is saved on return.
+  // The network drops: the answer waits in the browser's queue, shown waiting, and is saved on return.
   await ctx.setOffline(true);
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("c");
-  await assertText(saved, "Not saved: retrying");
+  await assertText(saved, "Offline — 1 answer waiting");
   const third = await picked();
   await ctx.setOffline(false);
   await assertText(saved, "All answers saved");
