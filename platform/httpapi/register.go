@@ -38,6 +38,19 @@ type Router struct {
 // (streaming bodies). Prefer Register.
 func (r *Router) API() huma.API { return r.api }
 
+// Op is an operation with the fields most routes set.
+func Op(method, path, tag, summary string, status int, errs ...int) huma.Operation {
+	return huma.Operation{Method: method, Path: path, Tags: []string{tag}, Summary: summary,
+		DefaultStatus: status, Errors: errs}
+}
+
+// Described is op with a longer description for the contract's reader (the
+// rules a caller meets beyond the summary).
+func Described(op huma.Operation, description string) huma.Operation {
+	op.Description = description
+	return op
+}
+
 // Register declares one operation at /api/v1<op.Path> under the given access
 // level. The level is enforced before the handler runs (401 without a valid
 // token, 403 for a role below it), shown in the OpenAPI document as the

@@ -13,12 +13,6 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-// Op is an operation with the fields most routes set.
-func Op(method, path, tag, summary string, status int, errs ...int) huma.Operation {
-	return huma.Operation{Method: method, Path: path, Tags: []string{tag}, Summary: summary,
-		DefaultStatus: status, Errors: errs}
-}
-
 // Form describes an upload's multipart/form-data body in the contract.
 type Form struct {
 	Description string
