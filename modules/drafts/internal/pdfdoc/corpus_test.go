@@ -31,9 +31,6 @@ var belowTarget = map[string]struct {
 }{
 	"bug946506.pdf": {"its text is set along a curve, glyph by glyph; pdftotext's own output is two-letter " +
 		"fragments, so the words cannot match (ours reads whole words)", 0.45},
-	"bug1771477.pdf": {"a Korean greeting in a font with no ToUnicode map, which pdftotext reads through the " +
-		"embedded font's own tables (this reader does not parse font programs), and \"5 000\" set with a " +
-		"gap narrower than a word space, read as one number", 0.88},
 }
 
 // TestTextMatchesPopplerOnOrdinaryDocuments compares each ordinary

@@ -13,14 +13,18 @@ import (
 // text of a code comes, in the order readers use: from the font's
 // ToUnicode map, else from its encoding (a named one with Differences,
 // glyph names read through the Adobe Glyph List), else, for a CID font
-// with a UCS-2 CMap, from the code itself. Widths come from /Widths (or
+// with a UCS-2 CMap, from the code itself, and for one whose CIDs are
+// those of a character collection mapped here, from its CID. Widths come from /Widths (or
 // a CID font's /W), else from the standard 14 fonts' metrics.
 type font struct {
 	toUni  *cmap
 	cidMap *cmap // a Type0 font's embedded encoding CMap
 	cid    bool  // a Type0 (composite) font: multi-byte codes, CID widths
 	ucs2   bool  // a predefined Unicode CMap: the code is UTF-16
-	enc    encoding
+	// collection gives a CID's text by its character collection's order
+	// (nil when the codes are not CIDs of a collection mapped here).
+	collection func(cid uint32) string
+	enc        encoding
 	// Simple fonts: each code's width, from /Widths (from FirstChar),
 	// else MissingWidth, else the standard 14 font metrics that fit the
 	// base font, else half an em; worked out once.
@@ -140,6 +144,10 @@ func (f *font) loadComposite(ctx context.Context, r *Reader, v pdf.Value) {
 		f.ucs2 = strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")
 	}
 	desc := v.Key("DescendantFonts").Index(0)
+	// Only an identity or embedded CMap tells which CID a code is.
+	if !f.ucs2 && (f.cidMap != nil || strings.HasPrefix(enc.Name(), "Identity-")) {
+		f.collection = collectionText(desc.Key("CIDSystemInfo"))
+	}
 	if dw := desc.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
 		f.dw = dw.Float64()
 	}
@@ -234,18 +242,22 @@ func (f *font) each(raw string, fn func(glyph)) {
 			code, _ = codeOf(raw[:n])
 		}
 		raw = raw[n:]
-		text, ok := "", false
-		if f.toUni != nil {
-			text, ok = f.toUni.lookup(code, n)
-		}
-		if !ok && f.ucs2 {
-			text = string(utf16.Decode([]uint16{uint16(code)}))
-		}
 		cid := code
 		if f.cidMap != nil {
 			if c, ok := f.cidMap.cid(code, n); ok {
 				cid = c
 			}
+		}
+		text, ok := "", false
+		if f.toUni != nil {
+			text, ok = f.toUni.lookup(code, n)
+		}
+		switch {
+		case ok:
+		case f.ucs2:
+			text = string(utf16.Decode([]uint16{uint16(code)}))
+		case f.collection != nil:
+			text = f.collection(cid)
 		}
 		fn(glyph{text: text, width: f.cidWidth(cid) * f.scale, space: n == 1 && code == ' '})
 	}
