@@ -11,7 +11,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/config"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 // Hostile uploads: small files built to make a naive reader allocate, loop

@@ -9,7 +9,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/fixtures"
 	"github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/devidp"
 )
