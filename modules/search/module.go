@@ -52,6 +52,9 @@ var defaults []byte
 type Module struct {
 	svc *app.Service
 	cfg Config
+	// st and local are the store and built-in embedder under svc (Probe).
+	st    *store.Store
+	local *embed.Local
 	// reaches are the modules that own indexed kinds (search.Reach).
 	reaches []Reach
 }
@@ -83,11 +86,11 @@ func New(ctx context.Context, k *module.Kit) (module.Module, error) {
 		k.Log.Warn("search: embedding dimension changed; stored vectors dropped, run POST /admin/embedding/regenerate",
 			"from", cur, "to", cfg.EmbeddingDims, "dropped", dropped)
 	}
-	m := &Module{cfg: cfg}
+	m := &Module{cfg: cfg, st: st, local: embed.NewLocal(cfg.EmbeddingDims)}
 	module.NeedAll(k, &m.reaches)
 	ports := &app.Ports{}
 	module.Need(k, "ai", &ports.Models)
-	m.svc = app.New(st, embed.NewLocal(cfg.EmbeddingDims), ports, k.Queue, k.Settings,
+	m.svc = app.New(st, m.local, ports, k.Queue, k.Settings,
 		m.reachable, k.Limiter, k.Log, app.Tuning{BatchSize: cfg.EmbeddingBatch, RetryMaxPerRun: cfg.RetryMaxPerRun,
 			EfSearch: cfg.HNSWEfSearch, HybridMinSimilarity: cfg.HybridMinSimilarity,
 			QueryCacheEntries: cfg.QueryCacheEntries, QueryEmbeddings: cfg.QueryEmbeddingsPerMinute})

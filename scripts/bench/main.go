@@ -8,8 +8,9 @@
 // taking the same requests (the HTTP floor), and a bare handler serving the
 // same bytes as the quiz read. It then submits 100-question
 // attempts (1 client, then 10) and runs the scale benchmarks, each its own
-// program on its own database of 100,000 questions (the seeders live in the
-// modules' internal packages): the bank listing through HTTP beside its
+// program on its own database of 100,000 questions (the bank's and the
+// statistics' seeders are their stores' benchmarks, search's is
+// scripts/bench/search): the bank listing through HTTP beside its
 // page and count statements as raw SQL, and hybrid search through
 // GET /search with the index's recall@10. It prints one Markdown table of
 // every row, for docs/performance.md.
@@ -705,9 +706,9 @@ func seq(from, to int) []int {
 
 // scaleRows runs the two 100,000-question benchmarks and the statistics
 // reads (1,000 attempts, 100,000 sittings) one after the other, each in
-// its own process (their seeders are the modules' internal code), passes
-// their output on to stderr as progress and keeps the rows and goals they
-// print (loadkit.EmitRow, EmitGoal).
+// its own process (the bank's and statistics' seeders are their stores'
+// internal code), passes their output on to stderr as progress and keeps
+// the rows and goals they print (loadkit.EmitRow, EmitGoal).
 func scaleRows(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
@@ -718,7 +719,7 @@ func scaleRows(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 	for _, args := range [][]string{
 		{"test", "-count=1", "-timeout=0", "./modules/bank/internal/store/", "-run=^$", "-bench=BankListing",
 			fmt.Sprintf("-benchtime=%dx", o.bankRequests)},
-		{"run", "./modules/search/internal/bench", "-n=100000"},
+		{"run", "./scripts/bench/search", "-n=100000"},
 		{"test", "-count=1", "-timeout=0", "./modules/attempts/internal/store/", "-run=^$", "-bench=Statistics",
 			"-benchtime=200x"},
 	} {

@@ -7,7 +7,7 @@
 // the recall at the configured ef_search (loadkit.EmitRow), which
 // `go tool task bench` merges into its table.
 //
-//	go run ./modules/search/internal/bench -n 100000 -queries 300
+//	go run ./scripts/bench/search -n 100000 -queries 300
 //
 // It needs the local Postgres (`go tool task db:start`) and drops its
 // database when done.
@@ -34,8 +34,6 @@ import (
 	"github.com/roundsedu/rounds/e2e/harness"
 	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/modules/search"
-	"github.com/roundsedu/rounds/modules/search/internal/embed"
-	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -63,12 +61,13 @@ func run(n, queries, concurrency int) error {
 			log.Print(err)
 		}
 	}()
-	cfg := app.Lookup[*search.Module](h.App).Config()
+	mod := app.Lookup[*search.Module](h.App)
+	cfg, probe := mod.Config(), mod.Probe()
 	fmt.Printf("search benchmark: %d questions, %d dims, local embedder, hnsw ef_search %d, %d CPUs\n",
 		n, cfg.EmbeddingDims, cfg.HNSWEfSearch, runtime.NumCPU())
 
 	start := time.Now()
-	if err := load(ctx, h, n, cfg.EmbeddingDims); err != nil {
+	if err := load(ctx, h, probe, n); err != nil {
 		return err
 	}
 	fmt.Printf("loaded and indexed in %s\n\n", time.Since(start).Round(time.Second))
@@ -78,12 +77,11 @@ func run(n, queries, concurrency int) error {
 	for i := range qs {
 		qs[i] = query(r)
 	}
-	facade := app.Lookup[*search.Module](h.App)
 	u := h.NewUser(auth.RoleUser)
 	client := u.Client(h)
 
 	hybrid := func(q string) error {
-		_, err := facade.Hybrid(ctx, search.KindQuestion, q, 20, true)
+		_, err := mod.Hybrid(ctx, search.KindQuestion, q, 20, true)
 		return err
 	}
 	global := func(q string) error {
@@ -101,14 +99,12 @@ func run(n, queries, concurrency int) error {
 		}
 		return nil
 	}
-	st := store.New(h.App.DB)
-	local := embed.NewLocal(cfg.EmbeddingDims)
 	keywordOnly := func(q string) error {
-		_, err := st.Keyword(ctx, "question", q, 60, false)
+		_, err := probe.Keyword(ctx, search.KindQuestion, q, 60)
 		return err
 	}
 	vectorOnly := func(q string) error {
-		_, err := st.Vector(ctx, store.VectorQuery{Kind: "question", Vector: local.Vector(q), Model: embed.LocalModel,
+		_, err := probe.Vector(ctx, search.VectorQuery{Kind: string(search.KindQuestion), Vector: probe.Embed(q), Model: search.LocalModel,
 			Limit: 60, EfSearch: cfg.HNSWEfSearch, MinSimilarity: cfg.HybridMinSimilarity})
 		return err
 	}
@@ -137,7 +133,7 @@ func run(n, queries, concurrency int) error {
 	}
 
 	fmt.Println()
-	strict, tied, err := recallAt10(ctx, h, qs, cfg)
+	strict, tied, err := recallAt10(ctx, probe, qs, cfg)
 	if err != nil {
 		return err
 	}
@@ -156,7 +152,7 @@ func run(n, queries, concurrency int) error {
 // load inserts n questions with their vectors in batches, with the index's
 // own HNSW and GIN indexes dropped during the load and rebuilt afterwards
 // from their stored definitions (a bulk load is how a large bank arrives).
-func load(ctx context.Context, h *harness.Harness, n, dims int) error {
+func load(ctx context.Context, h *harness.Harness, probe search.Probe, n int) error {
 	conn := h.App.DB.Conn(ctx)
 	var idx []struct{ Indexname, Indexdef string }
 	if err := conn.Raw(`SELECT indexname, indexdef FROM pg_indexes
@@ -172,7 +168,6 @@ func load(ctx context.Context, h *harness.Harness, n, dims int) error {
 		defs = append(defs, ix.Indexdef)
 	}
 
-	local := embed.NewLocal(dims)
 	const batch = 1000
 	type row struct {
 		ID    int64   `json:"id"`
@@ -193,7 +188,7 @@ func load(ctx context.Context, h *harness.Harness, n, dims int) error {
 				var c chunk
 				for id := from; id < min(from+batch, n); id++ {
 					t := stem(r)
-					v := local.Vector(t)
+					v := probe.Embed(t)
 					var s *string
 					if v != nil {
 						str := pgvector.NewVector(v).String()
@@ -222,7 +217,7 @@ func load(ctx context.Context, h *harness.Harness, n, dims int) error {
 				content_hash, embedding, embedding_model, embedded_hash, embedded_at)
 			SELECT 'question', id, 1, true, title, body, 'bench', emb::vector, ?, 'bench', now()
 			FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, title text, body text, emb text)`,
-			embed.LocalModel, string(batch)).Error; err != nil {
+			search.LocalModel, string(batch)).Error; err != nil {
 			return err
 		}
 	}
@@ -274,9 +269,7 @@ func pct(lat []time.Duration, p float64) float64 {
 // (templated texts produce many equal distances, and which of the tied
 // items is "the" 10th is arbitrary). It returns both at the configured
 // ef_search.
-func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg search.Config) (strictAt, tiedAt float64, err error) {
-	st := store.New(h.App.DB)
-	local := embed.NewLocal(cfg.EmbeddingDims)
+func recallAt10(ctx context.Context, probe search.Probe, qs []string, cfg search.Config) (strictAt, tiedAt float64, err error) {
 	efs := []int{cfg.HNSWEfSearch}
 	for _, ef := range []int{100, 200, 400} {
 		if ef != cfg.HNSWEfSearch {
@@ -284,19 +277,19 @@ func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg search
 		}
 	}
 	// The exact top 10 does not depend on ef_search: scan once per query.
-	type probe struct {
-		vq    store.VectorQuery
+	type truth struct {
+		vq    search.VectorQuery
 		want  map[int64]bool
 		tenth float64
 	}
-	var probes []probe
+	var truths []truth
 	for _, q := range qs {
-		v := local.Vector(q)
+		v := probe.Embed(q)
 		if v == nil {
 			continue
 		}
-		vq := store.VectorQuery{Kind: "question", Vector: v, Model: embed.LocalModel, Limit: 10, MinSimilarity: -1}
-		exact, err := st.ExactVector(ctx, vq)
+		vq := search.VectorQuery{Kind: string(search.KindQuestion), Vector: v, Model: search.LocalModel, Limit: 10, MinSimilarity: -1}
+		exact, err := probe.ExactVector(ctx, vq)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -304,13 +297,13 @@ func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg search
 		for _, e := range exact {
 			want[e.ID] = true
 		}
-		probes = append(probes, probe{vq, want, exact[len(exact)-1].Score})
+		truths = append(truths, truth{vq, want, exact[len(exact)-1].Score})
 	}
 	for _, ef := range efs {
 		var strict, tied float64
-		for _, p := range probes {
+		for _, p := range truths {
 			p.vq.EfSearch = ef
-			approx, err := st.Vector(ctx, p.vq)
+			approx, err := probe.Vector(ctx, p.vq)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -326,9 +319,9 @@ func recallAt10(ctx context.Context, h *harness.Harness, qs []string, cfg search
 			strict += float64(s) / float64(len(p.want))
 			tied += float64(min(t, len(p.want))) / float64(len(p.want))
 		}
-		counted := float64(len(probes))
+		counted := float64(len(truths))
 		fmt.Printf("recall@10, ef_search %4d: strict %.4f, tie-aware %.4f (%d queries)\n",
-			ef, strict/counted, tied/counted, len(probes))
+			ef, strict/counted, tied/counted, len(truths))
 		if ef == cfg.HNSWEfSearch {
 			strictAt, tiedAt = strict/counted, tied/counted
 		}
