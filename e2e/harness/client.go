@@ -76,6 +76,12 @@ func (r *Response) Map() map[string]any {
 	return m
 }
 
+// IDOf is the "id" of a decoded JSON object (JSON numbers decode as float64).
+func IDOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
+
+// ID is the "id" of a JSON object body.
+func (r *Response) ID() int64 { return IDOf(r.Map()) }
+
 // List decodes a JSON array body.
 func (r *Response) List() []any {
 	var l []any

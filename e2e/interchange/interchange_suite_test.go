@@ -62,12 +62,10 @@ func count(query string, args ...any) int {
 	return n
 }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 func newCategory(name string) int64 {
 	res := mod.Client(h).Post("/api/v1/question-categories/", map[string]any{"name": name})
 	Expect(res).To(HaveStatus(201))
-	return idOf(res.Map())
+	return res.ID()
 }
 
 // importFile posts a question file in the given format.
