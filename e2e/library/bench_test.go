@@ -1,4 +1,4 @@
-package store_test
+package library_test
 
 // BenchmarkLibraryReads measures the library listing and by-slug opens over
 // 5,000 articles of 20 sections each (100,000 section rows of about 1,200
@@ -6,7 +6,7 @@ package store_test
 // (HTTP, auth, grants, service, queries; a by-slug open also records the
 // reader's recent list). It is not run by `go test` without -bench:
 //
-//	go test ./modules/library/internal/store/ -run '^$' -bench LibraryReads -benchtime 2000x
+//	go test ./e2e/library/ -run '^$' -bench LibraryReads -benchtime 2000x
 //
 // Data: 5,000 articles loaded with one INSERT ... SELECT each for articles
 // and sections (90% published, filed over 20 categories), every tenth with

@@ -1,11 +1,11 @@
-package store_test
+package flashcards_test
 
 // BenchmarkFlashcards measures, through the whole app on loopback (HTTP,
 // auth, service, queries), a learner's due queue across every deck they
 // may study and a review, for a learner with 50,000 scheduled cards. It is
 // not run by `go test` without -bench:
 //
-//	go test ./modules/flashcards/internal/store/ -run '^$' -bench Flashcards -benchtime 400x
+//	go test ./e2e/flashcards/ -run '^$' -bench Flashcards -benchtime 400x
 //
 // Data: 10 shared decks of 5,000 basic cards; the learner has a state for
 // every card, about 40% overdue (last reviewed 1 to 400 days ago, stability

@@ -1,10 +1,10 @@
-package store_test
+package attempts_test
 
 // BenchmarkCharts measures GET /attempts/stats/charts through the whole app
 // on loopback (HTTP, auth, the three aggregate queries) for a learner with
 // 1,000 completed attempts. It is not run by `go test` without -bench:
 //
-//	go test ./modules/attempts/internal/store/ -run '^$' -bench Charts -benchtime 300x
+//	go test ./e2e/attempts/ -run '^$' -bench Charts -benchtime 300x
 //
 // Data: the learner's 1,000 attempts of 20 questions over 50 quizzes, spread
 // over the last two years, two in three timed; 200 other learners with 5
