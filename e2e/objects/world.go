@@ -183,11 +183,9 @@ func (b *builder) bank() {
 	b.openCat = harness.IDOf(mod.post("/question-categories/", map[string]any{"name": "Objects open"}, 201))
 	b.hiddenCat = harness.IDOf(mod.post("/question-categories/", map[string]any{"name": "Objects closed"}, 201))
 	question := func(cat int64, stem string) int64 {
-		return harness.IDOf(mod.post("/questions/create", map[string]any{"question_text": stem, "question_type": "mcq",
-			"options": []string{"Mitral", "Aortic"}, "correct_answer": "Mitral", "question_category_id": cat,
-			"explanation": answerMark + " explanation", "option_explanations": []string{answerMark + " a", answerMark + " b"},
-			"key_points": []string{answerMark + " point"}, "attending_tip": answerMark + " tip"}, 201))
-
+		return fixtures.Question{Stem: stem, Options: []string{"Mitral", "Aortic"}, Correct: "Mitral", Category: cat,
+			Explanation: answerMark + " explanation", OptionNotes: []string{answerMark + " a", answerMark + " b"},
+			KeyPoints: []string{answerMark + " point"}, AttendingTip: answerMark + " tip"}.Create(mod.h, mod.u)
 	}
 	b.open1, b.open2 = question(b.openCat, "Which valve opens first?"), question(b.openCat, "Which valve closes first?")
 	trashedQ := question(b.openCat, "Which valve was binned?")
@@ -213,17 +211,11 @@ func (b *builder) bank() {
 
 // quiz makes a learning-mode quiz of the questions as a moderator.
 func (b *builder) quiz(title string, published bool, ids ...int64) int64 {
-	z := harness.IDOf(b.mod.post("/questions/from-bank", map[string]any{"title": title, "question_ids": ids, "mode": "learning"}, 201))
-	if published {
-		b.mod.do(http.MethodPatch, fmt.Sprintf("/quizzes/%d/publish?published=true", z), nil, 200)
-	}
-	return z
+	return fixtures.Quiz{Title: title, Questions: ids, Published: published}.Create(b.mod.h, b.mod.u)
 }
 
 // sit starts a fresh attempt of a quiz as c.
-func (b *builder) sit(c caller, quizID int64) int64 {
-	return harness.IDOf(c.post(fmt.Sprintf("/attempts/start?quiz_id=%d&fresh=true", quizID), nil, 200))
-}
+func (b *builder) sit(c caller, quizID int64) int64 { return fixtures.Sitting(c.h, c.u, quizID) }
 
 // sittings: the other learner's saved test, a submitted study sitting and
 // a timed one running; the learner's own sitting that missed open1 (so it
@@ -234,10 +226,8 @@ func (b *builder) sittings() {
 		"question_ids": []int64{b.open1, b.open2}, "mode": "learning"}, 201))
 
 	b.w.kinds["quiz"].variants["other"] = savedTest
-	timed := harness.IDOf(b.mod.post("/questions/from-bank", map[string]any{"title": "Objects timed",
-		"question_ids": []int64{b.open1, b.open2}, "mode": "timed", "time_limit_minutes": 600}, 201))
-
-	b.mod.do(http.MethodPatch, fmt.Sprintf("/quizzes/%d/publish?published=true", timed), nil, 200)
+	timed := fixtures.Quiz{Title: "Objects timed", Questions: []int64{b.open1, b.open2}, Mode: "timed", Minutes: 600,
+		Published: true}.Create(b.mod.h, b.mod.u)
 
 	done := b.sit(other, b.pubQuiz)
 	other.post(fmt.Sprintf("/attempts/%d/submit", done), map[string]any{"answers": b.answers}, 200)
