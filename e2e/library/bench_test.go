@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -88,21 +89,9 @@ func BenchmarkLibraryReads(b *testing.B) {
 	call := func(r benchRequest, i int) time.Duration {
 		req, _ := http.NewRequest(http.MethodGet, h.BaseURL+"/api/v1"+r.path(i), nil)
 		req.Header.Set("Authorization", "Bearer "+r.user.Token)
-		start := time.Now()
-		res, err := client.Do(req)
+		d, err := loadkit.Timed(client, req, http.StatusOK, http.StatusNotFound)
 		if err != nil {
 			b.Fatal(err)
-		}
-		buf := make([]byte, 64<<10)
-		for {
-			if _, err := res.Body.Read(buf); err != nil {
-				break
-			}
-		}
-		res.Body.Close()
-		d := time.Since(start)
-		if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusNotFound {
-			b.Fatalf("%s: status %d", r.path(i), res.StatusCode)
 		}
 		return d
 	}
