@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/ai/standin"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/standin"
 )
 
 // paperSection uploads the drafts fixture paper, waits for it to be read

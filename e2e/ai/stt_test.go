@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/ai/standin"
+	"github.com/roundsedu/rounds/e2e/support/standin"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 

@@ -34,8 +34,8 @@ var _ = Describe("A deleted account", func() {
 			submit(u, start(u, quiz, "").ID, nil)
 			a := start(u, quiz, "")
 			Expect(c.Post("/api/v1/attempts/progress", save(quiz, a.ID, map[int64]string{ids[0]: "x"}, nil))).To(HaveStatus(200))
-			folder := idOf(c.Post("/api/v1/folders", map[string]any{"name": "F"}))
-			coll := idOf(c.Post("/api/v1/collections", map[string]any{"name": "C", "folder_id": folder}))
+			folder := c.Post("/api/v1/folders", map[string]any{"name": "F"}).ID()
+			coll := c.Post("/api/v1/collections", map[string]any{"name": "C", "folder_id": folder}).ID()
 			Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, ids[0]), nil)).To(HaveStatus(204))
 			Expect(c.Put(fmt.Sprintf("/api/v1/notes/%d", ids[0]), map[string]any{"body": "n"})).To(HaveStatus(200))
 		}

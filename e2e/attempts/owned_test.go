@@ -9,8 +9,6 @@ import (
 	. "github.com/roundsedu/rounds/e2e/harness"
 )
 
-func idOf(res *Response) int64 { return int64(res.Map()["id"].(float64)) }
-
 var _ = Describe("Folders and collections", func() {
 	It("files collections of questions into folders", func() {
 		u := learner()
@@ -20,16 +18,16 @@ var _ = Describe("Folders and collections", func() {
 
 		fres := c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"})
 		Expect(fres).To(HaveStatus(201))
-		folder := idOf(fres)
+		folder := fres.ID()
 		Expect(c.Post("/api/v1/folders", map[string]any{"name": "cardiology"})).To(HaveError(409, "conflict"))
 		Expect(c.Post("/api/v1/folders", map[string]any{"name": "   "})).To(HaveError(422, "invalid_request"))
 
 		cres := c.Post("/api/v1/collections", map[string]any{"name": "Hard ones", "description": "revisit",
 			"folder_id": folder})
 		Expect(cres).To(HaveStatus(201))
-		coll := idOf(cres)
+		coll := cres.ID()
 		Expect(cres.Map()["folder_id"]).To(BeNumerically("==", folder))
-		loose := idOf(c.Post("/api/v1/collections", map[string]any{"name": "Loose"}))
+		loose := c.Post("/api/v1/collections", map[string]any{"name": "Loose"}).ID()
 
 		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q2), nil)).To(HaveStatus(204))
 		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveStatus(204))
@@ -79,9 +77,9 @@ var _ = Describe("Folders and collections", func() {
 		u, other := learner(), learner()
 		c := u.Client(h)
 		q1 := openQuestion(mcq("Fits?", "Yes", "Yes", "No"))
-		cardio := idOf(c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"}))
-		renal := idOf(c.Post("/api/v1/folders", map[string]any{"name": "Renal"}))
-		theirs := idOf(other.Client(h).Post("/api/v1/folders", map[string]any{"name": "Theirs"}))
+		cardio := c.Post("/api/v1/folders", map[string]any{"name": "Cardiology"}).ID()
+		renal := c.Post("/api/v1/folders", map[string]any{"name": "Renal"}).ID()
+		theirs := other.Client(h).Post("/api/v1/folders", map[string]any{"name": "Theirs"}).ID()
 
 		// A rename onto another of the learner's names, in any case, is 409; a blank one 422.
 		Expect(c.Patch(fmt.Sprintf("/api/v1/folders/%d", renal), map[string]any{"name": "CARDIOLOGY"})).
@@ -99,7 +97,7 @@ var _ = Describe("Folders and collections", func() {
 			To(HaveError(422, "invalid_request"))
 
 		// A new collection reads with an empty question list, not a missing one.
-		coll := idOf(c.Post("/api/v1/collections", map[string]any{"name": "Empty", "folder_id": cardio}))
+		coll := c.Post("/api/v1/collections", map[string]any{"name": "Empty", "folder_id": cardio}).ID()
 		empty := c.Get(fmt.Sprintf("/api/v1/collections/%d", coll))
 		Expect(empty).To(HaveStatus(200))
 		Expect(empty.Map()).To(HaveKeyWithValue("question_ids", []any{}))
@@ -124,8 +122,8 @@ var _ = Describe("Folders and collections", func() {
 	It("is the owner's only", func() {
 		owner, other := learner(), learner()
 		q1 := openQuestion(mcq("Mine?", "Yes", "Yes", "No"))
-		folder := idOf(owner.Client(h).Post("/api/v1/folders", map[string]any{"name": "Private"}))
-		coll := idOf(owner.Client(h).Post("/api/v1/collections", map[string]any{"name": "Private list"}))
+		folder := owner.Client(h).Post("/api/v1/folders", map[string]any{"name": "Private"}).ID()
+		coll := owner.Client(h).Post("/api/v1/collections", map[string]any{"name": "Private list"}).ID()
 		Expect(owner.Client(h).Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, q1), nil)).To(HaveStatus(204))
 
 		c := other.Client(h)

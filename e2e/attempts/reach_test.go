@@ -24,7 +24,7 @@ var _ = Describe("Questions named by hand", Ordered, func() {
 	It("go into a learner's collections and notes only when the learner reaches them; others answer as missing ones", func() {
 		u, other := learner(), learner()
 		c := u.Client(h)
-		coll := idOf(c.Post("/api/v1/collections", map[string]any{"name": "By hand"}))
+		coll := c.Post("/api/v1/collections", map[string]any{"name": "By hand"}).ID()
 		into := func(id int64) *Response {
 			return c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, id), nil)
 		}
@@ -46,7 +46,7 @@ var _ = Describe("Questions named by hand", Ordered, func() {
 		Expect(c.Get(fmt.Sprintf("/api/v1/collections/%d", coll)).Map()["question_ids"]).To(Equal([]any{float64(hp.Open.ID)}))
 
 		// Another learner's collection is no collection of theirs.
-		theirs := idOf(other.Client(h).Post("/api/v1/collections", map[string]any{"name": "Theirs"}))
+		theirs := other.Client(h).Post("/api/v1/collections", map[string]any{"name": "Theirs"}).ID()
 		Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", theirs, hp.Open.ID), nil)).
 			To(AnswerAlike(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", hp.Missing, hp.Open.ID), nil)))
 		Expect(count(`SELECT count(*) FROM attempts.collection_questions WHERE collection_id = ?`, theirs)).To(BeZero())
@@ -97,7 +97,7 @@ var _ = Describe("Questions named by hand", Ordered, func() {
 		build := func(mode string) int64 {
 			res := c.Post("/api/v1/saved-tests", map[string]any{"title": "Paper", "mode": mode, "question_ids": []int64{hp.Open.ID}})
 			ExpectWithOffset(1, res).To(HaveStatus(201))
-			return idOf(res)
+			return res.ID()
 		}
 		attempts := func(quiz int64) int64 {
 			return count(`SELECT count(*) FROM attempts.attempts WHERE user_id = ? AND quiz_id = ?`, u.ID, quiz)

@@ -76,7 +76,7 @@ var _ = Describe("The pdf.js corpus", Ordered, func() {
 				results = append(results, outcome{name, "refused", reason, time.Since(start)})
 				continue
 			}
-			id := idOf(res.Map())
+			id := res.ID()
 			var st map[string]any
 			Eventually(func() string {
 				r := mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id))

@@ -12,8 +12,8 @@ import (
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/modules/drafts"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/storage"
 )
@@ -32,7 +32,7 @@ var _ = Describe("Uploading a document", func() {
 		Expect(doc["filename"]).NotTo(Equal("cardiology.pdf"))
 		Expect(doc["user_id"]).To(BeNumerically("==", mod.ID))
 		Expect(doc["error_message"]).To(BeNil())
-		id := idOf(doc)
+		id := IDOf(doc)
 
 		st := waitDocument(h, mod, id)
 		Expect(st).To(Equal(map[string]any{"id": float64(id), "status": "ready",
@@ -94,7 +94,7 @@ var _ = Describe("Uploading a document", func() {
 		res := upload(h, mod, "edge.pdf", pdffixtures.Sized(uploadLimit))
 		Expect(res).To(HaveStatus(201))
 		Expect(res.Map()["size_bytes"]).To(BeNumerically("==", uploadLimit))
-		Expect(waitDocument(h, mod, idOf(res.Map()))["status"]).To(Equal("ready"))
+		Expect(waitDocument(h, mod, res.ID())["status"]).To(Equal("ready"))
 	})
 
 	It("does not trust the file name: a real PDF named .txt is accepted", func() {

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
@@ -23,10 +22,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestDrafts(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Drafts")
-}
+func TestDrafts(t *testing.T) { harness.RunSuite(t, "Drafts") }
 
 // uploadLimit is the suite's MAX_UPLOAD_SIZE: small, so the edge of the
 // limit is tested with files of a few hundred KiB.
@@ -47,23 +43,12 @@ func spooled() []string {
 	return names
 }
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = harness.Start(
-		harness.WithConfig(func(c *config.Config) {
-			c.Set("drafts.max_upload_size", uploadLimit)
-			c.Set("drafts.spool_dir", spoolRoot)
-		}),
-		harness.BeforeStart(func(a *app.App) { app.Lookup[*drafts.Module](a).SetModels(stubModels{}) }))
-	Expect(err).NotTo(HaveOccurred())
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-	Expect(os.RemoveAll(spoolRoot)).To(Succeed())
-})
+var _ = harness.Suite(&h, func() { DeferCleanup(os.RemoveAll, spoolRoot) },
+	harness.WithConfig(func(c *config.Config) {
+		c.Set("drafts.max_upload_size", uploadLimit)
+		c.Set("drafts.spool_dir", spoolRoot)
+	}),
+	harness.BeforeStart(func(a *app.App) { app.Lookup[*drafts.Module](a).SetModels(stubModels{}) }))
 
 // stubModels stands in for the AI module's model extractors, the one
 // external piece (a paid model) the pipeline talks to: "slow-model" reads

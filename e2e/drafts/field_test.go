@@ -11,7 +11,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/config"
 )
 
@@ -28,7 +28,7 @@ func pageText(hh *harness.Harness, id int64, page int) string {
 func uploaded(hh *harness.Harness, u *harness.User, name string, file []byte) (int64, map[string]any) {
 	res := upload(hh, u, name, file)
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	id := idOf(res.Map())
+	id := res.ID()
 	return id, waitDocumentFor(hh, u, id, 90*time.Second)
 }
 

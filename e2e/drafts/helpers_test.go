@@ -9,7 +9,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -97,13 +97,11 @@ func ids(drafts []map[string]any) []int64 {
 	return out
 }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 // newCategory creates a question category through the bank's API.
 func newCategory(u *harness.User, name string) int64 {
 	res := u.Client(h).Post("/api/v1/question-categories/", map[string]any{"name": name})
 	Expect(res).To(HaveStatus(201))
-	return idOf(res.Map())
+	return res.ID()
 }
 
 // batchWithCategory is a fresh batch of the paper's seven questions filed

@@ -10,7 +10,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 // Hostile uploads: small files built to make a naive reader allocate, loop
@@ -45,7 +45,7 @@ var _ = Describe("A hostile PDF", func() {
 	It("whose content inflates past max_stream_bytes fails its document visibly, and the job with it", func() {
 		res := upload(h, mod, "bomb.pdf", pdffixtures.DeflateBomb(64))
 		Expect(res).To(HaveStatus(201))
-		id := idOf(res.Map())
+		id := res.ID()
 		st := waitDocument(h, mod, id)
 		Expect(st["status"]).To(Equal("failed"))
 		Expect(st["error_message"]).To(ContainSubstring("inflates to more than 8.0 MiB (drafts.max_stream_bytes)"))

@@ -15,8 +15,8 @@ import (
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/modules/drafts"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 	"github.com/roundsedu/rounds/platform/config"
 )
 
@@ -45,14 +45,14 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 		Expect(res).To(HaveStatus(201))
 		Expect(res.Map()["status"]).To(Equal("ready"))
 		Expect(res.Map()["total_pages"]).To(BeNumerically("==", 4))
-		Expect(stepNames(full, mod, idOf(res.Map()))).To(Equal(
+		Expect(stepNames(full, mod, res.ID())).To(Equal(
 			[]string{"uploaded", "processing in the request", "reading pages", "text extracted", "ready"}))
 		Expect(count(full, `SELECT count(*) FROM river.river_job`)).To(BeZero())
 	})
 
 	It("answers 503 to an extraction and creates nothing", func() {
 		mod := moderator(full)
-		doc := idOf(upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).Map())
+		doc := upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).ID()
 		sec := section(full, mod, doc, "Cardiology", 1, 3)
 		for _, path := range []string{"/api/v1/drafts/extract", "/api/v1/quizzes/"} {
 			res := mod.Client(full).Post(path, map[string]any{"section_id": sec})
@@ -67,7 +67,7 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 
 	It("records a processing failure on the document, which then refuses sections", func() {
 		mod := moderator(full)
-		doc := idOf(upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).Map())
+		doc := upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).ID()
 		var key string
 		Expect(full.App.DB.Conn(ctxb()).Raw(`SELECT storage_key FROM drafts.documents WHERE id = ?`, doc).
 			Scan(&key).Error).To(Succeed())
@@ -87,7 +87,7 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 
 	It("reprocesses a ready document on request", func() {
 		mod := moderator(full)
-		doc := idOf(upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).Map())
+		doc := upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).ID()
 		res := mod.Client(full).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)
 		Expect(res).To(HaveStatus(202))
 		Expect(res.Map()["status"]).To(Equal("ready"))
@@ -109,7 +109,7 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		mod = moderator(idle)
 		res := upload(idle, mod, "stuck.pdf", pdffixtures.QuestionPaper())
 		Expect(res).To(HaveStatus(201))
-		doc = idOf(res.Map())
+		doc = res.ID()
 	})
 
 	status := func() map[string]any {
@@ -173,7 +173,7 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 	})
 
 	It("fails a queued extraction whose document was deleted before it ran", func() {
-		other := idOf(upload(idle, mod, "gone.pdf", pdffixtures.QuestionPaper()).Map())
+		other := upload(idle, mod, "gone.pdf", pdffixtures.QuestionPaper()).ID()
 		stop := startWorker(idle)
 		Eventually(func() any {
 			return mod.Client(idle).Get(fmt.Sprintf("/api/v1/documents/%d/status", other)).Map()["status"]

@@ -349,7 +349,7 @@ var _ = Describe("A bank refusal the readiness checks did not foresee", func() {
 		var ready []int64
 		for _, d := range draftsOf(mod, batchID, "pending") {
 			if d["ready"] == true {
-				ready = append(ready, idOf(d))
+				ready = append(ready, IDOf(d))
 			}
 		}
 		Expect(len(ready)).To(BeNumerically(">=", 2))

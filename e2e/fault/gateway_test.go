@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/ai/standin"
+	"github.com/roundsedu/rounds/e2e/support/standin"
 )
 
 // gatewayTimeout is ai.timeout in this suite.

@@ -15,7 +15,7 @@ func article(title string) int64 {
 	res := mod.Client(h).Post(api+"/articles/", map[string]any{"title": title,
 		"sections": []map[string]any{{"heading": "Overview", "markdown": "Body of " + title + "."}}})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	return id(res)
+	return res.ID()
 }
 
 type deckArticleRow struct {

@@ -28,7 +28,7 @@ var _ = Describe("Decks", func() {
 		Expect(res).To(HaveStatus(201))
 		Expect(res.Map()).To(And(HaveKeyWithValue("is_shared", false), HaveKeyWithValue("can_edit", true),
 			HaveKeyWithValue("user_id", BeNumerically("==", mod.ID)), HaveKeyWithValue("category_id", BeNumerically("==", cat))))
-		row, ok := storedDeck(id(res))
+		row, ok := storedDeck(res.ID())
 		Expect(ok).To(BeTrue())
 		Expect(row).To(Equal(deckRow{IsShared: false, UserID: mod.ID, Title: "Murmurs"}))
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
@@ -15,10 +14,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestFlashcards(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Flashcards")
-}
+func TestFlashcards(t *testing.T) { RunSuite(t, "Flashcards") }
 
 const api = "/api/v1"
 
@@ -29,20 +25,8 @@ var (
 	categorySeq int
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start(WithConfig(func(c *config.Config) { c.Set("flashcards.reviews_per_day", 5) }))
-	Expect(err).NotTo(HaveOccurred())
-	admin, mod = h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
-
-func id(res *Response) int64 { return int64(res.Map()["id"].(float64)) }
+var _ = Suite(&h, func() { admin, mod = h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleModerator) },
+	WithConfig(func(c *config.Config) { c.Set("flashcards.reviews_per_day", 5) }))
 
 // category makes a question category, under parent when it is not 0.
 func category(parent int64) int64 {
@@ -53,14 +37,14 @@ func category(parent int64) int64 {
 	}
 	res := mod.Client(h).Post(api+"/question-categories/", body)
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	return id(res)
+	return res.ID()
 }
 
 // deck makes an unshared deck as u (a moderator) in category cat.
 func deck(u *User, title string, cat int64) int64 {
 	res := u.Client(h).Post(api+"/flashcards/manual", map[string]any{"title": title, "category_id": cat})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	return id(res)
+	return res.ID()
 }
 
 func deckPath(d int64, rest string) string { return fmt.Sprintf("%s/flashcards/%d%s", api, d, rest) }

@@ -33,7 +33,7 @@ var _ = Describe("Deck grants", func() {
 		q := mod.Client(h).Post(api+"/questions/create", map[string]any{"question_text": "Linked?",
 			"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes"})
 		Expect(q).To(HaveStatus(201))
-		qid := id(q)
+		qid := q.ID()
 		link := fmt.Sprintf("%s/flashcards/cards/%d/question", api, card)
 		Expect(holder.Client(h).Put(link, map[string]any{"question_id": qid})).To(HaveError(403, "forbidden"))
 		Expect(holder.Client(h).Delete(link)).To(HaveError(403, "forbidden"))

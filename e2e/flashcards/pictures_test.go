@@ -37,7 +37,7 @@ func upload(data []byte, name string) map[string]any {
 	_, _ = fw.Write(data)
 	Expect(w.Close()).To(Succeed())
 	res = mod.Client(h).With("Content-Type", w.FormDataContentType()).
-		Post(fmt.Sprintf("%s/articles/%d/figures/image", api, id(res)), buf.Bytes())
+		Post(fmt.Sprintf("%s/articles/%d/figures/image", api, res.ID()), buf.Bytes())
 	ExpectWithOffset(1, res).To(HaveStatus(201))
 	return res.Map()["asset"].(map[string]any)
 }

@@ -232,12 +232,12 @@ var _ = Describe("Studying", func() {
 		res := mod.Client(h).Post(api+"/questions/create", map[string]any{"question_text": "Plan exam question?",
 			"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes"})
 		Expect(res).To(HaveStatus(201))
-		question := id(res)
+		question := res.ID()
 		plan := func(exam time.Time) int64 {
 			res := mod.Client(h).Post(api+"/study-plans", map[string]any{"title": "Finals", "kind": "set",
 				"exam_date": exam.Format(time.DateOnly)})
 			ExpectWithOffset(1, res).To(HaveStatus(201))
-			p := id(res)
+			p := res.ID()
 			ExpectWithOffset(1, mod.Client(h).Post(fmt.Sprintf("%s/study-plans/%d/blocks", api, p),
 				map[string]any{"title": "Week 1", "question_ids": []int64{question}})).To(HaveStatus(201))
 			ExpectWithOffset(1, mod.Client(h).Patch(fmt.Sprintf("%s/study-plans/%d/publish?published=true", api, p), nil)).

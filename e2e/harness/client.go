@@ -76,6 +76,28 @@ func (r *Response) Map() map[string]any {
 	return m
 }
 
+// IDOf is the "id" of a decoded JSON object (JSON numbers decode as
+// float64); it panics, naming the object, when there is none.
+func IDOf(m map[string]any) int64 {
+	v, ok := m["id"].(float64)
+	if !ok {
+		panic(fmt.Sprintf("no numeric id in %v", m))
+	}
+	return int64(v)
+}
+
+// ID is the "id" of a JSON object body; it panics, naming the request and
+// the body, when there is none.
+func (r *Response) ID() int64 {
+	var body struct {
+		ID *int64 `json:"id"`
+	}
+	if json.Unmarshal(r.Body, &body) != nil || body.ID == nil {
+		panic(fmt.Sprintf("%s %s: no id in %s", r.Method, r.Path, r.Body))
+	}
+	return *body.ID
+}
+
 // List decodes a JSON array body.
 func (r *Response) List() []any {
 	var l []any

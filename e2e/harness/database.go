@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
@@ -13,7 +12,7 @@ import (
 	"os"
 	"sort"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"gorm.io/gorm"
 
 	"github.com/roundsedu/rounds/migrations"
 	"github.com/roundsedu/rounds/platform/config"
@@ -64,6 +63,17 @@ func templateName() (string, error) {
 	return "rounds_tpl_" + hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
+// admin opens the server's maintenance database the way the app opens its
+// own (platform/db), with a pool of one: CREATE/DROP DATABASE and the
+// template lock need no more.
+func admin(ctx context.Context) (*db.DB, error) {
+	d, err := db.Open(ctx, config.Database{URL: AdminURL(), MaxOpenConns: 1, MaxIdleConns: 1}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return nil, fmt.Errorf("harness: cannot reach Postgres at %s (run `go tool task db:start`): %w", AdminURL(), err)
+	}
+	return d, nil
+}
+
 func withDatabase(raw, name string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -76,38 +86,37 @@ func withDatabase(raw, name string) string {
 // CloneDatabase makes a fresh database from the migrated template (building
 // the template first if this migration set has none) and returns its URL.
 func CloneDatabase(ctx context.Context) (string, error) {
-	admin, err := sql.Open("pgx", AdminURL())
+	d, err := admin(ctx)
 	if err != nil {
 		return "", err
 	}
-	defer admin.Close()
-	conn, err := admin.Conn(ctx)
-	if err != nil {
-		return "", fmt.Errorf("harness: cannot reach Postgres at %s (run `go tool task db:start`): %w", AdminURL(), err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", templateLock); err != nil {
-		return "", err
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLock)
-
+	defer d.Close()
 	tpl, err := templateName()
 	if err != nil {
 		return "", err
 	}
-	var exists bool
-	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", tpl).Scan(&exists); err != nil {
-		return "", err
-	}
-	if !exists {
-		if err := buildTemplate(ctx, conn, tpl); err != nil {
-			return "", err
-		}
-	}
 	suffix := make([]byte, 5)
 	_, _ = rand.Read(suffix)
 	name := "rounds_t_" + hex.EncodeToString(suffix)
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %q TEMPLATE %q", name, tpl)); err != nil {
+	// One connection holds the session-level advisory lock for the whole
+	// build-or-clone, so the pool of one is pinned to it.
+	err = d.Detached(ctx).Connection(func(conn *gorm.DB) error {
+		if err := conn.Exec("SELECT pg_advisory_lock(?)", templateLock).Error; err != nil {
+			return err
+		}
+		defer conn.WithContext(context.WithoutCancel(ctx)).Exec("SELECT pg_advisory_unlock(?)", templateLock)
+		var exists bool
+		if err := conn.Raw("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = ?)", tpl).Scan(&exists).Error; err != nil {
+			return err
+		}
+		if !exists {
+			if err := buildTemplate(ctx, conn, tpl); err != nil {
+				return err
+			}
+		}
+		return conn.Exec(fmt.Sprintf("CREATE DATABASE %q TEMPLATE %q", name, tpl)).Error
+	})
+	if err != nil {
 		return "", err
 	}
 	return withDatabase(AdminURL(), name), nil
@@ -115,12 +124,12 @@ func CloneDatabase(ctx context.Context) (string, error) {
 
 // buildTemplate migrates a scratch database and renames it into place, so a
 // build that dies half-way never leaves a template behind.
-func buildTemplate(ctx context.Context, conn *sql.Conn, tpl string) error {
+func buildTemplate(ctx context.Context, conn *gorm.DB, tpl string) error {
 	scratch := tpl + "_build"
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %q WITH (FORCE)", scratch)); err != nil {
+	if err := conn.Exec(fmt.Sprintf("DROP DATABASE IF EXISTS %q WITH (FORCE)", scratch)).Error; err != nil {
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %q", scratch)); err != nil {
+	if err := conn.Exec(fmt.Sprintf("CREATE DATABASE %q", scratch)).Error; err != nil {
 		return err
 	}
 	cfg := config.Database{URL: withDatabase(AdminURL(), scratch), MaxOpenConns: 2, MaxIdleConns: 1}
@@ -133,8 +142,7 @@ func buildTemplate(ctx context.Context, conn *sql.Conn, tpl string) error {
 	if err != nil {
 		return fmt.Errorf("harness: migrate template: %w", err)
 	}
-	_, err = conn.ExecContext(ctx, fmt.Sprintf("ALTER DATABASE %q RENAME TO %q", scratch, tpl))
-	return err
+	return conn.Exec(fmt.Sprintf("ALTER DATABASE %q RENAME TO %q", scratch, tpl)).Error
 }
 
 // DropDatabase removes a cloned database, closing whatever still uses it.
@@ -143,13 +151,12 @@ func DropDatabase(ctx context.Context, dbURL string) error {
 	if err != nil {
 		return err
 	}
-	admin, err := sql.Open("pgx", AdminURL())
+	d, err := admin(ctx)
 	if err != nil {
 		return err
 	}
-	defer admin.Close()
-	_, err = admin.ExecContext(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %q WITH (FORCE)", u.Path[1:]))
-	return err
+	defer d.Close()
+	return d.Detached(ctx).Exec(fmt.Sprintf("DROP DATABASE IF EXISTS %q WITH (FORCE)", u.Path[1:])).Error
 }
 
 // SetConnectable opens or closes a database to new connections and ends the
@@ -160,16 +167,17 @@ func SetConnectable(ctx context.Context, dbURL string, allow bool) error {
 		return err
 	}
 	name := u.Path[1:]
-	admin, err := sql.Open("pgx", AdminURL())
+	d, err := admin(ctx)
 	if err != nil {
 		return err
 	}
-	defer admin.Close()
-	if _, err := admin.ExecContext(ctx, fmt.Sprintf("ALTER DATABASE %q ALLOW_CONNECTIONS %t", name, allow)); err != nil {
+	defer d.Close()
+	conn := d.Detached(ctx)
+	if err := conn.Exec(fmt.Sprintf("ALTER DATABASE %q ALLOW_CONNECTIONS %t", name, allow)).Error; err != nil {
 		return err
 	}
 	if !allow {
-		_, err = admin.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name)
+		err = conn.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?", name).Error
 	}
 	return err
 }

@@ -19,7 +19,7 @@ var _ = Describe("The personal-data export during a running attempt", func() {
 		res := mod.Client(h).Post("/api/v1/questions/from-bank", map[string]any{"title": "Exported while sat",
 			"question_ids": []int64{keys[0].ID, keys[1].ID}, "mode": "timed", "time_limit_minutes": 30})
 		Expect(res).To(HaveStatus(201))
-		quiz := idOf(res.Map())
+		quiz := res.ID()
 		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", quiz), nil)).To(HaveStatus(200))
 
 		u := h.NewUser(auth.RoleUser)
@@ -27,7 +27,7 @@ var _ = Describe("The personal-data export during a running attempt", func() {
 		startAs := func(mode string) int64 {
 			res := c.Post(fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d&mode=%s", quiz, mode), nil)
 			ExpectWithOffset(1, res).To(HaveStatus(200))
-			return idOf(res.Map())
+			return res.ID()
 		}
 		timed, study := startAs("timed"), startAs("learning")
 		Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": timed,

@@ -189,6 +189,3 @@ func refresh(x *harness.Harness, token string) *harness.Response {
 	return x.Anon().With("X-Forwarded-For", newAddress()).
 		Post("/api/v1/auth/refresh", map[string]any{"refresh_token": token})
 }
-
-// idOf is the id in an account body.
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }

@@ -85,7 +85,7 @@ var _ = Describe("The media cookie", func() {
 
 	It("stops working when the account is deleted", func() {
 		tok := h.SignIn(idp, person("media-gone"), false, "")
-		id := idOf(me(h, tok.AccessToken))
+		id := IDOf(me(h, tok.AccessToken))
 		Expect(h.NewUser("admin").Client(h).Delete(userPath(id))).To(HaveStatus(204))
 		Expect(h.Anon().With("Cookie", "rounds_media="+mediaCookie(tok).Value).Get("/api/v1/test-media/probe")).
 			To(HaveError(401, "unauthenticated"))

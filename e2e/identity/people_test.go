@@ -183,7 +183,7 @@ var _ = Describe("People administration", func() {
 		It("removes it with its sessions and grants and tells the other modules", func() {
 			admin, mod := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleModerator)
 			tok := h.SignIn(idp, person("leaving"), true, "phone")
-			id := idOf(me(h, tok.AccessToken))
+			id := IDOf(me(h, tok.AccessToken))
 			Expect(mod.Client(h).Post(fmt.Sprintf("/api/v1/access/%d/grants", id),
 				map[string]any{"kind": "quiz", "target_id": 7})).To(HaveStatus(201))
 

@@ -34,23 +34,23 @@ type owner struct {
 func seedOwner(quiz int64, qs []int64) *owner {
 	claims := person("owner")
 	t := h.SignIn(idp, claims, true, "laptop")
-	u := &owner{User: &User{ID: idOf(me(h, t.AccessToken)), Email: claims.Email, Token: t.AccessToken},
+	u := &owner{User: &User{ID: IDOf(me(h, t.AccessToken)), Email: claims.Email, Token: t.AccessToken},
 		mark: "mark-" + claims.Email, refresh: t.RefreshToken}
 	c := u.Client(h)
 	Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"theme": u.mark})).To(HaveStatus(200))
 
 	res := c.Post(fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", quiz), nil)
 	Expect(res).To(HaveStatus(200))
-	u.attempt = idOf(res.Map())
+	u.attempt = res.ID()
 	Expect(c.Post(fmt.Sprintf("/api/v1/attempts/%d/submit", u.attempt), map[string]any{
 		"answers": map[string]string{fmt.Sprint(qs[0]): "Nitrate", fmt.Sprint(qs[1]): "I"}})).To(HaveStatus(200))
 	res = c.Post(fmt.Sprintf("/api/v1/attempts/start?quiz_id=%d", quiz), nil)
 	Expect(res).To(HaveStatus(200))
-	Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": idOf(res.Map()),
+	Expect(c.Post("/api/v1/attempts/progress", map[string]any{"quiz_id": quiz, "attempt_id": res.ID(),
 		"answers": map[string]string{fmt.Sprint(qs[0]): "Warfarin"}})).To(HaveStatus(200))
 
-	folder := idOf(c.Post("/api/v1/folders", map[string]any{"name": "F " + u.mark}).Map())
-	coll := idOf(c.Post("/api/v1/collections", map[string]any{"name": "C " + u.mark, "folder_id": folder}).Map())
+	folder := c.Post("/api/v1/folders", map[string]any{"name": "F " + u.mark}).ID()
+	coll := c.Post("/api/v1/collections", map[string]any{"name": "C " + u.mark, "folder_id": folder}).ID()
 	Expect(c.Put(fmt.Sprintf("/api/v1/collections/%d/questions/%d", coll, qs[1]), nil)).To(HaveStatus(204))
 	Expect(c.Put(fmt.Sprintf("/api/v1/notes/%d", qs[0]), map[string]any{"body": "note " + u.mark})).To(HaveStatus(200))
 	Expect(c.Post("/api/v1/favorites", map[string]any{"question_id": qs[1]})).To(HaveStatus(201))
@@ -101,11 +101,11 @@ func bankQuiz() (int64, []int64) {
 	} {
 		res := mod.Post("/api/v1/questions/create", q)
 		Expect(res).To(HaveStatus(201))
-		qs = append(qs, idOf(res.Map()))
+		qs = append(qs, res.ID())
 	}
 	res := mod.Post("/api/v1/questions/from-bank", map[string]any{"title": "Cardiology", "question_ids": qs})
 	Expect(res).To(HaveStatus(201))
-	quiz := idOf(res.Map())
+	quiz := res.ID()
 	Expect(mod.Patch(fmt.Sprintf("/api/v1/quizzes/%d/publish?published=true", quiz), nil)).To(HaveStatus(200))
 	return quiz, qs
 }

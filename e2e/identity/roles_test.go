@@ -73,7 +73,7 @@ var _ = Describe("Roles from the provider's groups", func() {
 		It("keeps a role given in the app across sign-ins", func() {
 			claims := person("kept", "whatever")
 			tok := h.SignIn(idp, claims, false, "")
-			id := idOf(me(h, tok.AccessToken))
+			id := IDOf(me(h, tok.AccessToken))
 			admin := h.NewUser(auth.RoleAdmin)
 			Expect(admin.Client(h).Put(fmt.Sprintf("/api/v1/admin/users/%d/role", id),
 				map[string]any{"role": "moderator"})).To(HaveStatus(200))

@@ -21,8 +21,8 @@ import (
 	"testing"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/qticheck"
 	"github.com/roundsedu/rounds/modules/interchange/ankifixtures"
-	"github.com/roundsedu/rounds/modules/interchange/qticheck"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/memstat"
 )

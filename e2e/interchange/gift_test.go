@@ -51,13 +51,13 @@ var _ = Describe("GIFT import", func() {
 		first := draftsOf(int64(res.Map()["batch_id"].(float64)))
 		ids := make([]int64, len(first))
 		for i, d := range first {
-			ids[i] = idOf(d)
+			ids[i] = IDOf(d)
 		}
 		Expect(mod.Client(h).Post("/api/v1/drafts/accept", map[string]any{"draft_ids": ids})).To(HaveStatus(200))
 		quiz := mod.Client(h).Post(fmt.Sprintf("/api/v1/question-categories/%d/create-quiz?title=GIFT", cat), nil)
 		Expect(quiz).To(HaveStatus(201))
 
-		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/quizzes/%d/export/gift", idOf(quiz.Map())))
+		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/quizzes/%d/export/gift", quiz.ID()))
 		Expect(exp).To(HaveStatus(200))
 		Expect(exp.Header.Get("Content-Type")).To(HavePrefix("text/plain"))
 		Expect(string(exp.Body)).To(ContainSubstring("$CATEGORY: $course$/top/GIFT round trip"))

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
@@ -15,10 +14,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestInterchange(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Interchange")
-}
+func TestInterchange(t *testing.T) { RunSuite(t, "Interchange") }
 
 // Small limits so the suite can reach them with small files.
 const (
@@ -35,25 +31,14 @@ var (
 	mod *User
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start(WithConfig(func(c *config.Config) {
-		c.Set("interchange.max_import_bytes", maxImportBytes)
-		c.Set("interchange.max_questions", maxQuestions)
-		c.Set("interchange.max_package_bytes", maxPackageBytes)
-		c.Set("interchange.max_unpacked_bytes", maxUnpackedBytes)
-		c.Set("interchange.max_media_map_bytes", maxMediaMapBytes)
-		c.Set("interchange.max_media_file_bytes", maxMediaFile)
-	}))
-	Expect(err).NotTo(HaveOccurred())
-	mod = h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+var _ = Suite(&h, func() { mod = h.NewUser(auth.RoleModerator) }, WithConfig(func(c *config.Config) {
+	c.Set("interchange.max_import_bytes", maxImportBytes)
+	c.Set("interchange.max_questions", maxQuestions)
+	c.Set("interchange.max_package_bytes", maxPackageBytes)
+	c.Set("interchange.max_unpacked_bytes", maxUnpackedBytes)
+	c.Set("interchange.max_media_map_bytes", maxMediaMapBytes)
+	c.Set("interchange.max_media_file_bytes", maxMediaFile)
+}))
 
 // count runs a count query on the suite's database.
 func count(query string, args ...any) int {
@@ -62,12 +47,10 @@ func count(query string, args ...any) int {
 	return n
 }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 func newCategory(name string) int64 {
 	res := mod.Client(h).Post("/api/v1/question-categories/", map[string]any{"name": name})
 	Expect(res).To(HaveStatus(201))
-	return idOf(res.Map())
+	return res.ID()
 }
 
 // importFile posts a question file in the given format.

@@ -120,14 +120,14 @@ var _ = Describe("Moodle XML import", func() {
 		first := draftsOf(int64(res.Map()["batch_id"].(float64)))
 		ids := make([]int64, len(first))
 		for i, d := range first {
-			ids[i] = idOf(d)
+			ids[i] = IDOf(d)
 		}
 		Expect(mod.Client(h).Post("/api/v1/drafts/accept", map[string]any{"draft_ids": ids})).To(HaveStatus(200))
 		quiz := mod.Client(h).Post(fmt.Sprintf("/api/v1/question-categories/%d/create-quiz?title=%s", cat,
 			url.QueryEscape("Round trip")), nil)
 		Expect(quiz).To(HaveStatus(201))
 
-		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/quizzes/%d/export/moodle-xml", idOf(quiz.Map())))
+		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/quizzes/%d/export/moodle-xml", quiz.ID()))
 		Expect(exp).To(HaveStatus(200))
 		Expect(exp.Header.Get("Content-Type")).To(HavePrefix("application/xml"))
 		Expect(exp.Header.Get("Content-Disposition")).To(ContainSubstring(".xml"))

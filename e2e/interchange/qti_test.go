@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/interchange/qticheck"
+	"github.com/roundsedu/rounds/e2e/support/qticheck"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -28,7 +28,7 @@ var _ = Describe("QTI 2.1 export", func() {
 			body["question_category_id"] = cat
 			res := mod.Client(h).Post("/api/v1/questions/create", body)
 			Expect(res).To(HaveStatus(201))
-			return idOf(res.Map())
+			return res.ID()
 		}
 		mcq := create(map[string]any{"question_type": "mcq", "question_text": "Which drug is a <beta> blocker?\nChoose one & only one.",
 			"options": []string{"Amlodipine", "Metoprolol", "Digoxin"}, "correct_answer": "Metoprolol",
@@ -39,7 +39,7 @@ var _ = Describe("QTI 2.1 export", func() {
 		quiz := mod.Client(h).Post(fmt.Sprintf("/api/v1/question-categories/%d/create-quiz?title=%s", cat,
 			url.QueryEscape("QTI & co")), nil)
 		Expect(quiz).To(HaveStatus(201))
-		quizID := idOf(quiz.Map())
+		quizID := quiz.ID()
 
 		exp := mod.Client(h).Get(fmt.Sprintf("/api/v1/quizzes/%d/export/qti", quizID))
 		Expect(exp).To(HaveStatus(200))

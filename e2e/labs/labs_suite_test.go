@@ -52,8 +52,6 @@ func create(edits q) map[string]any {
 	return res.Map()
 }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 func at(format string, args ...any) string { return api + fmt.Sprintf(format, args...) }
 
 // fieldErrors reads error.fields of a 422 as field -> message.

@@ -82,14 +82,14 @@ var _ = Describe("The lab reference table", func() {
 		}
 
 		first := inGroup(l, g1)[1]
-		Expect(first).To(And(HaveKeyWithValue("id", BeNumerically("==", idOf(na1))),
+		Expect(first).To(And(HaveKeyWithValue("id", BeNumerically("==", IDOf(na1))),
 			HaveKeyWithValue("reference_range", "135–145"), HaveKeyWithValue("units", "mmol/L"),
 			HaveKeyWithValue("conventional_range", "135–145"), HaveKeyWithValue("conventional_units", "mEq/L"),
 			HaveKeyWithValue("card_ids", BeEmpty()), HaveKeyWithValue("source_url", BeNil())))
 		Expect(inGroup(l, g1)[2]["conventional_units"]).To(BeNil())
 		for _, v := range l["values"].([]any) {
 			Expect(v.(map[string]any)["is_published"]).To(BeTrue())
-			Expect(v.(map[string]any)["id"]).NotTo(BeNumerically("==", idOf(draft)))
+			Expect(v.(map[string]any)["id"]).NotTo(BeNumerically("==", IDOf(draft)))
 		}
 	})
 
@@ -103,8 +103,8 @@ var _ = Describe("The lab reference table", func() {
 
 		all := inGroup(listing(mod, "?include_drafts=true"), g)
 		Expect(all).To(HaveLen(2))
-		Expect(all[1]).To(And(HaveKeyWithValue("id", BeNumerically("==", idOf(draft))), HaveKeyWithValue("is_published", false)))
-		Expect(inGroup(listing(mod, ""), g)).To(ConsistOf(HaveKeyWithValue("id", BeNumerically("==", idOf(pub)))))
+		Expect(all[1]).To(And(HaveKeyWithValue("id", BeNumerically("==", IDOf(draft))), HaveKeyWithValue("is_published", false)))
+		Expect(inGroup(listing(mod, ""), g)).To(ConsistOf(HaveKeyWithValue("id", BeNumerically("==", IDOf(pub)))))
 		Expect(inGroup(listing(mod, "?include_drafts=false"), g)).To(HaveLen(1))
 	})
 
@@ -114,32 +114,32 @@ var _ = Describe("The lab reference table", func() {
 			"conventional_range": "70–99", "conventional_units": "mg/dL"})
 		Expect(v).To(And(HaveKeyWithValue("name", "Glucose (fasting)"), HaveKeyWithValue("is_published", false),
 			HaveKeyWithValue("source_url", "https://doi.org/10.2337/dc24-S002")))
-		row, ok := stored(idOf(v))
+		row, ok := stored(IDOf(v))
 		Expect(ok).To(BeTrue())
 		Expect(row.Name).To(Equal("Glucose (fasting)"))
 		Expect(*row.SourceURL).To(Equal("https://doi.org/10.2337/dc24-S002"))
 
 		Expect(learner.Client(h).Post(api, record(nil))).To(HaveError(403, "forbidden"))
-		Expect(learner.Client(h).Put(at("/%d", idOf(v)), record(nil))).To(HaveError(403, "forbidden"))
-		Expect(learner.Client(h).Delete(at("/%d", idOf(v)))).To(HaveError(403, "forbidden"))
+		Expect(learner.Client(h).Put(at("/%d", IDOf(v)), record(nil))).To(HaveError(403, "forbidden"))
+		Expect(learner.Client(h).Delete(at("/%d", IDOf(v)))).To(HaveError(403, "forbidden"))
 
-		res := mod.Client(h).Put(at("/%d", idOf(v)), record(q{"group": g, "name": "Glucose (random)", "is_published": true}))
+		res := mod.Client(h).Put(at("/%d", IDOf(v)), record(q{"group": g, "name": "Glucose (random)", "is_published": true}))
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()).To(And(HaveKeyWithValue("name", "Glucose (random)"), HaveKeyWithValue("is_published", true),
 			HaveKeyWithValue("source_url", BeNil()), HaveKeyWithValue("conventional_range", BeNil())))
-		row, _ = stored(idOf(v))
+		row, _ = stored(IDOf(v))
 		Expect(row.IsPublished).To(BeTrue())
 		Expect(row.SourceURL).To(BeNil())
 		Expect(inGroup(listing(learner, ""), g)).To(HaveLen(1))
 
-		Expect(mod.Client(h).Put(at("/%d", idOf(v)), record(q{"group": g, "is_published": false}))).To(HaveStatus(200))
+		Expect(mod.Client(h).Put(at("/%d", IDOf(v)), record(q{"group": g, "is_published": false}))).To(HaveStatus(200))
 		Expect(inGroup(listing(learner, ""), g)).To(BeEmpty())
 
 		Expect(mod.Client(h).Put(at("/999999999"), record(nil))).To(HaveError(404, "not_found"))
-		Expect(mod.Client(h).Delete(at("/%d", idOf(v)))).To(HaveStatus(204))
-		_, ok = stored(idOf(v))
+		Expect(mod.Client(h).Delete(at("/%d", IDOf(v)))).To(HaveStatus(204))
+		_, ok = stored(IDOf(v))
 		Expect(ok).To(BeFalse())
-		Expect(mod.Client(h).Delete(at("/%d", idOf(v)))).To(HaveError(404, "not_found"))
+		Expect(mod.Client(h).Delete(at("/%d", IDOf(v)))).To(HaveError(404, "not_found"))
 	})
 
 	DescribeTable("refuses a record that breaks the field table, naming the field, and stores nothing",
@@ -158,7 +158,7 @@ var _ = Describe("The lab reference table", func() {
 
 			// PUT applies the same rules to an existing value.
 			v := create(q{"group": g})
-			Expect(fieldErrors(mod.Client(h).Put(at("/%d", idOf(v)), record(edits)))).To(HaveKeyWithValue(field, message))
+			Expect(fieldErrors(mod.Client(h).Put(at("/%d", IDOf(v)), record(edits)))).To(HaveKeyWithValue(field, message))
 		},
 		Entry("blank name", q{"name": "   "}, "body.name", "name is required and must not be blank"),
 		Entry("blank group", q{"bad_group": "\t"}, "body.group", "group is required and must not be blank"),
@@ -191,16 +191,16 @@ var _ = Describe("The lab reference table", func() {
 		v := create(q{"group": strings.Repeat("é", 60), "name": strings.Repeat("é", 120), "reference_range": strings.Repeat("é", 250),
 			"units": strings.Repeat("é", 80), "age_group": strings.Repeat("é", 120), "specimen": strings.Repeat("é", 120),
 			"source": strings.Repeat("é", 500), "source_url": "https://x.org/" + strings.Repeat("a", 1986)})
-		row, _ := stored(idOf(v))
+		row, _ := stored(IDOf(v))
 		Expect([]rune(row.Source)).To(HaveLen(500))
-		Expect(mod.Client(h).Delete(at("/%d", idOf(v)))).To(HaveStatus(204))
+		Expect(mod.Client(h).Delete(at("/%d", IDOf(v)))).To(HaveStatus(204))
 	})
 
 	It("links a value to a real article and section of the library, and refuses what it does not hold", func() {
 		res := mod.Client(h).Post("/api/v1/articles/", q{"title": group("Hyponatraemia"),
 			"sections": []q{{"id": "intro", "heading": "Introduction", "markdown": "Low sodium."}}})
 		Expect(res).To(HaveStatus(201))
-		article := idOf(res.Map())
+		article := res.ID()
 		v := create(q{"group": group("Linked"), "name": "Sodium", "article_id": article, "article_section_id": "intro"})
 		Expect(v).To(And(HaveKeyWithValue("article_id", BeNumerically("==", article)),
 			HaveKeyWithValue("article_section_id", "intro")))
@@ -215,7 +215,7 @@ var _ = Describe("The lab reference table", func() {
 		g := group("Articles")
 		v := create(q{"group": g, "article_id": 7, "article_section_id": "hyponatraemia"})
 		Expect(v).To(And(HaveKeyWithValue("article_id", BeNumerically("==", 7)), HaveKeyWithValue("article_section_id", "hyponatraemia")))
-		row, _ := stored(idOf(v))
+		row, _ := stored(IDOf(v))
 		Expect(*row.ArticleID).To(BeNumerically("==", 7))
 		Expect(*row.ArticleSectionID).To(Equal("hyponatraemia"))
 		Expect(create(q{"group": g, "article_id": 7})).To(HaveKeyWithValue("article_section_id", BeNil()))
@@ -224,15 +224,15 @@ var _ = Describe("The lab reference table", func() {
 			To(HaveKeyWithValue("body.article_id", "article_id must be a real article: article 8 does not exist"))
 		Expect(fieldErrors(mod.Client(h).Post(api, record(q{"article_id": 7, "article_section_id": "outro"})))).
 			To(HaveKeyWithValue("body.article_section_id", `article_section_id must be a section of article 7: it has no section "outro"`))
-		Expect(fieldErrors(mod.Client(h).Put(at("/%d", idOf(v)), record(q{"group": g, "article_id": 8, "article_section_id": "intro"})))).
+		Expect(fieldErrors(mod.Client(h).Put(at("/%d", IDOf(v)), record(q{"group": g, "article_id": 8, "article_section_id": "intro"})))).
 			To(HaveKeyWithValue("body.article_id", "article_id must be a real article: article 8 does not exist"))
-		row, _ = stored(idOf(v))
+		row, _ = stored(IDOf(v))
 		Expect(*row.ArticleSectionID).To(Equal("hyponatraemia"))
 	})
 
 	It("links and unlinks flashcards for moderators, checking the card exists", func() {
 		v := create(q{"group": group("Cards"), "is_published": true})
-		id := idOf(v)
+		id := IDOf(v)
 		Expect(fieldErrors(mod.Client(h).Put(at("/%d/cards/%d", id, 999999999), nil))).To(HaveKeyWithValue("path.card_id",
 			"card_id must be a real flashcard: card 999999999 does not exist"), "the flashcards module answers")
 

@@ -36,21 +36,21 @@ var _ = Describe("Generation jobs", func() {
 		cat := category("AI branch", nil)
 		a := simple("published", q{"category_id": cat})
 		holder := grantHolder("category", cat)
-		res = holder.Client(h).Post(path("/articles/%d/ai-refine", idOf(a)), q{"section_id": "overview", "instructions": "shorter"})
+		res = holder.Client(h).Post(path("/articles/%d/ai-refine", IDOf(a)), q{"section_id": "overview", "instructions": "shorter"})
 		Expect(res).To(HaveStatus(202))
 		Expect(settled(holder, res.Map()["job_id"].(string))).To(HaveKeyWithValue("error", "no article model configured"))
 		Expect(mod.Client(h).Get(api+"/articles/jobs/"+res.Map()["job_id"].(string))).To(HaveError(404, "not_found"),
 			"a job is its requester's")
 
-		res = mod.Client(h).Post(path("/articles/%d/ai-cards", idOf(a)), q{})
+		res = mod.Client(h).Post(path("/articles/%d/ai-cards", IDOf(a)), q{})
 		Expect(res).To(HaveStatus(202))
 		Expect(settled(mod, res.Map()["job_id"].(string))).To(And(HaveKeyWithValue("kind", "generate_article_cards"),
 			HaveKeyWithValue("error", "no flashcard model configured")))
 
 		learner := h.NewUser(auth.RoleUser)
 		Expect(learner.Client(h).Post(api+"/articles/ai-draft", q{"title": "x"})).To(HaveError(403, "forbidden"))
-		Expect(learner.Client(h).Post(path("/articles/%d/ai-refine", idOf(a)), q{})).To(HaveError(403, "forbidden"))
-		Expect(holder.Client(h).Post(path("/articles/%d/ai-cards", idOf(a)), q{})).To(HaveError(403, "forbidden"))
+		Expect(learner.Client(h).Post(path("/articles/%d/ai-refine", IDOf(a)), q{})).To(HaveError(403, "forbidden"))
+		Expect(holder.Client(h).Post(path("/articles/%d/ai-cards", IDOf(a)), q{})).To(HaveError(403, "forbidden"))
 		Expect(mod.Client(h).Post(api+"/articles/ai-draft", q{"title": "x", "sources": []string{"the web"}})).
 			To(HaveError(422, "invalid_request"))
 		Expect(mod.Client(h).Post(path("/articles/%d/ai-cards", 987654321), q{})).To(HaveError(404, "not_found"))

@@ -25,7 +25,7 @@ var _ = Describe("Articles", func() {
 		Expect(secs[0]).To(And(HaveKeyWithValue("id", "causes"), HaveKeyWithValue("html", ContainSubstring("<em>hypertension</em>"))))
 		Expect(secs[1]).To(HaveKeyWithValue("id", "causes-2"))
 		Expect(secs[2]).To(HaveKeyWithValue("id", "treatment"))
-		id := idOf(a)
+		id := IDOf(a)
 		Expect(scalar[string]("SELECT string_agg(key, ',' ORDER BY position) FROM library.sections WHERE article_id = ?", id)).
 			To(Equal("causes,causes-2,treatment"))
 		Expect(scalar[string]("SELECT references_json->0->>'citation' FROM library.articles WHERE id = ?", id)).
@@ -65,7 +65,7 @@ var _ = Describe("Articles", func() {
 
 	It("moves through every allowed status change and refuses the others", func() {
 		a := simple("draft")
-		id := idOf(a)
+		id := IDOf(a)
 		move := func(to string) *Response { return mod.Client(h).Put(path("/articles/%d/status", id), q{"status": to}) }
 		Expect(move("archived")).To(HaveError(409, "conflict"))
 		Expect(move("draft")).To(HaveError(409, "conflict"))
@@ -104,37 +104,37 @@ var _ = Describe("Articles", func() {
 		holder := grantHolder("category", root)
 		c := holder.Client(h)
 
-		res := c.Patch(path("/articles/%d", idOf(inBranch)), q{"summary": "Edited by a grant holder", "note": "tidy"})
+		res := c.Patch(path("/articles/%d", IDOf(inBranch)), q{"summary": "Edited by a grant holder", "note": "tidy"})
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()).To(HaveKeyWithValue("summary", "Edited by a grant holder"))
-		Expect(c.Patch(path("/articles/%d", idOf(draftInBranch)), q{"summary": "x"})).To(HaveStatus(200))
-		Expect(c.Get(path("/articles/%d", idOf(draftInBranch)))).To(HaveStatus(200), "their branch's drafts are theirs to read")
-		Expect(c.Patch(path("/articles/%d", idOf(outside)), q{"summary": "x"})).To(HaveError(403, "forbidden"))
-		Expect(c.Patch(path("/articles/%d", idOf(outsideDraft)), q{"summary": "x"})).To(HaveError(404, "not_found"))
-		Expect(c.Patch(path("/articles/%d", idOf(inBranch)), q{"category_id": other})).To(HaveError(403, "forbidden"),
+		Expect(c.Patch(path("/articles/%d", IDOf(draftInBranch)), q{"summary": "x"})).To(HaveStatus(200))
+		Expect(c.Get(path("/articles/%d", IDOf(draftInBranch)))).To(HaveStatus(200), "their branch's drafts are theirs to read")
+		Expect(c.Patch(path("/articles/%d", IDOf(outside)), q{"summary": "x"})).To(HaveError(403, "forbidden"))
+		Expect(c.Patch(path("/articles/%d", IDOf(outsideDraft)), q{"summary": "x"})).To(HaveError(404, "not_found"))
+		Expect(c.Patch(path("/articles/%d", IDOf(inBranch)), q{"category_id": other})).To(HaveError(403, "forbidden"),
 			"filing out of the branch")
-		Expect(c.Patch(path("/articles/%d", idOf(inBranch)), q{"category_id": root})).To(HaveStatus(200))
+		Expect(c.Patch(path("/articles/%d", IDOf(inBranch)), q{"category_id": root})).To(HaveStatus(200))
 
 		Expect(c.Post(api+"/articles/", q{"title": "Mine"})).To(HaveError(403, "forbidden"))
-		Expect(c.Delete(path("/articles/%d", idOf(inBranch)))).To(HaveError(403, "forbidden"))
-		Expect(c.Put(path("/articles/%d/status", idOf(draftInBranch)), q{"status": "published"})).To(HaveError(403, "forbidden"))
-		rev := scalar[int64]("SELECT max(id) FROM library.revisions WHERE article_id = ?", idOf(inBranch))
-		Expect(c.Post(path("/articles/%d/revisions/%d/restore", idOf(inBranch), rev), nil)).To(HaveError(403, "forbidden"))
-		Expect(scalar[string]("SELECT status FROM library.articles WHERE id = ?", idOf(draftInBranch))).To(Equal("draft"))
+		Expect(c.Delete(path("/articles/%d", IDOf(inBranch)))).To(HaveError(403, "forbidden"))
+		Expect(c.Put(path("/articles/%d/status", IDOf(draftInBranch)), q{"status": "published"})).To(HaveError(403, "forbidden"))
+		rev := scalar[int64]("SELECT max(id) FROM library.revisions WHERE article_id = ?", IDOf(inBranch))
+		Expect(c.Post(path("/articles/%d/revisions/%d/restore", IDOf(inBranch), rev), nil)).To(HaveError(403, "forbidden"))
+		Expect(scalar[string]("SELECT status FROM library.articles WHERE id = ?", IDOf(draftInBranch))).To(Equal("draft"))
 
 		one := simple("draft")
-		single := grantHolder("article", idOf(one))
-		Expect(single.Client(h).Patch(path("/articles/%d", idOf(one)), q{"title": "Renamed by its reviewer"})).To(HaveStatus(200))
-		Expect(single.Client(h).Patch(path("/articles/%d", idOf(inBranch)), q{"title": "x"})).To(HaveError(403, "forbidden"))
+		single := grantHolder("article", IDOf(one))
+		Expect(single.Client(h).Patch(path("/articles/%d", IDOf(one)), q{"title": "Renamed by its reviewer"})).To(HaveStatus(200))
+		Expect(single.Client(h).Patch(path("/articles/%d", IDOf(inBranch)), q{"title": "x"})).To(HaveError(403, "forbidden"))
 
 		learner := h.NewUser(auth.RoleUser)
-		Expect(learner.Client(h).Patch(path("/articles/%d", idOf(inBranch)), q{"title": "x"})).To(HaveError(403, "forbidden"))
-		Expect(h.Anon().Get(path("/articles/%d", idOf(inBranch)))).To(HaveError(401, "unauthenticated"))
+		Expect(learner.Client(h).Patch(path("/articles/%d", IDOf(inBranch)), q{"title": "x"})).To(HaveError(403, "forbidden"))
+		Expect(h.Anon().Get(path("/articles/%d", IDOf(inBranch)))).To(HaveError(401, "unauthenticated"))
 	})
 
 	It("keeps a revision before every edit, with a note of at most 200 characters", func() {
 		a := simple("published")
-		id := idOf(a)
+		id := IDOf(a)
 		before := scalar[int64]("SELECT count(*) FROM library.revisions WHERE article_id = ?", id)
 		Expect(mod.Client(h).Patch(path("/articles/%d", id), q{"title": "x", "note": strings.Repeat("n", 201)})).
 			To(HaveError(422, "invalid_request"))

@@ -52,7 +52,7 @@ var _ = Describe("Topic claims", func() {
 			return scalar[int64]("SELECT count(*) FROM library.question_filings WHERE question_id = ?", before)
 		}).WithTimeout(delivery).Should(BeEquivalentTo(1))
 		Expect(slugsFor(before)()).To(BeEmpty(), "a draft is nobody's read-more")
-		Expect(mod.Client(h).Put(path("/articles/%d/status", idOf(a)), q{"status": "published"})).To(HaveStatus(200))
+		Expect(mod.Client(h).Put(path("/articles/%d/status", IDOf(a)), q{"status": "published"})).To(HaveStatus(200))
 		Expect(slugsFor(before)()).To(Equal([]string{"claiming-article"}))
 
 		after := question("Filed after the claim?", cat)
@@ -60,10 +60,10 @@ var _ = Describe("Topic claims", func() {
 		Expect(mod.Client(h).Patch(path("/questions/%d/category?category_id=%d", after, other), nil)).To(HaveStatus(200))
 		Eventually(slugsFor(after)).WithTimeout(delivery).Should(BeEmpty())
 
-		Expect(mod.Client(h).Patch(path("/articles/%d", idOf(a)), q{"claimed_category_ids": []int64{other}})).To(HaveStatus(200))
+		Expect(mod.Client(h).Patch(path("/articles/%d", IDOf(a)), q{"claimed_category_ids": []int64{other}})).To(HaveStatus(200))
 		Expect(slugsFor(after)()).To(Equal([]string{"claiming-article"}))
 		Expect(slugsFor(before)()).To(BeEmpty())
-		Expect(mod.Client(h).Delete(path("/articles/%d", idOf(a)))).To(HaveStatus(200))
+		Expect(mod.Client(h).Delete(path("/articles/%d", IDOf(a)))).To(HaveStatus(200))
 		Expect(slugsFor(after)()).To(BeEmpty(), "a binned article is nobody's read-more")
 	})
 
@@ -100,7 +100,7 @@ var _ = Describe("Topic claims", func() {
 
 		// An import writes claims straight into the table: no live sync.
 		Expect(h.App.DB.Conn(ctxb).Exec(`INSERT INTO library.topic_claims (article_id, category_id) VALUES (?, ?), (?, ?)`,
-			idOf(a), cat, idOf(a), moved).Error).To(Succeed())
+			IDOf(a), cat, IDOf(a), moved).Error).To(Succeed())
 		Expect(slugsFor(qid)()).To(BeEmpty())
 		job := app.Lookup[*library.Module](h.App)
 		Expect(job.ApplyTopicClaims(ctxb)).To(Succeed())

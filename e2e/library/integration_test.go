@@ -18,17 +18,17 @@ var _ = Describe("The library elsewhere", func() {
 		simple("draft")
 		a := simple("published")
 		Expect(count()).To(Equal(before+1), "drafts are not counted")
-		Expect(mod.Client(h).Delete(path("/articles/%d", idOf(a)))).To(HaveStatus(200))
+		Expect(mod.Client(h).Delete(path("/articles/%d", IDOf(a)))).To(HaveStatus(200))
 		Expect(count()).To(Equal(before), "binned ones neither")
 	})
 
 	It("lets learners report an article they can read", func() {
 		learner := h.NewUser(auth.RoleUser)
 		a, draft := simple("published"), simple("draft")
-		res := learner.Client(h).Post(api+"/feedback", q{"kind": "article", "target_id": idOf(a), "type": "typo", "text": "Typo in the overview."})
+		res := learner.Client(h).Post(api+"/feedback", q{"kind": "article", "target_id": IDOf(a), "type": "typo", "text": "Typo in the overview."})
 		Expect(res).To(HaveStatus(201))
 		Expect(res.Map()).To(HaveKeyWithValue("title", a["title"]))
-		Expect(learner.Client(h).Post(api+"/feedback", q{"kind": "article", "target_id": idOf(draft), "type": "typo", "text": "x"})).
+		Expect(learner.Client(h).Post(api+"/feedback", q{"kind": "article", "target_id": IDOf(draft), "type": "typo", "text": "x"})).
 			To(HaveError(404, "not_found"))
 	})
 })
@@ -37,7 +37,7 @@ var _ = Describe("Search reach", func() {
 	It("tells search which sections a caller may find and edit", func() {
 		pub, draft := simple("published"), simple("draft")
 		secOf := func(a map[string]any) int64 {
-			return scalar[int64]("SELECT id FROM library.sections WHERE article_id = ?", idOf(a))
+			return scalar[int64]("SELECT id FROM library.sections WHERE article_id = ?", IDOf(a))
 		}
 		ids := []int64{secOf(pub), secOf(draft), 987654321}
 		m := app.Lookup[*library.Module](h.App)

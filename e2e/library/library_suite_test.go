@@ -53,8 +53,6 @@ func simple(status string, extra ...q) map[string]any {
 	return write(body)
 }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 func path(format string, args ...any) string { return api + fmt.Sprintf(format, args...) }
 
 // category makes a question category as a moderator.

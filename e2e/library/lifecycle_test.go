@@ -13,7 +13,7 @@ import (
 var _ = Describe("The bin", func() {
 	It("removes a never-published article outright, with nothing to restore", func() {
 		a := simple("review")
-		id := idOf(a)
+		id := IDOf(a)
 		res := mod.Client(h).Delete(path("/articles/%d", id))
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()).To(HaveKeyWithValue("outcome", "removed"))
@@ -26,7 +26,7 @@ var _ = Describe("The bin", func() {
 
 	It("bins a once-published article and restores it in the status it went in with, or purges it", func() {
 		a := simple("published")
-		id := idOf(a)
+		id := IDOf(a)
 		Expect(mod.Client(h).Put(path("/articles/%d/status", id), q{"status": "archived"})).To(HaveStatus(200))
 		learner := h.NewUser(auth.RoleUser)
 
@@ -61,7 +61,7 @@ var _ = Describe("Revisions", func() {
 	It("lists and shows revisions to editors and restores one after keeping the current state", func() {
 		a := write(q{"title": "Asthma", "status": "published", "summary": "First summary",
 			"sections": []q{{"id": "triggers", "heading": "Triggers", "markdown": "Dust."}}})
-		id := idOf(a)
+		id := IDOf(a)
 		Expect(mod.Client(h).Patch(path("/articles/%d", id), q{"summary": "Second summary", "note": "rewrite",
 			"sections": []q{{"id": "triggers", "heading": "Triggers", "markdown": "Pollen."}, {"heading": "Treatment", "markdown": "Inhalers."}}})).
 			To(HaveStatus(200))
@@ -103,7 +103,7 @@ var _ = Describe("Slugs", func() {
 		b := write(q{"title": "Sepsis", "status": "published"})
 		Expect(a["slug"]).To(Equal("sepsis"))
 		Expect(b["slug"]).To(Equal("sepsis-2"))
-		id := idOf(a)
+		id := IDOf(a)
 
 		res := mod.Client(h).Patch(path("/articles/%d", id), q{"slug": "sepsis-overview", "title": "Sepsis, an overview"})
 		Expect(res).To(HaveStatus(200))
@@ -116,7 +116,7 @@ var _ = Describe("Slugs", func() {
 		Expect(learner.Client(h).Get(api + "/articles/by-slug/sepsis-overview")).To(HaveStatus(200))
 		Expect(learner.Client(h).Get(api + "/articles/by-slug/no-such-slug")).To(HaveError(404, "not_found"))
 
-		Expect(mod.Client(h).Patch(path("/articles/%d", idOf(b)), q{"slug": "sepsis"})).To(HaveError(409, "conflict"),
+		Expect(mod.Client(h).Patch(path("/articles/%d", IDOf(b)), q{"slug": "sepsis"})).To(HaveError(409, "conflict"),
 			"a former slug stays with its article")
 		Expect(mod.Client(h).Post(api+"/articles/", q{"title": "x", "slug": "sepsis-overview"})).To(HaveError(409, "conflict"))
 		Expect(write(q{"title": "Sepsis overview"})["slug"]).To(Equal("sepsis-overview-2"))

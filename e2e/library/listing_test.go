@@ -21,7 +21,7 @@ var _ = Describe("Rendering", func() {
 		for _, bad := range []string{"<script", "<img", "javascript:", "<a href=\"javascript", "<b "} {
 			Expect(html).NotTo(ContainSubstring(bad))
 		}
-		Expect(scalar[string]("SELECT html FROM library.sections WHERE article_id = ?", idOf(a))).NotTo(ContainSubstring("<script"))
+		Expect(scalar[string]("SELECT html FROM library.sections WHERE article_id = ?", IDOf(a))).NotTo(ContainSubstring("<script"))
 	})
 
 	It("resolves cross-references on save and lists the broken ones", func() {
@@ -39,9 +39,9 @@ var _ = Describe("Rendering", func() {
 
 		// A renamed target keeps resolving (through its former slug), and a
 		// save after the missing one appears links it.
-		Expect(mod.Client(h).Patch(path("/articles/%d", idOf(target)), q{"slug": "cross-target-renamed"})).To(HaveStatus(200))
+		Expect(mod.Client(h).Patch(path("/articles/%d", IDOf(target)), q{"slug": "cross-target-renamed"})).To(HaveStatus(200))
 		write(q{"title": "Later article"})
-		res := mod.Client(h).Patch(path("/articles/%d", idOf(a)), q{"summary": "resave"})
+		res := mod.Client(h).Patch(path("/articles/%d", IDOf(a)), q{"summary": "resave"})
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Map()["broken_links"]).To(ConsistOf(HaveKeyWithValue("target", "cross-target#nope")))
 		Expect(res.Map()["sections"].([]any)[0].(map[string]any)["html"]).
@@ -60,7 +60,7 @@ var _ = Describe("Cross-references readers may not follow", func() {
 		Expect(pub["broken_links"]).To(ConsistOf(And(HaveKeyWithValue("target", "unannounced-trial#plan"),
 			HaveKeyWithValue("reason", ContainSubstring("not published")))))
 		learner := h.NewUser(auth.RoleUser)
-		read := learner.Client(h).Get(path("/articles/%d", idOf(pub)))
+		read := learner.Client(h).Get(path("/articles/%d", IDOf(pub)))
 		Expect(read).To(HaveStatus(200))
 		Expect(html(read.Map())).To(And(ContainSubstring("[[unannounced-trial#plan]]"), Not(ContainSubstring("Unannounced trial")),
 			Not(ContainSubstring("href"))))
@@ -70,14 +70,14 @@ var _ = Describe("Cross-references readers may not follow", func() {
 		other := write(q{"title": "Companion", "status": "draft", "sections": []q{{"id": "s1", "heading": "One",
 			"markdown": "See [[unannounced-trial]]."}}})
 		Expect(html(other)).To(ContainSubstring(`<a href="/articles/unannounced-trial">Unannounced trial</a>`))
-		Expect(mod.Client(h).Put(path("/articles/%d/status", idOf(other)), q{"status": "published"})).To(HaveStatus(200))
-		Expect(html(learner.Client(h).Get(path("/articles/%d", idOf(other))).Map())).NotTo(ContainSubstring("Unannounced trial"))
-		Expect(scalar[string](`SELECT html FROM library.sections WHERE article_id = ?`, idOf(other))).
+		Expect(mod.Client(h).Put(path("/articles/%d/status", IDOf(other)), q{"status": "published"})).To(HaveStatus(200))
+		Expect(html(learner.Client(h).Get(path("/articles/%d", IDOf(other))).Map())).NotTo(ContainSubstring("Unannounced trial"))
+		Expect(scalar[string](`SELECT html FROM library.sections WHERE article_id = ?`, IDOf(other))).
 			NotTo(ContainSubstring("Unannounced trial"))
 
 		// Once the target is published, the next save links it.
-		Expect(mod.Client(h).Put(path("/articles/%d/status", idOf(draft)), q{"status": "published"})).To(HaveStatus(200))
-		res := mod.Client(h).Patch(path("/articles/%d", idOf(pub)), q{"summary": "resave"})
+		Expect(mod.Client(h).Put(path("/articles/%d/status", IDOf(draft)), q{"status": "published"})).To(HaveStatus(200))
+		res := mod.Client(h).Patch(path("/articles/%d", IDOf(pub)), q{"summary": "resave"})
 		Expect(res).To(HaveStatus(200))
 		Expect(html(res.Map())).To(ContainSubstring(`<a href="/articles/unannounced-trial#plan">Unannounced trial › Plan</a>`))
 	})
@@ -92,15 +92,15 @@ var _ = Describe("Listings", func() {
 		learner := h.NewUser(auth.RoleUser)
 
 		all := listIDs(learner.Client(h).Get(api + "/articles/?limit=200"))
-		Expect(all).To(ContainElement(idOf(pub)))
-		Expect(all).NotTo(ContainElements(idOf(draft), idOf(elsewhere)))
-		Expect(listIDs(learner.Client(h).Get(path("/articles/?category_id=%d", cat)))).To(Equal([]int64{idOf(pub)}))
+		Expect(all).To(ContainElement(IDOf(pub)))
+		Expect(all).NotTo(ContainElements(IDOf(draft), IDOf(elsewhere)))
+		Expect(listIDs(learner.Client(h).Get(path("/articles/?category_id=%d", cat)))).To(Equal([]int64{IDOf(pub)}))
 		Expect(listIDs(learner.Client(h).Get(api + "/articles/?editable=true"))).To(BeEmpty())
 
 		holder := grantHolder("category", cat)
-		Expect(listIDs(holder.Client(h).Get(api + "/articles/?editable=true"))).To(ConsistOf(idOf(pub), idOf(draft)))
+		Expect(listIDs(holder.Client(h).Get(api + "/articles/?editable=true"))).To(ConsistOf(IDOf(pub), IDOf(draft)))
 		modList := listIDs(mod.Client(h).Get(api + "/articles/?editable=true&limit=200"))
-		Expect(modList).To(ContainElements(idOf(pub), idOf(draft), idOf(elsewhere)))
+		Expect(modList).To(ContainElements(IDOf(pub), IDOf(draft), IDOf(elsewhere)))
 		res := mod.Client(h).Get(api + "/articles/?editable=true&limit=1")
 		Expect(res.Header.Get("X-Total-Count")).To(Equal(fmt.Sprint(len(modList))))
 		Expect(learner.Client(h).Get(api + "/articles/?limit=201")).To(HaveError(422, "invalid_request"))
@@ -114,9 +114,9 @@ var _ = Describe("Listings", func() {
 		holder := grantHolder("category", cat)
 
 		res := holder.Client(h).Get(api + "/articles/link-targets?q=picker&limit=25")
-		Expect(listIDs(res)).To(ConsistOf(idOf(pub), idOf(mine)))
+		Expect(listIDs(res)).To(ConsistOf(IDOf(pub), IDOf(mine)))
 		Expect(res.List()[0]).To(HaveKeyWithValue("sections", ConsistOf(And(HaveKeyWithValue("id", "overview"), HaveKeyWithValue("heading", "Overview")))))
-		Expect(listIDs(mod.Client(h).Get(api + "/articles/link-targets?q=picker"))).To(ConsistOf(idOf(pub), idOf(mine), idOf(theirs)))
+		Expect(listIDs(mod.Client(h).Get(api + "/articles/link-targets?q=picker"))).To(ConsistOf(IDOf(pub), IDOf(mine), IDOf(theirs)))
 		Expect(listIDs(mod.Client(h).Get(api + "/articles/link-targets?q=picker&limit=1"))).To(HaveLen(1))
 		Expect(mod.Client(h).Get(api + "/articles/link-targets?limit=26")).To(HaveError(422, "invalid_request"))
 		Expect(h.NewUser(auth.RoleUser).Client(h).Get(api + "/articles/link-targets")).To(HaveError(403, "forbidden"))
@@ -127,8 +127,8 @@ var _ = Describe("Listings", func() {
 		var opened []int64
 		for range 3 {
 			a := simple("published")
-			opened = append(opened, idOf(a))
-			Expect(learner.Client(h).Get(path("/articles/%d", idOf(a)))).To(HaveStatus(200))
+			opened = append(opened, IDOf(a))
+			Expect(learner.Client(h).Get(path("/articles/%d", IDOf(a)))).To(HaveStatus(200))
 		}
 		Expect(learner.Client(h).Get(path("/articles/by-slug/%s", scalar[string]("SELECT slug FROM library.articles WHERE id = ?", opened[0])))).
 			To(HaveStatus(200))
@@ -156,21 +156,21 @@ var _ = Describe("Search", func() {
 		draft := write(q{"title": "Zymoglyphic draft", "sections": []q{{"heading": "x", "markdown": "zymoglyphic"}}})
 		learner := h.NewUser(auth.RoleUser)
 		Eventually(found(learner, "zymoglyphic")).WithTimeout(20 * time.Second).WithPolling(100 * time.Millisecond).
-			Should(Equal([]int64{idOf(a)}))
-		Expect(found(learner, "zymoglyphic")()).NotTo(ContainElement(idOf(draft)))
+			Should(Equal([]int64{IDOf(a)}))
+		Expect(found(learner, "zymoglyphic")()).NotTo(ContainElement(IDOf(draft)))
 
-		Expect(mod.Client(h).Delete(path("/articles/%d", idOf(a)))).To(HaveStatus(200))
+		Expect(mod.Client(h).Delete(path("/articles/%d", IDOf(a)))).To(HaveStatus(200))
 		Eventually(func() bool {
 			return scalar[bool](`SELECT NOT bool_or(live) FROM search.documents WHERE kind = 'article' AND id IN
-				(SELECT id FROM library.sections WHERE article_id = ?)`, idOf(a))
+				(SELECT id FROM library.sections WHERE article_id = ?)`, IDOf(a))
 		}).WithTimeout(20 * time.Second).Should(BeTrue())
 		Expect(found(learner, "zymoglyphic")()).To(BeEmpty())
-		Expect(mod.Client(h).Post(path("/articles/%d/restore", idOf(a)), nil)).To(HaveStatus(200))
-		Eventually(found(learner, "zymoglyphic")).WithTimeout(20 * time.Second).Should(Equal([]int64{idOf(a)}))
+		Expect(mod.Client(h).Post(path("/articles/%d/restore", IDOf(a)), nil)).To(HaveStatus(200))
+		Eventually(found(learner, "zymoglyphic")).WithTimeout(20 * time.Second).Should(Equal([]int64{IDOf(a)}))
 
-		sections := scalar[string]("SELECT string_agg(id::text, ',') FROM library.sections WHERE article_id = ?", idOf(a))
-		Expect(mod.Client(h).Delete(path("/articles/%d", idOf(a)))).To(HaveStatus(200))
-		Expect(mod.Client(h).Delete(path("/articles/trash/%d", idOf(a)))).To(HaveStatus(204))
+		sections := scalar[string]("SELECT string_agg(id::text, ',') FROM library.sections WHERE article_id = ?", IDOf(a))
+		Expect(mod.Client(h).Delete(path("/articles/%d", IDOf(a)))).To(HaveStatus(200))
+		Expect(mod.Client(h).Delete(path("/articles/trash/%d", IDOf(a)))).To(HaveStatus(204))
 		Eventually(func() int64 {
 			return scalar[int64](`SELECT count(*) FROM search.documents WHERE kind = 'article' AND purged
 				AND id = ANY(string_to_array(?, ',')::bigint[])`, sections)

@@ -145,6 +145,26 @@ func Spread[T any](clients int, items []T, fn func(T) error) (latencies []time.D
 	return latencies, failed, first
 }
 
+// Timed sends req on c and reads the answer whole, giving how long that
+// took; a status not among want (200 when none) is an error.
+func Timed(c *http.Client, req *http.Request, want ...int) (time.Duration, error) {
+	t0 := time.Now()
+	res, err := c.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	d := time.Since(t0)
+	if len(want) == 0 {
+		want = []int{http.StatusOK}
+	}
+	if !slices.Contains(want, res.StatusCode) {
+		return 0, fmt.Errorf("%s %s: status %d", req.Method, req.URL.Path, res.StatusCode)
+	}
+	return d, nil
+}
+
 // Percentile reads the p-th quantile (0 to 1) of sorted latencies; 0 for none.
 func Percentile(sorted []time.Duration, p float64) time.Duration {
 	if len(sorted) == 0 {

@@ -14,7 +14,6 @@ import (
 	"mime/multipart"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
@@ -22,10 +21,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestMedia(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Media")
-}
+func TestMedia(t *testing.T) { RunSuite(t, "Media") }
 
 const api = "/api/v1"
 
@@ -44,21 +40,10 @@ var (
 	seq  int
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = Start(WithConfig(func(c *config.Config) {
-		c.Set("media.max_still_bytes", stillLimit)
-		c.Set("media.max_clip_bytes", clipLimit)
-	}))
-	Expect(err).NotTo(HaveOccurred())
-	mod = h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+var _ = Suite(&h, func() { mod = h.NewUser(auth.RoleModerator) }, WithConfig(func(c *config.Config) {
+	c.Set("media.max_still_bytes", stillLimit)
+	c.Set("media.max_clip_bytes", clipLimit)
+}))
 
 func path(format string, args ...any) string { return api + fmt.Sprintf(format, args...) }
 

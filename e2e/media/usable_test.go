@@ -18,7 +18,7 @@ var _ = Describe("Using an asset by its id", func() {
 			To(HaveStatus(201))
 		own := fixtures.Article(h, mod, "draft", branch)
 		published := fixtures.Article(h, mod, "published", 0)
-		deck := fixtures.ID(mod.Client(h).Post(path("/flashcards/manual"), q{"title": "Holder's deck", "category_id": branch}))
+		deck := mod.Client(h).Post(path("/flashcards/manual"), q{"title": "Holder's deck", "category_id": branch}).ID()
 		Expect(mod.Client(h).Post(path("/access/%d/grants", holder.ID), q{"kind": "deck", "scope": "deck", "target_id": deck})).
 			To(HaveStatus(201))
 

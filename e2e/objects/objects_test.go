@@ -30,7 +30,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/fixtures"
 	"github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/ai/standin"
+	"github.com/roundsedu/rounds/e2e/support/standin"
 	"github.com/roundsedu/rounds/platform/config"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/fixtures"
 	"github.com/roundsedu/rounds/e2e/harness"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/devidp"
 )
@@ -131,8 +131,6 @@ func (c caller) post(path string, body any, want int) map[string]any {
 	return c.do(http.MethodPost, path, body, want).Map()
 }
 
-func id(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 // builder makes the world; the ids one area of it uses from another are
 // its fields.
 type builder struct {
@@ -182,13 +180,12 @@ func (b *builder) add(name string, filler any, variants map[string]any) {
 // (listed to everyone), so filtering by the closed one must show nothing.
 func (b *builder) bank() {
 	mod := b.mod
-	b.openCat = id(mod.post("/question-categories/", map[string]any{"name": "Objects open"}, 201))
-	b.hiddenCat = id(mod.post("/question-categories/", map[string]any{"name": "Objects closed"}, 201))
+	b.openCat = harness.IDOf(mod.post("/question-categories/", map[string]any{"name": "Objects open"}, 201))
+	b.hiddenCat = harness.IDOf(mod.post("/question-categories/", map[string]any{"name": "Objects closed"}, 201))
 	question := func(cat int64, stem string) int64 {
-		return id(mod.post("/questions/create", map[string]any{"question_text": stem, "question_type": "mcq",
-			"options": []string{"Mitral", "Aortic"}, "correct_answer": "Mitral", "question_category_id": cat,
-			"explanation": answerMark + " explanation", "option_explanations": []string{answerMark + " a", answerMark + " b"},
-			"key_points": []string{answerMark + " point"}, "attending_tip": answerMark + " tip"}, 201))
+		return fixtures.Question{Stem: stem, Options: []string{"Mitral", "Aortic"}, Correct: "Mitral", Category: cat,
+			Explanation: answerMark + " explanation", OptionNotes: []string{answerMark + " a", answerMark + " b"},
+			KeyPoints: []string{answerMark + " point"}, AttendingTip: answerMark + " tip"}.Create(mod.h, mod.u)
 	}
 	b.open1, b.open2 = question(b.openCat, "Which valve opens first?"), question(b.openCat, "Which valve closes first?")
 	trashedQ := question(b.openCat, "Which valve was binned?")
@@ -204,7 +201,7 @@ func (b *builder) bank() {
 
 	version := func(qid int64) int64 {
 		mod.do(http.MethodPatch, fmt.Sprintf("/questions/%d", qid), map[string]any{"question_text": "Edited once"}, 200)
-		return id(mod.do(http.MethodGet, fmt.Sprintf("/questions/detail/%d/versions", qid), nil, 200).List()[0].(map[string]any))
+		return harness.IDOf(mod.do(http.MethodGet, fmt.Sprintf("/questions/detail/%d/versions", qid), nil, 200).List()[0].(map[string]any))
 	}
 	b.add("question", b.open1, map[string]any{"hidden": b.hiddenQ, "trashed": trashedQ})
 	b.add("version", version(b.open1), map[string]any{"hidden": version(b.hiddenQ)})
@@ -214,29 +211,23 @@ func (b *builder) bank() {
 
 // quiz makes a learning-mode quiz of the questions as a moderator.
 func (b *builder) quiz(title string, published bool, ids ...int64) int64 {
-	z := id(b.mod.post("/questions/from-bank", map[string]any{"title": title, "question_ids": ids, "mode": "learning"}, 201))
-	if published {
-		b.mod.do(http.MethodPatch, fmt.Sprintf("/quizzes/%d/publish?published=true", z), nil, 200)
-	}
-	return z
+	return fixtures.Quiz{Title: title, Questions: ids, Published: published}.Create(b.mod.h, b.mod.u)
 }
 
 // sit starts a fresh attempt of a quiz as c.
-func (b *builder) sit(c caller, quizID int64) int64 {
-	return id(c.post(fmt.Sprintf("/attempts/start?quiz_id=%d&fresh=true", quizID), nil, 200))
-}
+func (b *builder) sit(c caller, quizID int64) int64 { return fixtures.Sitting(c.h, c.u, quizID) }
 
 // sittings: the other learner's saved test, a submitted study sitting and
 // a timed one running; the learner's own sitting that missed open1 (so it
 // is on their reminders) and one running with progress saved.
 func (b *builder) sittings() {
 	other, me := b.other, b.me
-	savedTest := id(other.post("/saved-tests", map[string]any{"title": "Objects " + hiddenMark,
+	savedTest := harness.IDOf(other.post("/saved-tests", map[string]any{"title": "Objects " + hiddenMark,
 		"question_ids": []int64{b.open1, b.open2}, "mode": "learning"}, 201))
+
 	b.w.kinds["quiz"].variants["other"] = savedTest
-	timed := id(b.mod.post("/questions/from-bank", map[string]any{"title": "Objects timed",
-		"question_ids": []int64{b.open1, b.open2}, "mode": "timed", "time_limit_minutes": 600}, 201))
-	b.mod.do(http.MethodPatch, fmt.Sprintf("/quizzes/%d/publish?published=true", timed), nil, 200)
+	timed := fixtures.Quiz{Title: "Objects timed", Questions: []int64{b.open1, b.open2}, Mode: "timed", Minutes: 600,
+		Published: true}.Create(b.mod.h, b.mod.u)
 
 	done := b.sit(other, b.pubQuiz)
 	other.post(fmt.Sprintf("/attempts/%d/submit", done), map[string]any{"answers": b.answers}, 200)
@@ -258,9 +249,11 @@ func (b *builder) sittings() {
 // personal: folders and collections, notes and favourites, the other
 // learner's and the learner's own.
 func (b *builder) personal() {
-	folder := func(c caller, name string) int64 { return id(c.post("/folders", map[string]any{"name": name}, 201)) }
+	folder := func(c caller, name string) int64 {
+		return harness.IDOf(c.post("/folders", map[string]any{"name": name}, 201))
+	}
 	collection := func(c caller, name string, folderID int64) int64 {
-		coll := id(c.post("/collections", map[string]any{"name": name, "description": name, "folder_id": folderID}, 201))
+		coll := harness.IDOf(c.post("/collections", map[string]any{"name": name, "description": name, "folder_id": folderID}, 201))
 		c.do(http.MethodPut, fmt.Sprintf("/collections/%d/questions/%d", coll, b.open1), nil, 204)
 		return coll
 	}
@@ -284,38 +277,38 @@ func (b *builder) library() {
 			"summary": title, "sections": []map[string]any{{"id": "intro", "heading": "Intro", "markdown": title + " text."}}}, 201)
 	}
 	revision := func(a map[string]any) int64 {
-		mod.do(http.MethodPatch, fmt.Sprintf("/articles/%d", id(a)), map[string]any{"summary": "Revised", "note": "revise"}, 200)
-		return id(mod.do(http.MethodGet, fmt.Sprintf("/articles/%d/revisions", id(a)), nil, 200).List()[0].(map[string]any))
+		mod.do(http.MethodPatch, fmt.Sprintf("/articles/%d", harness.IDOf(a)), map[string]any{"summary": "Revised", "note": "revise"}, 200)
+		return harness.IDOf(mod.do(http.MethodGet, fmt.Sprintf("/articles/%d/revisions", harness.IDOf(a)), nil, 200).List()[0].(map[string]any))
 	}
 	pub := article("published", b.openCat, "Objects published article")
 	draft := article("draft", b.hiddenCat, "Article "+hiddenMark)
 	binned := article("published", b.openCat, "Objects binned article")
 	archived := article("published", b.openCat, "Archived article "+hiddenMark)
-	mod.do(http.MethodPut, fmt.Sprintf("/articles/%d/status", id(archived)), map[string]any{"status": "archived"}, 200)
+	mod.do(http.MethodPut, fmt.Sprintf("/articles/%d/status", harness.IDOf(archived)), map[string]any{"status": "archived"}, 200)
 	revisions := map[string]any{"draft": revision(draft), "archived": revision(archived)}
 	b.add("revision", revision(pub), revisions)
-	mod.do(http.MethodDelete, fmt.Sprintf("/articles/%d", id(binned)), nil, 200)
+	mod.do(http.MethodDelete, fmt.Sprintf("/articles/%d", harness.IDOf(binned)), nil, 200)
 	// What a learner reads may point at what they may not: the published
 	// article cross-references the draft.
-	mod.do(http.MethodPatch, fmt.Sprintf("/articles/%d", id(pub)), map[string]any{"sections": []map[string]any{{"id": "intro",
+	mod.do(http.MethodPatch, fmt.Sprintf("/articles/%d", harness.IDOf(pub)), map[string]any{"sections": []map[string]any{{"id": "intro",
 		"heading": "Intro", "markdown": fmt.Sprintf("See [[%s]].", draft["slug"])}}}, 200)
-	b.add("article", id(pub), map[string]any{"draft": id(draft), "trashed": id(binned), "archived": id(archived)})
+	b.add("article", harness.IDOf(pub), map[string]any{"draft": harness.IDOf(draft), "trashed": harness.IDOf(binned), "archived": harness.IDOf(archived)})
 	b.add("slug", pub["slug"], map[string]any{"draft": draft["slug"], "trashed": binned["slug"], "archived": archived["slug"],
 		"absent": "no-such-article"})
-	b.pubArticle, b.draftArticle = id(pub), id(draft)
+	b.pubArticle, b.draftArticle = harness.IDOf(pub), harness.IDOf(draft)
 
 	assets := map[string]any{}
 	for name, a := range fixtures.HiddenAssets(b.h, mod.u) {
 		assets[strings.ReplaceAll(name, " ", "-")] = a.ID
 	}
-	b.add("asset", fixtures.Figure(b.h, mod.u, id(pub), "intro").ID, assets)
-	b.add("library", nil, map[string]any{"hidden": id(mod.post("/media/libraries", map[string]any{"name": "Objects library"}, 201))})
+	b.add("asset", fixtures.Figure(b.h, mod.u, harness.IDOf(pub), "intro").ID, assets)
+	b.add("library", nil, map[string]any{"hidden": harness.IDOf(mod.post("/media/libraries", map[string]any{"name": "Objects library"}, 201))})
 
 	deck := func(title string, cat int64) (int64, int64) {
-		d := id(mod.post("/flashcards/manual", map[string]any{"title": title, "category_id": cat}, 201))
+		d := harness.IDOf(mod.post("/flashcards/manual", map[string]any{"title": title, "category_id": cat}, 201))
 		res := mod.post(fmt.Sprintf("/flashcards/decks/%d/cards", d), map[string]any{"card_type": "basic",
 			"front": title + " front", "back": title + " back"}, 201)
-		return d, id(res["cards"].([]any)[0].(map[string]any))
+		return d, harness.IDOf(res["cards"].([]any)[0].(map[string]any))
 	}
 	sharedDeck, sharedCard := deck("Objects shared deck", b.openCat)
 	mod.do(http.MethodPut, fmt.Sprintf("/flashcards/%d/share", sharedDeck), nil, 200)
@@ -323,7 +316,7 @@ func (b *builder) library() {
 	binnedDeck, binnedCard := deck("Binned deck "+hiddenMark, b.openCat)
 	mod.do(http.MethodPut, fmt.Sprintf("/flashcards/%d/share", binnedDeck), nil, 200)
 	mod.do(http.MethodDelete, fmt.Sprintf("/flashcards/%d", binnedDeck), nil, 204)
-	mod.do(http.MethodPut, fmt.Sprintf("/flashcards/%d/articles/%d", sharedDeck, id(draft)), nil, 200)
+	mod.do(http.MethodPut, fmt.Sprintf("/flashcards/%d/articles/%d", sharedDeck, harness.IDOf(draft)), nil, 200)
 	b.add("deck", sharedDeck, map[string]any{"private": privateDeck, "binned": binnedDeck})
 	b.add("card", sharedCard, map[string]any{"private": privateCard, "binned": binnedCard})
 	b.sharedDeck, b.privateDeck = sharedDeck, privateDeck
@@ -335,7 +328,7 @@ func (b *builder) library() {
 func (b *builder) plans() {
 	// Every plan's block also reads the draft, which no learner may see.
 	plan := func(title string, questionID, articleID int64, published bool) (int64, int64, int64) {
-		p := id(b.mod.post("/study-plans", map[string]any{"title": title, "kind": "mixed"}, 201))
+		p := harness.IDOf(b.mod.post("/study-plans", map[string]any{"title": title, "kind": "mixed"}, 201))
 		res := b.mod.post(fmt.Sprintf("/study-plans/%d/blocks", p), map[string]any{"title": title + " block",
 			"question_ids": []int64{questionID}, "reading": []map[string]any{{"article_id": articleID},
 				{"article_id": b.draftArticle}}}, 201)
@@ -344,7 +337,7 @@ func (b *builder) plans() {
 		if published {
 			b.mod.do(http.MethodPatch, fmt.Sprintf("/study-plans/%d/publish?published=true", p), nil, 200)
 		}
-		return p, id(block), id(block["reading"].([]any)[0].(map[string]any))
+		return p, harness.IDOf(block), harness.IDOf(block["reading"].([]any)[0].(map[string]any))
 	}
 	pubPlan, pubBlock, pubLink := plan("Objects plan", b.open1, b.pubArticle, true)
 	hidPlan, hidBlock, hidLink := plan("Plan "+hiddenMark, b.hiddenQ, b.draftArticle, false)
@@ -365,9 +358,10 @@ func (b *builder) plans() {
 func (b *builder) exams() {
 	// Every exam's domain also names the draft article and the private deck.
 	exam := func(title string, published bool) int64 {
-		e := id(b.mod.post("/exams", map[string]any{"title": title, "size": 2, "time_limit_minutes": 30, "seed": 1,
+		e := harness.IDOf(b.mod.post("/exams", map[string]any{"title": title, "size": 2, "time_limit_minutes": 30, "seed": 1,
 			"domains": []map[string]any{{"name": "Valves", "weight": 1, "question_ids": []int64{b.open1, b.open2},
 				"article_ids": []int64{b.draftArticle}, "deck_ids": []int64{b.privateDeck}}}}, 201))
+
 		if published {
 			b.mod.do(http.MethodPatch, fmt.Sprintf("/exams/%d/publish?published=true", e), nil, 200)
 		}
@@ -391,11 +385,12 @@ func (b *builder) sharing() {
 	}
 	link := share(b.other, "quiz", b.pubQuiz)
 	revoked := share(b.other, "article", b.pubArticle)
-	b.other.do(http.MethodDelete, fmt.Sprintf("/share/links/%d", id(revoked)), nil, 204)
-	b.add("share", id(share(b.me, "deck", b.sharedDeck)), map[string]any{"other": id(link)})
+	b.other.do(http.MethodDelete, fmt.Sprintf("/share/links/%d", harness.IDOf(revoked)), nil, 204)
+	b.add("share", harness.IDOf(share(b.me, "deck", b.sharedDeck)), map[string]any{"other": harness.IDOf(link)})
 	b.add("token", link["token"], map[string]any{"revoked": revoked["token"], "absent": "no-such-token"})
-	report := id(b.other.post("/feedback", map[string]any{"kind": "question", "target_id": b.open1, "type": "typo",
+	report := harness.IDOf(b.other.post("/feedback", map[string]any{"kind": "question", "target_id": b.open1, "type": "typo",
 		"text": "Report " + hiddenMark}, 201))
+
 	b.add("report", report, map[string]any{"other": report})
 
 	family := func(c caller) any {
@@ -412,7 +407,7 @@ func (b *builder) sharing() {
 func (b *builder) editorial() {
 	mod := b.mod
 	b.add("user", b.other.u.ID, map[string]any{"other": b.other.u.ID})
-	grant := id(mod.post(fmt.Sprintf("/access/%d/grants", b.other.u.ID), map[string]any{"kind": "category", "target_id": b.openCat}, 201))
+	grant := harness.IDOf(mod.post(fmt.Sprintf("/access/%d/grants", b.other.u.ID), map[string]any{"kind": "category", "target_id": b.openCat}, 201))
 	b.add("grant", grant, map[string]any{"other": grant})
 	doc := uploadDocument(b.h, mod)
 	b.add("document", doc, map[string]any{"other": doc})
@@ -423,7 +418,7 @@ func (b *builder) editorial() {
 		panic(fmt.Sprintf("objects: import drafts: %d %s", imported.Status, imported.Body))
 	}
 	batch := int64(imported.Map()["batch_id"].(float64))
-	draft := id(mod.do(http.MethodGet, fmt.Sprintf("/drafts/batches/%d/drafts", batch), nil, 200).List()[0].(map[string]any))
+	draft := harness.IDOf(mod.do(http.MethodGet, fmt.Sprintf("/drafts/batches/%d/drafts", batch), nil, 200).List()[0].(map[string]any))
 	b.add("batch", batch, map[string]any{"other": batch})
 	b.add("draft", draft, map[string]any{"other": draft})
 	job := mod.post("/articles/ai-draft", map[string]any{"title": "Valves", "category_id": b.openCat}, 202)["job_id"]
@@ -433,18 +428,19 @@ func (b *builder) editorial() {
 		k.unowned = true
 		b.w.kinds[name] = k
 	}
-	term := id(mod.post("/glossary/", map[string]any{"term": "Objects term", "definition": "A term"}, 201))
+	term := harness.IDOf(mod.post("/glossary/", map[string]any{"term": "Objects term", "definition": "A term"}, 201))
 	b.add("term", term, map[string]any{"other": term})
-	lab := id(mod.post("/study-tools/lab-values", map[string]any{"name": "Sodium", "group": "Chemistry",
+	lab := harness.IDOf(mod.post("/study-tools/lab-values", map[string]any{"name": "Sodium", "group": "Chemistry",
 		"reference_range": "135-145", "units": "mmol/L", "age_group": "Adult", "specimen": "Serum",
 		"source": "Objects", "is_published": false}, 201))
+
 	b.add("labvalue", lab, map[string]any{"hidden": lab})
 	// The tutor's model, and a speech model: not one a tutor may be asked
 	// to use.
 	b.admin.do(http.MethodPost, "/admin/models", map[string]any{"name": "Objects tutor", "model_id": "objects-teach", "task": "teach"}, 201)
 	speech := b.admin.do(http.MethodPost, "/admin/models", map[string]any{"name": "Objects speech", "model_id": "objects-tts",
 		"task": "tts", "voices": []string{"alloy"}}, 201).List()[0].(map[string]any)
-	b.add("model", nil, map[string]any{"other-task": id(speech)})
+	b.add("model", nil, map[string]any{"other-task": harness.IDOf(speech)})
 	b.add("system", nil, map[string]any{})
 	b.add("snapshot", absent, map[string]any{})
 	b.add("submission", absent, map[string]any{})
@@ -457,5 +453,5 @@ func uploadDocument(h *harness.Harness, mod caller) int64 {
 	if res.Status != http.StatusCreated && res.Status != http.StatusOK {
 		panic(fmt.Sprintf("objects: upload a document: %d %s", res.Status, res.Body))
 	}
-	return id(res.Map())
+	return res.ID()
 }

@@ -18,7 +18,7 @@ var _ = Describe("Blueprint domains by category branch or tag", func() {
 		}
 		res := mod.Client(h).Post(api+"/question-categories/", body)
 		ExpectWithOffset(1, res).To(HaveStatus(201))
-		return idOf(res.Map())
+		return res.ID()
 	}
 	// filed files n questions under a category.
 	filed := func(n int, cat int64) []int64 {
@@ -27,7 +27,7 @@ var _ = Describe("Blueprint domains by category branch or tag", func() {
 			res := mod.Client(h).Post(api+"/questions/create", q{"question_text": fmt.Sprintf("Filed %d-%d-%d?", cat, GinkgoRandomSeed(), i),
 				"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes", "question_category_id": cat})
 			ExpectWithOffset(1, res).To(HaveStatus(201))
-			ids[i] = idOf(res.Map())
+			ids[i] = res.ID()
 		}
 		return ids
 	}

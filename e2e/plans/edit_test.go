@@ -14,7 +14,7 @@ import (
 var _ = Describe("Editing a study plan", func() {
 	It("changes title, description and exam date for moderators only, naming the bad field, and never the blocks", func() {
 		ids := questions(1)
-		plan := idOf(newPlan("set"))
+		plan := IDOf(newPlan("set"))
 		addBlock(plan, "Week 1", ids)
 		Expect(publish(plan, true)).To(HaveStatus(200))
 		edit := func(body q) *Response { return mod.Client(h).Patch(at("/study-plans/%d", plan), body) }

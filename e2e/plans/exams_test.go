@@ -32,7 +32,7 @@ var _ = Describe("Exams", func() {
 
 		res := mod.Client(h).Post(api+"/exams", body)
 		Expect(res).To(HaveStatus(201))
-		exam := idOf(res.Map())
+		exam := res.ID()
 		Expect(res.Map()).To(And(HaveKeyWithValue("question_count", BeNumerically("==", 4)),
 			HaveKeyWithValue("domains", []any{"Cardiology", "Renal"}), HaveKeyWithValue("is_published", BeNumerically("==", 0))))
 		Expect(h.NewUser(auth.RoleUser).Client(h).Get(at("/exams/%d", exam))).To(HaveError(404, "not_found"))
@@ -61,8 +61,8 @@ var _ = Describe("Exams", func() {
 			for _, id := range append(append([]int64{}, cardio...), renal...) {
 				answers[fmt.Sprint(id)] = map[bool]string{true: "Yes", false: "No"}[right[id]]
 			}
-			ExpectWithOffset(1, u.Client(h).Post(at("/attempts/%d/submit", idOf(a.Map())), q{"answers": answers})).To(HaveStatus(200))
-			return u, idOf(a.Map())
+			ExpectWithOffset(1, u.Client(h).Post(at("/attempts/%d/submit", a.ID()), q{"answers": answers})).To(HaveStatus(200))
+			return u, a.ID()
 		}
 		all, aAll := sit(map[int64]bool{cardio[0]: true, cardio[1]: true, renal[0]: true, renal[1]: true})
 		heart, _ := sit(map[int64]bool{cardio[0]: true, cardio[1]: true})
@@ -131,7 +131,7 @@ var _ = Describe("Exams", func() {
 			res := mod.Client(h).Post(api+"/exams", q{"title": title, "size": 1, "time_limit_minutes": 5, "publish": publish,
 				"domains": []q{{"name": "All", "weight": 1, "question_ids": pool}}})
 			ExpectWithOffset(1, res).To(HaveStatus(201))
-			return idOf(res.Map())
+			return res.ID()
 		}
 		open, draft := newExam("Open paper", true), newExam("Draft paper", false)
 		listed := func(u *User) []int64 {
@@ -139,7 +139,7 @@ var _ = Describe("Exams", func() {
 			ExpectWithOffset(1, res).To(HaveStatus(200))
 			var ids []int64
 			for _, e := range res.List() {
-				ids = append(ids, idOf(e.(map[string]any)))
+				ids = append(ids, IDOf(e.(map[string]any)))
 			}
 			ExpectWithOffset(1, res.Header.Get("X-Total-Count")).NotTo(BeEmpty())
 			return ids

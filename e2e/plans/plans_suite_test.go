@@ -39,15 +39,13 @@ type q = map[string]any
 
 func at(format string, args ...any) string { return api + fmt.Sprintf(format, args...) }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
-
 // questions files n live MCQs in the bank and opens them to learners in
 // a published quiz (a saved test holds only what the learner may see).
 func questions(n int) []int64 {
 	ids := hidden(n)
 	res := mod.Client(h).Post(api+"/questions/from-bank", q{"title": "Plan source", "question_ids": ids})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	ExpectWithOffset(1, mod.Client(h).Patch(at("/quizzes/%d/publish?published=true", idOf(res.Map())), nil)).To(HaveStatus(200))
+	ExpectWithOffset(1, mod.Client(h).Patch(at("/quizzes/%d/publish?published=true", res.ID()), nil)).To(HaveStatus(200))
 	return ids
 }
 
@@ -58,7 +56,7 @@ func hidden(n int) []int64 {
 		res := mod.Client(h).Post(api+"/questions/create", q{"question_text": fmt.Sprintf("Plan question %d-%d?", GinkgoRandomSeed(), i),
 			"question_type": "mcq", "options": []string{"Yes", "No"}, "correct_answer": "Yes"})
 		ExpectWithOffset(2, res).To(HaveStatus(201))
-		ids[i] = idOf(res.Map())
+		ids[i] = res.ID()
 	}
 	return ids
 }

@@ -20,7 +20,7 @@ var _ = Describe("Study plans", func() {
 		Expect(learner.Client(h).Post(api+"/study-plans", q{"title": "Mine", "kind": "set"})).To(HaveError(403, "forbidden"))
 
 		p := newPlan("set")
-		plan := idOf(p)
+		plan := IDOf(p)
 		Expect(p).To(And(HaveKeyWithValue("is_published", BeNumerically("==", 0)), HaveKeyWithValue("kind", "set"),
 			HaveKeyWithValue("exam_date", "2027-03-01"), HaveKeyWithValue("blocks", BeEmpty())))
 		Expect(learner.Client(h).Get(at("/study-plans/%d", plan))).To(HaveError(404, "not_found"))
@@ -80,8 +80,8 @@ var _ = Describe("Study plans", func() {
 
 	It("answers 503 for a block start while nothing builds saved tests", func() {
 		withPorts(nil, nil, nil)
-		plan := idOf(newPlan("set"))
-		b := idOf(blocksOf(addBlock(plan, "Week 1", questions(1)))[0])
+		plan := IDOf(newPlan("set"))
+		b := IDOf(blocksOf(addBlock(plan, "Week 1", questions(1)))[0])
 		Expect(publish(plan, true)).To(HaveStatus(200))
 		Expect(h.NewUser(auth.RoleUser).Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", b), nil)).
 			To(HaveError(503, "unavailable"))
@@ -91,13 +91,13 @@ var _ = Describe("Study plans", func() {
 		st := bankTests()
 		withPorts(st, nil, nil)
 		ids := questions(4)
-		plan := idOf(newPlan("set"))
+		plan := IDOf(newPlan("set"))
 		addBlock(plan, "Submitted", ids[:2])
 		addBlock(plan, "Handed in", ids[2:3])
 		bs := blocksOf(addBlock(plan, "Auto-closed", ids[3:]))
 		Expect(publish(plan, true)).To(HaveStatus(200))
 		u := h.NewUser(auth.RoleUser)
-		Expect(u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=sideways", idOf(bs[0])), nil)).To(HaveError(422, "invalid_request"))
+		Expect(u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=sideways", IDOf(bs[0])), nil)).To(HaveError(422, "invalid_request"))
 		Expect(u.Client(h).Post(at("/study-plans/blocks/999999999/start?mode=timed"), nil)).To(HaveError(404, "not_found"))
 
 		start := func(block int64, mode string) map[string]any {
@@ -105,9 +105,9 @@ var _ = Describe("Study plans", func() {
 			ExpectWithOffset(1, res).To(HaveStatus(200))
 			return res.Map()
 		}
-		s1 := start(idOf(bs[0]), "learning")
+		s1 := start(IDOf(bs[0]), "learning")
 		Expect(s1["reused"]).To(BeFalse())
-		Expect(start(idOf(bs[0]), "learning")).To(And(HaveKeyWithValue("reused", true), HaveKeyWithValue("quiz_id", s1["quiz_id"])))
+		Expect(start(IDOf(bs[0]), "learning")).To(And(HaveKeyWithValue("reused", true), HaveKeyWithValue("quiz_id", s1["quiz_id"])))
 		Expect(st.built).To(Equal(1))
 		quiz1 := int64(s1["quiz_id"].(float64))
 		Expect(savedTest(quiz1)).To(Equal(bankQuiz{Owner: u.ID, Mode: "learning", Questions: ids[:2]}))
@@ -117,12 +117,12 @@ var _ = Describe("Study plans", func() {
 		sit := func(quiz int64, mode string) int64 {
 			res := u.Client(h).Post(at("/attempts/start?quiz_id=%d&mode=%s", quiz, mode), nil)
 			ExpectWithOffset(1, res).To(HaveStatus(200))
-			return idOf(res.Map())
+			return res.ID()
 		}
 		completed := func(block int64) func() any {
 			return func() any {
 				for _, b := range blocksOf(u.Client(h).Get(at("/study-plans/%d", plan)).Map()) {
-					if idOf(b) == block {
+					if IDOf(b) == block {
 						return b["completed_at"]
 					}
 				}
@@ -137,33 +137,33 @@ var _ = Describe("Study plans", func() {
 		// Submitted.
 		a1 := sit(quiz1, "learning")
 		Expect(u.Client(h).Post(at("/attempts/%d/submit", a1), q{"answers": q{fmt.Sprint(ids[0]): "Yes"}})).To(HaveStatus(200))
-		Eventually(completed(idOf(bs[0]))).WithTimeout(20 * time.Second).WithPolling(50 * time.Millisecond).ShouldNot(BeNil())
-		first := completed(idOf(bs[0]))()
+		Eventually(completed(IDOf(bs[0]))).WithTimeout(20 * time.Second).WithPolling(50 * time.Millisecond).ShouldNot(BeNil())
+		first := completed(IDOf(bs[0]))()
 
 		// A redelivered event changes nothing.
 		Expect(app.Lookup[*plans.Module](h.App).CompleteBlocks(ctxb, attempts.AttemptCompleted{AttemptID: a1 + 1000,
 			UserID: u.ID, QuizID: quiz1, CompletedAt: time.Now().Add(time.Hour)})).To(Succeed())
-		Expect(completed(idOf(bs[0]))()).To(Equal(first))
+		Expect(completed(IDOf(bs[0]))()).To(Equal(first))
 		var attemptID int64
 		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT attempt_id FROM plans.block_progress WHERE block_id = ? AND user_id = ?`,
-			idOf(bs[0]), u.ID).Scan(&attemptID).Error).To(Succeed())
+			IDOf(bs[0]), u.ID).Scan(&attemptID).Error).To(Succeed())
 		Expect(attemptID).To(Equal(a1))
 
 		// Handed in after the time ran out.
-		quiz2 := int64(start(idOf(bs[1]), "timed")["quiz_id"].(float64))
+		quiz2 := int64(start(IDOf(bs[1]), "timed")["quiz_id"].(float64))
 		limit := 2 // minutes per question
 		Expect(savedTest(quiz2)).To(Equal(bankQuiz{Owner: u.ID, Mode: "timed", TimeLimitMinutes: &limit, Questions: ids[2:3]}))
 		a2 := sit(quiz2, "timed")
 		runOutOfTime(a2)
 		Expect(u.Client(h).Post(at("/attempts/%d/submit", a2), nil)).To(HaveStatus(200))
-		Eventually(completed(idOf(bs[1]))).WithTimeout(20 * time.Second).WithPolling(50 * time.Millisecond).ShouldNot(BeNil())
+		Eventually(completed(IDOf(bs[1]))).WithTimeout(20 * time.Second).WithPolling(50 * time.Millisecond).ShouldNot(BeNil())
 
 		// Auto-closed when its progress is read after the deadline.
-		quiz3 := int64(start(idOf(bs[2]), "timed")["quiz_id"].(float64))
+		quiz3 := int64(start(IDOf(bs[2]), "timed")["quiz_id"].(float64))
 		a3 := sit(quiz3, "timed")
 		runOutOfTime(a3)
 		Expect(u.Client(h).Get(at("/attempts/progress?quiz_id=%d", quiz3))).To(HaveStatus(200))
-		Eventually(completed(idOf(bs[2]))).WithTimeout(20 * time.Second).WithPolling(50 * time.Millisecond).ShouldNot(BeNil())
+		Eventually(completed(IDOf(bs[2]))).WithTimeout(20 * time.Second).WithPolling(50 * time.Millisecond).ShouldNot(BeNil())
 		Expect(u.Client(h).Get(at("/study-plans/%d", plan)).Map()["blocks_completed"]).To(BeNumerically("==", 3))
 
 		// Another learner's sitting of the same quiz completes nothing of theirs.
@@ -176,30 +176,30 @@ var _ = Describe("Study plans", func() {
 	It("builds the saved test of only the questions the learner may see, and refuses a block with none", func() {
 		withPorts(bankTests(), nil, nil)
 		open, closed := questions(2), hidden(2)
-		plan := idOf(newPlan("set"))
+		plan := IDOf(newPlan("set"))
 		addBlock(plan, "Mixed", []int64{closed[0], open[1], closed[1], open[0]})
 		bs := blocksOf(addBlock(plan, "Closed", closed))
 		Expect(publish(plan, true)).To(HaveStatus(200))
 		u := h.NewUser(auth.RoleUser)
 
-		res := u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(bs[0])), nil)
+		res := u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", IDOf(bs[0])), nil)
 		Expect(res).To(HaveStatus(200))
 		Expect(savedTest(int64(res.Map()["quiz_id"].(float64)))).To(Equal(bankQuiz{Owner: u.ID, Mode: "learning",
 			Questions: []int64{open[1], open[0]}}))
-		Expect(u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(bs[1])), nil)).To(HaveError(409, "conflict"))
+		Expect(u.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", IDOf(bs[1])), nil)).To(HaveError(409, "conflict"))
 		var n int64
-		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM plans.block_progress WHERE block_id = ?`, idOf(bs[1])).Scan(&n).Error).To(Succeed())
+		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT count(*) FROM plans.block_progress WHERE block_id = ?`, IDOf(bs[1])).Scan(&n).Error).To(Succeed())
 		Expect(n).To(BeZero())
 
 		// A moderator reaches the whole bank.
-		res = mod.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(bs[1])), nil)
+		res = mod.Client(h).Post(at("/study-plans/blocks/%d/start?mode=learning", IDOf(bs[1])), nil)
 		Expect(res).To(HaveStatus(200))
 		Expect(savedTest(int64(res.Map()["quiz_id"].(float64))).Questions).To(Equal(closed))
 	})
 
 	It("keeps reading progress per block-article link on mixed plans", func() {
 		withPorts(nil, library{5: {"intro"}}, nil)
-		plan := idOf(newPlan("mixed"))
+		plan := IDOf(newPlan("mixed"))
 		ids := questions(1)
 		Expect(mod.Client(h).Post(at("/study-plans/%d/blocks", plan), q{"title": "Read", "question_ids": ids,
 			"reading": []q{{"article_id": 6}}})).To(HaveError(422, "invalid_request"))
@@ -210,7 +210,7 @@ var _ = Describe("Study plans", func() {
 		Expect(res).To(HaveStatus(201))
 		reading := blocksOf(res.Map())[0]["reading"].([]any)
 		Expect(reading).To(HaveLen(2))
-		link := idOf(reading[0].(map[string]any))
+		link := IDOf(reading[0].(map[string]any))
 		Expect(publish(plan, true)).To(HaveStatus(200))
 
 		u := h.NewUser(auth.RoleUser)

@@ -25,7 +25,7 @@ var _ = Describe("Reach in study plans, and exam integrity", func() {
 	It("limits a block to what the learner reaches: their favourites and others' grants add nothing", func() {
 		withPorts(bankTests(), nil, nil)
 		hp := h.HandPick(mod)
-		plan := idOf(newPlan("set"))
+		plan := IDOf(newPlan("set"))
 		mixed := blocksOf(addBlock(plan, "Mixed", []int64{hp.Unpublished.ID, hp.Ungranted.ID, hp.Open.ID, hp.Withdrawn.ID}))[0]
 		closed := blocksOf(addBlock(plan, "Closed", []int64{hp.Unpublished.ID, hp.Ungranted.ID, hp.Withdrawn.ID}))[1]
 		Expect(publish(plan, true)).To(HaveStatus(200))
@@ -35,15 +35,15 @@ var _ = Describe("Reach in study plans, and exam integrity", func() {
 			c.Post(api+"/favorites", q{"question_id": id}) // refused; were one taken, it must still reach nothing
 		}
 
-		res := c.Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(mixed)), nil)
+		res := c.Post(at("/study-plans/blocks/%d/start?mode=learning", IDOf(mixed)), nil)
 		Expect(res).To(HaveStatus(200))
 		quiz := int64(res.Map()["quiz_id"].(float64))
 		Expect(savedTest(quiz)).To(Equal(bankQuiz{Owner: u.ID, Mode: "learning", Questions: []int64{hp.Open.ID}}))
 		Expect(c.Get(at("/quizzes/%d?study=true", quiz))).To(And(HaveStatus(200), ShowNoneOf(hp.Secrets())))
 
-		res = c.Post(at("/study-plans/blocks/%d/start?mode=learning", idOf(closed)), nil)
+		res = c.Post(at("/study-plans/blocks/%d/start?mode=learning", IDOf(closed)), nil)
 		Expect(res).To(And(HaveError(409, "conflict"), ShowNoneOf(hp.Secrets())))
-		Expect(count(`SELECT count(*) FROM plans.block_progress WHERE block_id = ? AND user_id = ?`, idOf(closed), u.ID)).To(BeZero())
+		Expect(count(`SELECT count(*) FROM plans.block_progress WHERE block_id = ? AND user_id = ?`, IDOf(closed), u.ID)).To(BeZero())
 		Expect(count(`SELECT count(*) FROM bank.saved_tests WHERE user_id = ?`, u.ID)).To(BeEquivalentTo(1))
 	})
 
@@ -53,11 +53,11 @@ var _ = Describe("Reach in study plans, and exam integrity", func() {
 		ids := []int64{keys[0].ID, keys[1].ID}
 		src := mod.Client(h).Post(api+"/questions/from-bank", q{"title": "Exam source", "question_ids": ids})
 		Expect(src).To(HaveStatus(201))
-		Expect(mod.Client(h).Patch(at("/quizzes/%d/publish?published=true", idOf(src.Map())), nil)).To(HaveStatus(200))
+		Expect(mod.Client(h).Patch(at("/quizzes/%d/publish?published=true", src.ID()), nil)).To(HaveStatus(200))
 		res := mod.Client(h).Post(api+"/exams", q{"title": "Sealed paper", "size": 2, "time_limit_minutes": 30, "publish": true,
 			"domains": []q{{"name": "All", "weight": 1, "question_ids": ids}}})
 		Expect(res).To(HaveStatus(201))
-		exam := idOf(res.Map())
+		exam := res.ID()
 		var secrets []string
 		for _, k := range keys {
 			secrets = append(secrets, k.Secrets...)
@@ -81,7 +81,7 @@ var _ = Describe("Reach in study plans, and exam integrity", func() {
 		sit := func(all bool, mode string) int64 {
 			a := c.Post(at("/attempts/start?quiz_id=%d", paper), nil)
 			ExpectWithOffset(1, a).To(HaveStatus(200))
-			id := idOf(a.Map())
+			id := a.ID()
 			ExpectWithOffset(1, h.App.DB.Conn(ctxb).Exec(`UPDATE attempts.attempts SET mode = ? WHERE id = ?`, mode, id).Error).
 				To(Succeed())
 			answers := q{fmt.Sprint(keys[0].ID): keys[0].Answer}

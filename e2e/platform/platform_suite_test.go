@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
@@ -23,10 +21,7 @@ import (
 	"github.com/roundsedu/rounds/platform/ratelimit"
 )
 
-func TestPlatform(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Platform")
-}
+func TestPlatform(t *testing.T) { harness.RunSuite(t, "Platform") }
 
 var h *harness.Harness
 
@@ -110,18 +105,8 @@ func registerTestRoutes(a *app.App) {
 		})
 }
 
-var _ = BeforeSuite(func() {
-	var err error
-	h, err = harness.Start(harness.BeforeStart(func(a *app.App) {
-		registerTestRoutes(a)
-		registerTestSubscribers(a)
-		registerTestJobs(a)
-	}))
-	Expect(err).NotTo(HaveOccurred())
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-})
+var _ = harness.Suite(&h, nil, harness.BeforeStart(func(a *app.App) {
+	registerTestRoutes(a)
+	registerTestSubscribers(a)
+	registerTestJobs(a)
+}))

@@ -87,34 +87,39 @@ var _ = Describe("The HTTP listener's bounds", Ordered, func() {
 		DeferCleanup(res.Body.Close)
 		return res
 	}
-
-	It("closes a kept-alive connection left idle", func() {
-		conn := dial()
-		_, err := conn.Write([]byte("GET /api/v1/health HTTP/1.1\r\nHost: rounds\r\n\r\n"))
+	// healthy writes raw (a health check, by hand) and reads its 200 whole,
+	// giving the reader positioned after it.
+	healthy := func(conn net.Conn, raw string) *bufio.Reader {
+		GinkgoHelper()
+		_, err := conn.Write([]byte(raw))
 		Expect(err).NotTo(HaveOccurred())
 		r := bufio.NewReader(conn)
 		res, err := http.ReadResponse(r, nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.StatusCode).To(Equal(http.StatusOK))
 		_, _ = io.Copy(io.Discard, res.Body)
-		_, err = r.ReadByte()
+		return r
+	}
+	// endedByServer reads r to its end and checks the server closed it,
+	// not this test's patience.
+	endedByServer := func(r io.Reader) {
+		GinkgoHelper()
+		_, err := io.ReadAll(r)
+		var ne net.Error
+		Expect(errors.As(err, &ne) && ne.Timeout()).To(BeFalse(), "the server ended it: %v", err)
+	}
+
+	It("closes a kept-alive connection left idle", func() {
+		r := healthy(dial(), "GET /api/v1/health HTTP/1.1\r\nHost: rounds\r\n\r\n")
+		_, err := r.ReadByte()
 		Expect(err).To(MatchError(io.EOF), "closed by the server, not by this test's patience")
 	})
 
 	It("cuts a request whose body stops arriving, even where the route never reads it", func() {
-		conn := dial()
-		_, err := conn.Write([]byte("GET /api/v1/health HTTP/1.1\r\nHost: rounds\r\nContent-Length: 100\r\n\r\n{\"a\":"))
-		Expect(err).NotTo(HaveOccurred())
-		r := bufio.NewReader(conn)
-		res, err := http.ReadResponse(r, nil)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res.StatusCode).To(Equal(http.StatusOK))
-		_, _ = io.Copy(io.Discard, res.Body)
+		r := healthy(dial(), "GET /api/v1/health HTTP/1.1\r\nHost: rounds\r\nContent-Length: 100\r\n\r\n{\"a\":")
 		// The server waits for the rest of the body (to reuse the
 		// connection) only as long as a request may take to arrive.
-		_, err = io.ReadAll(r)
-		var ne net.Error
-		Expect(errors.As(err, &ne) && ne.Timeout()).To(BeFalse(), "the server ended it: %v", err)
+		endedByServer(r)
 	})
 
 	It("reads an upload for longer than a request: a PDF arriving slowly is answered", func() {
@@ -139,8 +144,6 @@ var _ = Describe("The HTTP listener's bounds", Ordered, func() {
 		conn := dial()
 		ct, body := form("file", "stalled.pdf", bytes.Repeat([]byte("y"), 4096))
 		upload(conn, "/api/v1/documents/upload", mod.Token, ct, body, 0, false)
-		_, err := io.ReadAll(conn)
-		var ne net.Error
-		Expect(errors.As(err, &ne) && ne.Timeout()).To(BeFalse(), "the server ended it: %v", err)
+		endedByServer(conn)
 	})
 })

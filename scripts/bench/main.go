@@ -720,7 +720,7 @@ func scaleRows(o options) ([]loadkit.Row, []loadkit.Goal, error) {
 		{"test", "-count=1", "-timeout=0", "./modules/bank/internal/store/", "-run=^$", "-bench=BankListing",
 			fmt.Sprintf("-benchtime=%dx", o.bankRequests)},
 		{"run", "./scripts/bench/search", "-n=100000"},
-		{"test", "-count=1", "-timeout=0", "./modules/attempts/internal/store/", "-run=^$", "-bench=Statistics",
+		{"test", "-count=1", "-timeout=0", "./e2e/attempts/", "-run=^$", "-bench=Statistics",
 			"-benchtime=200x"},
 	} {
 		log.Printf("go %s", strings.Join(args, " "))

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/modules/drafts/extraction"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 )
 
 func pagesOf(pp []pdffixtures.Page) []extraction.Page {

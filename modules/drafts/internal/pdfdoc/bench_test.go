@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 // BenchmarkPageText100 reads every page of the 100-page, 800-question paper

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 // bounds are the configuration defaults (modules/drafts/config.yaml).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 func firstPageText(t *testing.T, file []byte) string {

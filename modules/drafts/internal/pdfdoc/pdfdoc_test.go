@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 func TestInspectAcceptsTheQuestionPaper(t *testing.T) {

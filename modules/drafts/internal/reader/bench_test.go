@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
 // corpusDir is shared/corpus/pdf beside the checkout.

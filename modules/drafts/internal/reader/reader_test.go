@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/modules/drafts/internal/pdfdoc"
-	"github.com/roundsedu/rounds/modules/drafts/pdffixtures"
 )
 
 // The test binary is the child too, as `rounds pdf` is in production.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roundsedu/rounds/e2e/support/qticheck"
 	"github.com/roundsedu/rounds/modules/interchange/internal/format"
-	"github.com/roundsedu/rounds/modules/interchange/qticheck"
 )
 
 func TestWriteQTIParsesBack(t *testing.T) {

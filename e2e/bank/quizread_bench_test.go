@@ -6,7 +6,7 @@ package bank_test
 // serving the same bytes on the same machine in the same run (the issue 13
 // ratio). It is not run by `go test` without -bench:
 //
-//	go test ./modules/bank/ -run '^$' -bench QuizRead -benchtime 5000x
+//	go test ./e2e/bank/ -run '^$' -bench QuizRead -benchtime 5000x
 
 import (
 	"bytes"

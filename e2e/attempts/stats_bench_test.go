@@ -1,4 +1,4 @@
-package store_test
+package attempts_test
 
 // BenchmarkStatistics measures, through the whole app on loopback (HTTP,
 // auth, service, queries), the statistics reads of issue 37's point 6: a
@@ -8,7 +8,7 @@ package store_test
 // `go test` without -bench; `go tool task bench` runs it with its scale
 // rows:
 //
-//	go test ./modules/attempts/internal/store/ -run '^$' -bench Statistics -benchtime 200x
+//	go test ./e2e/attempts/ -run '^$' -bench Statistics -benchtime 200x
 //
 // Data: 10 published quizzes of 50 questions; the learner sits and submits
 // each once through the API, and each sitting is copied (attempt and

@@ -1,4 +1,4 @@
-package store_test
+package library_test
 
 // BenchmarkLibraryReads measures the library listing and by-slug opens over
 // 5,000 articles of 20 sections each (100,000 section rows of about 1,200
@@ -6,7 +6,7 @@ package store_test
 // (HTTP, auth, grants, service, queries; a by-slug open also records the
 // reader's recent list). It is not run by `go test` without -bench:
 //
-//	go test ./modules/library/internal/store/ -run '^$' -bench LibraryReads -benchtime 2000x
+//	go test ./e2e/library/ -run '^$' -bench LibraryReads -benchtime 2000x
 //
 // Data: 5,000 articles loaded with one INSERT ... SELECT each for articles
 // and sections (90% published, filed over 20 categories), every tenth with
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -88,21 +89,9 @@ func BenchmarkLibraryReads(b *testing.B) {
 	call := func(r benchRequest, i int) time.Duration {
 		req, _ := http.NewRequest(http.MethodGet, h.BaseURL+"/api/v1"+r.path(i), nil)
 		req.Header.Set("Authorization", "Bearer "+r.user.Token)
-		start := time.Now()
-		res, err := client.Do(req)
+		d, err := loadkit.Timed(client, req, http.StatusOK, http.StatusNotFound)
 		if err != nil {
 			b.Fatal(err)
-		}
-		buf := make([]byte, 64<<10)
-		for {
-			if _, err := res.Body.Read(buf); err != nil {
-				break
-			}
-		}
-		res.Body.Close()
-		d := time.Since(start)
-		if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusNotFound {
-			b.Fatalf("%s: status %d", r.path(i), res.StatusCode)
 		}
 		return d
 	}

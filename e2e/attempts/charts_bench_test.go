@@ -1,10 +1,10 @@
-package store_test
+package attempts_test
 
 // BenchmarkCharts measures GET /attempts/stats/charts through the whole app
 // on loopback (HTTP, auth, the three aggregate queries) for a learner with
 // 1,000 completed attempts. It is not run by `go test` without -bench:
 //
-//	go test ./modules/attempts/internal/store/ -run '^$' -bench Charts -benchtime 300x
+//	go test ./e2e/attempts/ -run '^$' -bench Charts -benchtime 300x
 //
 // Data: the learner's 1,000 attempts of 20 questions over 50 quizzes, spread
 // over the last two years, two in three timed; 200 other learners with 5
@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -64,23 +65,7 @@ func BenchmarkCharts(b *testing.B) {
 	get := func() (time.Duration, error) {
 		req, _ := http.NewRequest(http.MethodGet, h.BaseURL+"/api/v1/attempts/stats/charts?days=730", nil)
 		req.Header.Set("Authorization", "Bearer "+learner.Token)
-		t0 := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		defer res.Body.Close()
-		buf := make([]byte, 64<<10)
-		for {
-			if _, err := res.Body.Read(buf); err != nil {
-				break
-			}
-		}
-		d := time.Since(t0)
-		if res.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("status %d", res.StatusCode)
-		}
-		return d, nil
+		return loadkit.Timed(client, req)
 	}
 	if _, err := get(); err != nil {
 		b.Fatal(err)

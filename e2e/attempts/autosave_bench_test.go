@@ -6,7 +6,7 @@ package attempts_test
 // 50-learner row does; profile it with -cpuprofile. It is not run by
 // `go test` without -bench:
 //
-//	go test ./modules/attempts/ -run '^$' -bench Autosave -benchtime 5000x
+//	go test ./e2e/attempts/ -run '^$' -bench Autosave -benchtime 5000x
 
 import (
 	"net/http"

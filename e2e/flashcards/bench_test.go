@@ -1,11 +1,11 @@
-package store_test
+package flashcards_test
 
 // BenchmarkFlashcards measures, through the whole app on loopback (HTTP,
 // auth, service, queries), a learner's due queue across every deck they
 // may study and a review, for a learner with 50,000 scheduled cards. It is
 // not run by `go test` without -bench:
 //
-//	go test ./modules/flashcards/internal/store/ -run '^$' -bench Flashcards -benchtime 400x
+//	go test ./e2e/flashcards/ -run '^$' -bench Flashcards -benchtime 400x
 //
 // Data: 10 shared decks of 5,000 basic cards; the learner has a state for
 // every card, about 40% overdue (last reviewed 1 to 400 days ago, stability
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -74,23 +75,7 @@ func BenchmarkFlashcards(b *testing.B) {
 		req, _ := http.NewRequest(method, h.BaseURL+"/api/v1"+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+learner.Token)
 		req.Header.Set("Content-Type", "application/json")
-		t0 := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		defer res.Body.Close()
-		buf := make([]byte, 64<<10)
-		for {
-			if _, err := res.Body.Read(buf); err != nil {
-				break
-			}
-		}
-		d := time.Since(t0)
-		if res.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("%s %s: status %d", method, path, res.StatusCode)
-		}
-		return d, nil
+		return loadkit.Timed(client, req)
 	}
 	if _, err := do(http.MethodGet, "/flashcards/study/queue", ""); err != nil {
 		b.Fatal(err)
