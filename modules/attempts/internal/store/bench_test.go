@@ -13,12 +13,11 @@ package store_test
 
 import (
 	"fmt"
-	"net/http"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/loadkit"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -60,49 +59,20 @@ func BenchmarkCharts(b *testing.B) {
 		}
 	}
 
-	client := &http.Client{Timeout: 10 * time.Second}
-	get := func() (time.Duration, error) {
-		req, _ := http.NewRequest(http.MethodGet, h.BaseURL+"/api/v1/attempts/stats/charts?days=730", nil)
-		req.Header.Set("Authorization", "Bearer "+learner.Token)
-		t0 := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		defer res.Body.Close()
-		buf := make([]byte, 64<<10)
-		for {
-			if _, err := res.Body.Read(buf); err != nil {
-				break
-			}
-		}
-		d := time.Since(t0)
-		if res.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("status %d", res.StatusCode)
-		}
-		return d, nil
-	}
-	if _, err := get(); err != nil {
+	api := loadkit.NewAPI(h.BaseURL, 2, 10*time.Second)
+	charts := func(int) error { return api.Get(learner.Token, "/api/v1/attempts/stats/charts?days=730") }
+	if err := charts(0); err != nil {
 		b.Fatal(err)
 	}
-	var took []time.Duration
 	b.ResetTimer()
-	for b.Loop() {
-		d, err := get()
-		if err != nil {
-			b.Fatal(err)
-		}
-		took = append(took, d)
+	took, err := loadkit.Timed(b.N, charts)
+	if err != nil {
+		b.Fatal(err)
 	}
 	b.StopTimer()
-	b.ReportMetric(ms(pct(took, 95)), "p95-ms")
-	fmt.Printf("attempts=1000 n=%d charts p50=%.2fms p95=%.2fms\n", len(took), ms(pct(took, 50)), ms(pct(took, 95)))
-}
-
-func pct(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[max((len(s)*p+99)/100, 1)-1]
+	b.ReportMetric(ms(loadkit.Percentile(took, 0.95)), "p95-ms")
+	fmt.Printf("attempts=1000 n=%d charts p50=%.2fms p95=%.2fms\n", len(took), ms(loadkit.Percentile(took, 0.5)),
+		ms(loadkit.Percentile(took, 0.95)))
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
