@@ -192,8 +192,12 @@ func statsSetUp() (*statsWorld, error) {
 			ON CONFLICT (quiz_id, percent) DO UPDATE SET sittings = EXCLUDED.sittings`, first.ID, statsSittings).Error
 	}
 	if err == nil {
+		err = conn.Exec(retally).Error
+	}
+	if err == nil {
 		err = conn.Exec(`ANALYZE attempts.attempts; ANALYZE attempts.answers; ANALYZE analytics.item_stats;
-			ANALYZE analytics.option_stats; ANALYZE analytics.quiz_scores`).Error
+			ANALYZE analytics.option_stats; ANALYZE analytics.quiz_scores; ANALYZE attempts.question_tallies;
+			ANALYZE attempts.day_tallies`).Error
 	}
 	if err != nil {
 		return nil, err
