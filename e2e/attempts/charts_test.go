@@ -51,6 +51,7 @@ func sitFor(u *User, quiz int64, mode string, answers map[int64]string, daysAgo,
 	exec(`UPDATE attempts.attempts SET started_at = now() - make_interval(days => ?),
 		completed_at = now() - make_interval(days => ?) + make_interval(secs => ?) WHERE id = ?`,
 		daysAgo, daysAgo, seconds, a.ID)
+	retallyDays(u.ID)
 	return a.ID
 }
 

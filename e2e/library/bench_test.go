@@ -89,7 +89,7 @@ func BenchmarkLibraryReads(b *testing.B) {
 	call := func(r benchRequest, i int) time.Duration {
 		req, _ := http.NewRequest(http.MethodGet, h.BaseURL+"/api/v1"+r.path(i), nil)
 		req.Header.Set("Authorization", "Bearer "+r.user.Token)
-		d, err := loadkit.Timed(client, req, http.StatusOK, http.StatusNotFound)
+		d, err := loadkit.TimedRequest(client, req, http.StatusOK, http.StatusNotFound)
 		if err != nil {
 			b.Fatal(err)
 		}

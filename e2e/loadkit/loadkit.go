@@ -145,9 +145,9 @@ func Spread[T any](clients int, items []T, fn func(T) error) (latencies []time.D
 	return latencies, failed, first
 }
 
-// Timed sends req on c and reads the answer whole, giving how long that
+// TimedRequest sends req on c and reads the answer whole, giving how long that
 // took; a status not among want (200 when none) is an error.
-func Timed(c *http.Client, req *http.Request, want ...int) (time.Duration, error) {
+func TimedRequest(c *http.Client, req *http.Request, want ...int) (time.Duration, error) {
 	t0 := time.Now()
 	res, err := c.Do(req)
 	if err != nil {

@@ -65,14 +65,18 @@ func (s *Service) OpenAttemptOf(ctx context.Context, p auth.Principal, id, quizI
 }
 
 // Delete removes one of the caller's attempts with its answers, saved
-// progress and the reminder entries it last moved.
+// progress and the reminder entries it last moved, and takes it out of
+// the learner's tallies. The attempt is locked first, so a submit racing
+// the delete is either counted and taken out or never counted.
 func (s *Service) Delete(ctx context.Context, p auth.Principal, id int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context) error {
-		ok, err := s.store.DeleteAttempt(ctx, p.UserID, id)
-		if err == nil && !ok {
-			return errAttemptNotFound()
+		if _, err := s.store.Attempt(ctx, p.UserID, id, db.ForUpdate); err != nil {
+			return attemptErr(err)
 		}
-		return err
+		if err := s.store.Uncounted(ctx, id); err != nil {
+			return err
+		}
+		return s.store.DeleteAttempt(ctx, p.UserID, id)
 	})
 }
 

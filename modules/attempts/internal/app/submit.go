@@ -99,6 +99,9 @@ func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]
 	if err := s.store.Complete(ctx, a.ID, score, pct, at, auto); err != nil {
 		return err
 	}
+	if err := s.store.Counted(ctx, a.ID); err != nil {
+		return err
+	}
 	if err := s.store.DeleteProgressOfAttempt(ctx, a.ID); err != nil {
 		return err
 	}

@@ -99,10 +99,8 @@ func (s *Store) Complete(ctx context.Context, id int64, score int, pct float64, 
 
 // DeleteAttempt removes one of the user's attempts with its answers, saved
 // progress and the reminder entries it last moved (foreign keys cascade).
-// It reports whether there was one.
-func (s *Store) DeleteAttempt(ctx context.Context, userID, id int64) (bool, error) {
-	res := s.db.Conn(ctx).Exec(`DELETE FROM attempts.attempts WHERE id = ? AND user_id = ?`, id, userID)
-	return res.RowsAffected > 0, res.Error
+func (s *Store) DeleteAttempt(ctx context.Context, userID, id int64) error {
+	return s.db.Conn(ctx).Exec(`DELETE FROM attempts.attempts WHERE id = ? AND user_id = ?`, id, userID).Error
 }
 
 // Attempts lists the user's attempts newest first, of one quiz when quizID

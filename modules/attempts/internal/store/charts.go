@@ -35,16 +35,14 @@ type DayCount struct {
 	Correct  int
 }
 
-// DayCounts sums the questions sat and answered right per UTC day in the
-// learner's attempts completed since since, oldest day first; days with
-// nothing are left out. It reads the attempts' own totals, not their
-// answers: a twentieth of the rows for a 20-question quiz.
+// DayCounts gives the questions sat and answered right per UTC day in the
+// learner's attempts completed since since (a UTC midnight), oldest day
+// first; days with nothing are left out. It reads the learner's day
+// tallies (tallies.go), a row a day.
 func (s *Store) DayCounts(ctx context.Context, userID int64, since time.Time) ([]DayCount, error) {
 	var out []DayCount
-	err := s.db.Conn(ctx).Raw(`SELECT (completed_at AT TIME ZONE 'UTC')::date AS day,
-		  sum(total_questions) AS answered, sum(score) AS correct
-		FROM attempts.attempts WHERE user_id = ? AND completed_at >= ?
-		GROUP BY 1 ORDER BY 1`, userID, since).Scan(&out).Error
+	err := s.db.Conn(ctx).Raw(`SELECT day, answered, correct FROM attempts.day_tallies
+		WHERE user_id = ? AND day >= (?::timestamptz AT TIME ZONE 'UTC')::date ORDER BY day`, userID, since).Scan(&out).Error
 	return out, err
 }
 

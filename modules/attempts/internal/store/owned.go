@@ -211,9 +211,10 @@ func (s *Store) DeleteNote(ctx context.Context, userID, questionID int64) (bool,
 
 // ForgetUser removes everything a user owns here: notes, collections with
 // their question lists, folders, the reminder schedule, saved progress and
-// attempts with their answers. Repeating it changes nothing.
+// attempts with their answers and tallies. Repeating it changes nothing.
 func (s *Store) ForgetUser(ctx context.Context, userID int64) error {
-	for _, table := range []string{"notes", "collections", "folders", "review_schedule", "saved_progress", "attempts"} {
+	for _, table := range []string{"notes", "collections", "folders", "review_schedule", "saved_progress", "attempts",
+		"question_tallies", "day_tallies"} {
 		if err := s.db.Conn(ctx).Exec(`DELETE FROM attempts.`+table+` WHERE user_id = ?`, userID).Error; err != nil {
 			return err
 		}

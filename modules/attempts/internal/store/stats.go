@@ -22,16 +22,21 @@ type Summary struct {
 }
 
 // Summary counts a learner's attempts and, over completed ones, the
-// average and best percentage and the questions sat and got right.
+// average and best percentage and the questions sat and got right: the
+// completed ones from the learner's day tallies, the best and the ones in
+// progress from partial indexes (attempts_user_best_idx, _open_idx).
 func (s *Store) Summary(ctx context.Context, userID int64) (Summary, error) {
 	var out Summary
-	err := s.db.Replica(ctx).Raw(`SELECT count(*) AS attempts,
-		  count(*) FILTER (WHERE completed_at IS NOT NULL) AS completed,
-		  count(*) FILTER (WHERE completed_at IS NULL) AS in_progress,
-		  avg(percentage) AS average_percentage, max(percentage) AS best_percentage,
-		  coalesce(sum(total_questions) FILTER (WHERE completed_at IS NOT NULL), 0) AS questions_answered,
-		  coalesce(sum(score), 0) AS correct_answers
-		FROM attempts.attempts WHERE user_id = ?`, userID).Scan(&out).Error
+	err := s.db.Replica(ctx).Raw(`SELECT d.completed + o.n AS attempts, d.completed, o.n AS in_progress,
+		  (d.percentage_sum / nullif(d.completed, 0))::float8 AS average_percentage,
+		  (SELECT percentage FROM attempts.attempts WHERE user_id = ? AND completed_at IS NOT NULL
+		   ORDER BY percentage DESC LIMIT 1) AS best_percentage,
+		  d.answered AS questions_answered, d.correct AS correct_answers
+		FROM (SELECT coalesce(sum(completed), 0) AS completed, coalesce(sum(answered), 0) AS answered,
+		    coalesce(sum(correct), 0) AS correct, sum(percentage_sum) AS percentage_sum
+		  FROM attempts.day_tallies WHERE user_id = ?) d,
+		  (SELECT count(*) AS n FROM attempts.attempts WHERE user_id = ? AND completed_at IS NULL) o`,
+		userID, userID, userID).Scan(&out).Error
 	return out, err
 }
 
@@ -44,13 +49,11 @@ type Tally struct {
 }
 
 // QuestionTallies tallies every question the learner sat in completed
-// attempts.
+// attempts (their running tally, tallies.go).
 func (s *Store) QuestionTallies(ctx context.Context, userID int64) ([]Tally, error) {
 	var out []Tally
-	err := s.db.Replica(ctx).Raw(`SELECT a.question_id, count(*) AS seen, count(*) FILTER (WHERE a.is_correct) AS correct
-		FROM attempts.attempts t JOIN attempts.answers a ON a.attempt_id = t.id
-		WHERE t.user_id = ? AND t.completed_at IS NOT NULL
-		GROUP BY a.question_id`, userID).Scan(&out).Error
+	err := s.db.Replica(ctx).Raw(`SELECT question_id, seen, correct FROM attempts.question_tallies
+		WHERE user_id = ?`, userID).Scan(&out).Error
 	return out, err
 }
 
@@ -58,9 +61,8 @@ func (s *Store) QuestionTallies(ctx context.Context, userID int64) ([]Tally, err
 // newest first.
 func (s *Store) ActiveDays(ctx context.Context, userID int64) ([]time.Time, error) {
 	var out []time.Time
-	err := s.db.Replica(ctx).Raw(`SELECT DISTINCT date_trunc('day', completed_at AT TIME ZONE 'UTC') AS day
-		FROM attempts.attempts WHERE user_id = ? AND completed_at IS NOT NULL ORDER BY day DESC`,
-		userID).Scan(&out).Error
+	err := s.db.Replica(ctx).Raw(`SELECT day::timestamp AS day FROM attempts.day_tallies
+		WHERE user_id = ? ORDER BY day DESC`, userID).Scan(&out).Error
 	return out, err
 }
 

@@ -59,8 +59,8 @@ type OwnDeckExport struct {
 func (s *Store) ExportPersonalData(ctx context.Context, userID int64, x *module.Export) error {
 	conn := s.db.Conn(ctx)
 	if err := module.Rows[CardStateExport](x, "card_states", conn.Raw(`
-		SELECT card_id, deck_id, due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state,
-		       last_review FROM flashcards.card_states WHERE user_id = ? ORDER BY card_id`, userID)); err != nil {
+		SELECT `+stateCols+`, last_review FROM flashcards.card_states WHERE user_id = ? ORDER BY card_id`,
+		userID)); err != nil {
 		return err
 	}
 	if err := module.Rows[ReviewExport](x, "reviews", conn.Raw(`

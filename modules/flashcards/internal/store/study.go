@@ -9,13 +9,17 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
+// stateCols are a card state's columns after its learner, up to the last
+// review (null until the first review is saved): what a new state is made
+// with and what the learner's export shows.
+const stateCols = `card_id, deck_id, due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state`
+
 // LockState reads a learner's state of a card under a row lock, making a
 // new-card row first when there is none (so two first reviews of the same
 // card queue on the lock instead of racing to insert).
 func (s *Store) LockState(ctx context.Context, userID int64, c *Card, now time.Time) (*State, error) {
-	if err := s.db.Conn(ctx).Exec(`INSERT INTO flashcards.card_states (user_id, card_id, deck_id, due, stability,
-		difficulty, elapsed_days, scheduled_days, reps, lapses, state) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0)
-		ON CONFLICT DO NOTHING`, userID, c.ID, c.DeckID, now).Error; err != nil {
+	if err := s.db.Conn(ctx).Exec(`INSERT INTO flashcards.card_states (user_id, `+stateCols+`)
+		VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING`, userID, c.ID, c.DeckID, now).Error; err != nil {
 		return nil, err
 	}
 	var st State
