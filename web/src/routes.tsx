@@ -19,6 +19,7 @@ const learn = {
   ExamResult: screen(() => import("./screens/learn/Exams").then((m) => m.ExamResult)),
   Decks: screen(() => import("./screens/learn/Flashcards").then((m) => m.Decks)),
   Study: screen(() => import("./screens/learn/Flashcards").then((m) => m.Study)),
+  CardStats: screen(() => import("./screens/learn/CardStats").then((m) => m.CardStats)),
   Browse: screen(() => import("./screens/learn/Browse").then((m) => m.Browse)),
   CustomBlock: screen(() => import("./screens/learn/CustomBlock").then((m) => m.CustomBlock)),
   Collections: screen(() => import("./screens/learn/Collections").then((m) => m.Collections)),
@@ -39,6 +40,7 @@ const consoleScreens = {
   Feedback: screen(() => import("./screens/console/Feedback").then((m) => m.Feedback)),
   Trash: screen(() => import("./screens/console/Trash").then((m) => m.Trash)),
   Grants: screen(() => import("./screens/console/Grants").then((m) => m.Grants)),
+  Insights: screen(() => import("./screens/console/Insights").then((m) => m.Insights)),
 };
 const admin = {
   Models: screen(() => import("./screens/admin/Models").then((m) => m.Models)),
@@ -82,6 +84,7 @@ export const routes: Route[] = [
   { path: "/exams/:id/result", role: "user", section: "/exams", render: (p) => <learn.ExamResult key={p.id} id={n(p.id)} /> },
   { path: "/flashcards", role: "user", nav: { group: "Learn", label: "Flashcards" }, render: (p) => <learn.Decks moderator={p.role !== "user"} /> },
   { path: "/flashcards/study", role: "user", section: "/flashcards", render: (p) => <learn.Study key={p.search} /> },
+  { path: "/flashcards/stats", role: "user", section: "/flashcards", render: () => <learn.CardStats /> },
   { path: "/browse", role: "user", nav: { group: "Learn", label: "Browse questions" }, render: (p) => <learn.Browse moderator={p.role !== "user"} /> },
   { path: "/collections", role: "user", nav: { group: "Learn", label: "Collections" }, render: () => <learn.Collections /> },
   { path: "/library", role: "user", nav: { group: "Learn", label: "Library" }, render: () => <learn.Library /> },
@@ -99,6 +102,7 @@ export const routes: Route[] = [
   { path: "/categories", role: "moderator", nav: { group: "Content", label: "Categories" }, render: () => <consoleScreens.Categories /> },
   { path: "/feedback", role: "moderator", nav: { group: "Content", label: "Feedback" }, render: () => <consoleScreens.Feedback /> },
   { path: "/trash", role: "moderator", nav: { group: "Content", label: "Trash" }, render: () => <consoleScreens.Trash /> },
+  { path: "/insights", role: "moderator", nav: { group: "Content", label: "Bank statistics" }, render: () => <consoleScreens.Insights /> },
   { path: "/grants", role: "moderator", nav: { group: "Content", label: "Grants" }, render: (p) => <consoleScreens.Grants admin={p.role === "admin"} /> },
 
   { path: "/models", role: "admin", nav: { group: "Admin", label: "AI models" }, render: () => <admin.Models /> },

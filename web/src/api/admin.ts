@@ -77,3 +77,7 @@ export const useMarkRead = () =>
   useWrite(async (id: number) => must(await api.PUT("/api/v1/contact/submissions/{submission_id}/read", { params: { path: { submission_id: id } } })), {
     changes: [keys.messages.root],
   });
+
+/** useDailyUsage is model calls and tokens per UTC day and task. */
+export const useDailyUsage = (days: number) =>
+  useQuery({ queryKey: keys.dailyUsage(days), queryFn: async () => must(await api.GET("/api/v1/admin/ai/usage/daily", { params: { query: { days } } })) });

@@ -54,3 +54,8 @@ export const useSetExam = (deck: number) =>
   useWrite(async (exam_date: string) => must(await api.PUT("/api/v1/flashcards/{deck_id}/exam", { params: { path: { deck_id: deck } }, body: { exam_date } })), {
     changes,
   });
+
+/** useCardCharts is the statistics screen's series (due per day, true
+ * retention by interval, the stability spread); a grade changes them. */
+export const useCardCharts = () =>
+  useQuery({ queryKey: keys.decks.charts(), queryFn: async () => must(await api.GET("/api/v1/flashcards/stats/charts")) });

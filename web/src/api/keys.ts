@@ -17,6 +17,8 @@ export const keys = {
     peers: (id: number) => ["attempts", id, "peers"] as const,
   },
   categories: ["question-categories"] as const,
+  /** The moderators' charts (read only; they follow the attempts counted). */
+  insights: { itemMap: ["insights", "item-map"] as const, item: (id: number) => ["insights", "item", id] as const, pipeline: ["insights", "pipeline"] as const },
   /** What a custom block could draw from (changes with every submitted attempt). */
   blockCounts: { root: ["block-counts"] as const, of: (cats: number[]) => ["block-counts", cats] as const },
   tags: ["tags"] as const,
@@ -36,6 +38,7 @@ export const keys = {
     list: () => ["decks", "list"] as const,
     queue: (deck: number) => ["decks", "queue", deck] as const,
     forecast: (deck: number) => ["decks", "forecast", deck] as const,
+    charts: () => ["decks", "charts"] as const,
     outcomes: (card: number, seen: number) => ["decks", "outcomes", card, seen] as const,
   },
   articles: {
@@ -79,5 +82,6 @@ export const keys = {
   people: ["people"] as const,
   settings: { root: ["settings"] as const, values: () => ["settings", "values"] as const, schema: () => ["settings", "schema"] as const },
   usage: (days: number) => ["usage", days] as const,
+  dailyUsage: (days: number) => ["usage", "daily", days] as const,
   messages: { root: ["messages"] as const, list: (unread: boolean) => ["messages", unread] as const },
 };

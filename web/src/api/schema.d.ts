@@ -76,6 +76,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/ai/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Model calls and tokens per UTC day and task over the last days, oldest day first */
+        get: operations["get-admin-ai-usage-daily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/classification-snapshots": {
         parameters: {
             query?: never;
@@ -1846,6 +1863,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drafts/stats/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The draft pipeline: documents by processing status, drafts by review status */
+        get: operations["get-drafts-stats-pipeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/drafts/{id}": {
         parameters: {
             query?: never;
@@ -2310,6 +2344,26 @@ export interface paths {
         put?: never;
         /** Make a deck by hand (moderators): title and category required; it starts unshared and you own it */
         post: operations["post-flashcards-manual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/flashcards/stats/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your flashcard statistics: cards due per day, true retention by interval, the stability spread
+         * @description Across the decks you may study. New cards have no due date: the due chart counts the ones the queue would introduce, new_per_day a day (today what is left of it), until your unseen cards run out.
+         */
+        get: operations["get-flashcards-stats-charts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2818,6 +2872,26 @@ export interface paths {
         };
         /** Item versions an analysis flag picks out (too easy, too hard, poorly or negatively discriminating), most answered first */
         get: operations["get-questions-analysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/questions/analysis/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Facility against discrimination of every question answered enough (its newest version)
+         * @description Questions whose newest version has at least analytics.min_responses responses from timed attempts (as the analysis flags), the most answered first, at most 2,000.
+         */
+        get: operations["get-questions-analysis-map"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4378,6 +4452,36 @@ export interface components {
             /** @enum {string} */
             status: "cancelled";
         };
+        CardChartsResponse: {
+            /** @description today and the next 29 days */
+            due: components["schemas"]["CardDueDayResponse"][] | null;
+            /** Format: int64 */
+            new_per_day: number;
+            retention: components["schemas"]["RetentionBucketResponse"][] | null;
+            /** @description reviewed cards in decks you may study */
+            stability: components["schemas"]["StabilityBucketResponse"][] | null;
+            /**
+             * Format: int64
+             * @description cards within reach never reviewed
+             */
+            unseen: number;
+        };
+        CardDueDayResponse: {
+            /** @description YYYY-MM-DD (UTC); overdue cards count today */
+            day: string;
+            /**
+             * Format: int64
+             * @description learning and relearning cards
+             */
+            learning: number;
+            /**
+             * Format: int64
+             * @description new cards the daily allowance introduces
+             */
+            new: number;
+            /** Format: int64 */
+            review: number;
+        };
         CategoryResponse: {
             /**
              * Format: int64
@@ -4641,6 +4745,26 @@ export interface components {
             time_limit_minutes?: number | null;
             /** @description blank: "Custom block: N questions" */
             title?: string;
+        };
+        DailyUsageListResponse: {
+            /** @description days and tasks with calls, oldest first */
+            days: components["schemas"]["DailyUsageResponse"][] | null;
+            /** @description YYYY-MM-DD (UTC), the first day counted */
+            since: string;
+        };
+        DailyUsageResponse: {
+            /** Format: int64 */
+            calls: number;
+            /** Format: int64 */
+            completion_tokens: number;
+            /** @description YYYY-MM-DD (UTC) */
+            day: string;
+            /**
+             * Format: int64
+             * @description speech: characters
+             */
+            prompt_tokens: number;
+            task: string;
         };
         DashboardResponse: {
             /** Format: int64 */
@@ -5438,6 +5562,24 @@ export interface components {
             refused: components["schemas"]["RefusalResponse"][] | null;
             source: string;
         };
+        ItemPointResponse: {
+            /**
+             * Format: double
+             * @description point-biserial against the rest-of-test score; null without spread
+             */
+            discrimination: number | null;
+            /**
+             * Format: double
+             * @description share answered right (p-value)
+             */
+            facility: number | null;
+            /** Format: int64 */
+            question_id: number;
+            /** Format: int64 */
+            responses: number;
+            /** Format: int64 */
+            version: number;
+        };
         ItemResponse: {
             /** Format: double */
             blank_rate: number | null;
@@ -5918,6 +6060,12 @@ export interface components {
             quiz_id: number;
             /** Format: int64 */
             sittings: number;
+        };
+        PipelineResponse: {
+            /** @description processing, ready, failed */
+            documents: components["schemas"]["StatusCountResponse"][] | null;
+            /** @description pending, accepted, rejected */
+            drafts: components["schemas"]["StatusCountResponse"][] | null;
         };
         "Post-admin-litellm-modelsRequest": {
             /** Format: uri */
@@ -6511,6 +6659,33 @@ export interface components {
             /** Format: double */
             relevant_score: number;
         };
+        RetentionBucketResponse: {
+            /**
+             * Format: int64
+             * @description to, inclusive; null: no upper end
+             */
+            max_days: number | null;
+            /**
+             * Format: int64
+             * @description days since the previous review, from
+             */
+            min_days: number;
+            /**
+             * Format: int64
+             * @description those not rated again
+             */
+            passed: number;
+            /**
+             * Format: double
+             * @description passed over reviews, percent; null without reviews
+             */
+            retention: number | null;
+            /**
+             * Format: int64
+             * @description reviews of cards in review (not learning or relearning)
+             */
+            reviews: number;
+        };
         RollbackOutputBody: {
             /** @description the classification as it was just before, snapshotted first */
             backup: components["schemas"]["ClassificationSnapshotBody"];
@@ -6731,6 +6906,20 @@ export interface components {
             /** @description also issue a refresh token (native clients; browsers should not) */
             refresh?: boolean;
         };
+        StabilityBucketResponse: {
+            /** Format: int64 */
+            cards: number;
+            /**
+             * Format: double
+             * @description below (days); null: no upper end
+             */
+            max_days: number | null;
+            /**
+             * Format: double
+             * @description stability from (days)
+             */
+            min_days: number;
+        };
         StartResponse: {
             /** @description submitted for the learner when time ran out */
             auto_submitted: boolean;
@@ -6764,6 +6953,11 @@ export interface components {
             time_limit_seconds: number | null;
             /** Format: int64 */
             total_questions: number;
+        };
+        StatusCountResponse: {
+            /** Format: int64 */
+            count: number;
+            status: string;
         };
         StatusResponse: {
             error_message: string | null;
@@ -7463,6 +7657,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-admin-ai-usage-daily": {
+        parameters: {
+            query?: {
+                /** @description UTC days back, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyUsageListResponse"];
                 };
             };
             /** @description Unauthorized */
@@ -16794,6 +17056,62 @@ export interface operations {
             };
         };
     };
+    "get-drafts-stats-pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
     "get-drafts-by-id": {
         parameters: {
             query?: never;
@@ -19767,6 +20085,53 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-flashcards-stats-charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardChartsResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23465,6 +23830,62 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-questions-analysis-map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemPointResponse"][] | null;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

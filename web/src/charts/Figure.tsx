@@ -33,7 +33,8 @@ export function Figure<T>({ title, summary, children, rows, columns, rowKey, tes
           <button type="button" className="link" aria-expanded={shown} aria-controls={`${id}-d`} onClick={() => setShown(!shown)}>
             {shown ? "Hide the numbers" : "Show the numbers"}
           </button>
-          <div id={`${id}-d`} className={shown ? "scroll" : "sr-only"}>
+          {/* Shown, the table may scroll sideways on a phone: a region a keyboard can reach. */}
+          <div id={`${id}-d`} className={shown ? "scroll" : "sr-only"} tabIndex={shown ? 0 : undefined} role={shown ? "region" : undefined} aria-label={shown ? `${title}: the numbers` : undefined}>
             <table>
               <caption className="sr-only">{title}</caption>
               <thead>

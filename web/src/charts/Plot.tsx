@@ -73,12 +73,20 @@ export default function Plot({ spec }: { spec: PlotSpec }) {
       plot = new uPlot(options(spec, el, el.clientWidth || 320), data(spec), el);
     };
     draw();
+    // A click picks the point under the cursor (the table behind the
+    // chart offers the same by keyboard).
+    const pick = () => {
+      const i = plot?.cursor.idx;
+      if (spec.onPick && i != null) spec.onPick(i);
+    };
+    el.addEventListener("click", pick);
     // A new width resizes; a new theme redraws in its colours.
     const resize = new ResizeObserver(() => plot && el.clientWidth && plot.setSize({ width: el.clientWidth, height: spec.height ?? 220 }));
     resize.observe(el);
     const dark = matchMedia("(prefers-color-scheme: dark)");
     dark.addEventListener("change", draw);
     return () => {
+      el.removeEventListener("click", pick);
       resize.disconnect();
       dark.removeEventListener("change", draw);
       plot?.destroy();

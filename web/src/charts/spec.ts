@@ -25,4 +25,6 @@ export type PlotSpec = {
   yLabel?: string;
   yUnit?: string;
   height?: number;
+  /** onPick is called with the index of the point nearest a click. */
+  onPick?: (i: number) => void;
 };

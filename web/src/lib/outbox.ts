@@ -1,5 +1,5 @@
 // The outbox: writes that must not be lost when the network drops (a
-// sitting's saves, flashcard reviews) wait in IndexedDB and are sent in the
+// sitting's saves and its submission, flashcard reviews) wait in IndexedDB and are sent in the
 // order they were made, one at a time, once the network is back. A save
 // carries the full answers with its revision (the time it was made), so
 // the server's revision rule keeps a stale one from overwriting a newer
@@ -14,8 +14,11 @@ export type ProgressSave = {
   answered?: string;
   body: { quiz_id: number; attempt_id: number; answers: Record<string, string>; current_idx: number; mode: string; revision: number };
 };
+/** A submission made offline: queued behind the attempt's saves, so it
+ * goes once they have. */
+export type Submission = { kind: "submit"; attemptId: number; body: { answers: Record<string, string>; flagged: number[] } };
 export type CardReview = { kind: "review"; card: number; body: { rating: string; duration_ms: number; answer?: string } };
-export type Entry = ProgressSave | CardReview;
+export type Entry = ProgressSave | Submission | CardReview;
 type Stored = Entry & { seq: number };
 
 /** What sending one entry came to: sent (or refused for good: dropped),
@@ -62,6 +65,9 @@ export function waitingAnswers(entries: Entry[], attemptId: number): number {
 export function latestSave(entries: Entry[], attemptId: number): ProgressSave | undefined {
   return entries.filter((e): e is ProgressSave => e.kind === "progress" && e.attemptId === attemptId).pop();
 }
+
+/** submissionWaits tells whether an attempt's submission is queued. */
+export const submissionWaits = (entries: Entry[], attemptId: number) => entries.some((e) => e.kind === "submit" && e.attemptId === attemptId);
 
 let flushing: Promise<Outcome> | null = null;
 

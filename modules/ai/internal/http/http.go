@@ -274,6 +274,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	})
 
 	learnerRoutes(r, svc)
+	dailyUsageRoutes(r, svc)
 	aiModeRoutes(r, svc)
 	sttRoutes(r, svc)
 }

@@ -72,6 +72,7 @@ type PeersResponse struct {
 
 // Register adds the analytics operations.
 func Register(r *httpapi.Router, svc *app.Service) {
+	chartRoutes(r, svc)
 	httpapi.Register(r, auth.Mod, huma.Operation{
 		Method: nethttp.MethodGet, Path: "/questions/analysis", Tags: []string{"questions"},
 		Summary: "Item versions an analysis flag picks out (too easy, too hard, poorly or negatively discriminating), most answered first",

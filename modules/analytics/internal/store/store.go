@@ -144,3 +144,14 @@ func (s *Store) Distribution(ctx context.Context, quizID int64) (map[int]int64, 
 	}
 	return out, err
 }
+
+// LatestItems gives the newest version of each question with at least
+// minResponses responses, most answered first, at most limit of them.
+func (s *Store) LatestItems(ctx context.Context, minResponses, limit int) ([]ItemStats, error) {
+	var out []ItemStats
+	err := s.db.Replica(ctx).Raw(`SELECT * FROM (
+		  SELECT DISTINCT ON (question_id) * FROM analytics.item_stats
+		  ORDER BY question_id, version DESC) latest
+		WHERE responses >= ? ORDER BY responses DESC, question_id LIMIT ?`, minResponses, limit).Scan(&out).Error
+	return out, err
+}

@@ -19,6 +19,7 @@ func Register(r *httpapi.Router, svc *app.Service, maxUpload int64) {
 	documentRoutes(r, h)
 	draftRoutes(r, h)
 	jobRoutes(r, h)
+	pipelineRoutes(r, h)
 }
 
 func documentRoutes(r *httpapi.Router, h *handlers) {

@@ -96,6 +96,7 @@ func Register(r *httpapi.Router, svc *app.Service) {
 	registerCards(r, svc)
 	registerStudy(r, svc)
 	registerArticles(r, svc)
+	chartRoutes(r, svc)
 }
 
 func registerDecks(r *httpapi.Router, svc *app.Service) {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { usePeople, useUsage } from "../../api/admin";
 import { Field, Status } from "../../ui/ui";
+import { UsageChart } from "./UsageChart";
 
 /** Usage is the AI token use per person and task over the last days. */
 export function Usage() {
@@ -23,6 +24,9 @@ export function Usage() {
           ))}
         </select>
       </Field>
+      <div className="charts">
+        <UsageChart days={days} />
+      </div>
       <Status q={res} what="the usage" />
       {res.data && rows.length === 0 && <p>No model call in this period.</p>}
       {rows.length > 0 && (

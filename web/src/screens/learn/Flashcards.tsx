@@ -20,6 +20,9 @@ export function Decks({ moderator }: { moderator: boolean }) {
         <Link className="button primary" href="/flashcards/study">
           Review due cards{due.data ? ` (${due.data.length})` : ""}
         </Link>
+        <Link className="button" href="/flashcards/stats">
+          Statistics
+        </Link>
       </p>
       <Status q={decks} what="the decks" />
       <ul className="cards">

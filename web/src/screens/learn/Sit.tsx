@@ -1,7 +1,8 @@
 // The sitting screen: start or resume the attempt, answer with the mouse
 // or the keyboard, every change saved at once, the server's clock, flags,
 // the lab values at hand, and before submitting the questions still
-// unanswered or flagged. In study mode the answer side shows after each
+// unanswered or flagged. A submission made offline waits behind the
+// saves and goes when the network is back, then the result opens. In study mode the answer side shows after each
 // answer. The tools of the best question banks sit beside the question:
 // strike an option through, highlight the stem, a timer per question, the
 // note on it, a calculator, text size and contrast; all by keyboard.
@@ -18,7 +19,7 @@ import { Markdown } from "../../ui/Markdown";
 import { addMark, offsetsOf } from "../../lib/highlight";
 import { prefs, sitMemory, toggle, type Prefs, type SitMemory } from "../../lib/sittools";
 import { Calculator, QuestionNote, Reading } from "./SitTools";
-import { enqueue, flush, isOffline, latestSave, onOutbox, pending, waitingAnswers } from "../../lib/outbox";
+import { enqueue, flush, isOffline, latestSave, onOutbox, pending, submissionWaits, waitingAnswers } from "../../lib/outbox";
 import { sendEntry } from "../../api/outbox";
 import { keepShell } from "../../lib/offline";
 
@@ -65,6 +66,7 @@ export function Sit({ quizId }: { quizId: number }) {
   const [waiting, setWaiting] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [submitting, setSubmitting] = useState(false);
+  const [queued, setQueued] = useState(false); // the submission waits in the outbox
   const [checking, setChecking] = useState(false);
   const [labs, setLabs] = useState(false);
   const [panel, setPanel] = useState<"notes" | "calculator" | null>(null);
@@ -72,6 +74,7 @@ export function Sit({ quizId }: { quizId: number }) {
   const [look, setLook] = useState<Prefs>(() => prefs.read(localStorage));
   const latest = useRef({ answers, idx });
   const retry = useRef<number | undefined>(undefined);
+  const submissionQueued = useRef(false);
 
   // Start (or resume) the attempt, read the questions, then any saved progress.
   useEffect(() => {
@@ -95,7 +98,10 @@ export function Sit({ quizId }: { quizId: number }) {
       }
       const saved = prog ? must(prog) : null;
       // Saves still waiting in the outbox are newer than anything the server has.
-      const waiting = latestSave(await pending(), loaded.attempt.id);
+      const entries = await pending();
+      const waiting = latestSave(entries, loaded.attempt.id);
+      submissionQueued.current = submissionWaits(entries, loaded.attempt.id);
+      setQueued(submissionQueued.current);
       const from = waiting ? waiting.body : saved && saved.attempt_id === loaded.attempt.id ? saved : null;
       if (from) {
         latest.current = {
@@ -123,9 +129,19 @@ export function Sit({ quizId }: { quizId: number }) {
     return () => clearTimeout(t);
   }, [locked]);
 
+  // The attempt is submitted: what this tab kept for it goes, the result opens.
+  const finish = useCallback(async () => {
+    if (!data) return;
+    flagStore.write(sessionStorage, data.attempt.id, new Set());
+    sitMemory.forget(sessionStorage, data.attempt.id);
+    await Promise.all(attemptDone(data.attempt.id).map((k) => qc.invalidateQueries({ queryKey: k })));
+    navigate(`/attempts/${data.attempt.id}`);
+  }, [data, qc]);
+
   // Every save goes through the outbox and is sent in order: online at
   // once, offline when the network is back (retried every 3 s and on the
-  // browser's "online").
+  // browser's "online"). A submission queued offline is the last entry:
+  // once everything is sent, the attempt is submitted.
   const send = useCallback(async () => {
     if (!data) return;
     window.clearTimeout(retry.current);
@@ -133,6 +149,11 @@ export function Sit({ quizId }: { quizId: number }) {
     if (out.kind === "locked") {
       setLocked(out.retryAfter);
       setData(null);
+      return;
+    }
+    if (out.kind === "sent" && submissionQueued.current) {
+      submissionQueued.current = false;
+      await finish();
       return;
     }
     const n = waitingAnswers(await pending(), data.attempt.id);
@@ -174,25 +195,31 @@ export function Sit({ quizId }: { quizId: number }) {
     void persist(answered);
   };
 
+  // Submitting sends the waiting saves first, so it never overtakes them.
+  // Without a network (then or now) it joins the outbox behind them.
   const submit = useCallback(async () => {
-    if (!data || submitting) return;
+    if (!data || submitting || submissionQueued.current) return;
     setSubmitting(true);
+    const body = { answers: latest.current.answers, flagged: [...flags] };
     try {
-      must(
-        await api.POST("/api/v1/attempts/{attempt_id}/submit", {
-          params: { path: { attempt_id: data.attempt.id } },
-          body: { answers: latest.current.answers, flagged: [...flags] },
-        }),
-      );
-      flagStore.write(sessionStorage, data.attempt.id, new Set());
-      sitMemory.forget(sessionStorage, data.attempt.id);
-      await Promise.all(attemptDone(data.attempt.id).map((k) => qc.invalidateQueries({ queryKey: k })));
-      navigate(`/attempts/${data.attempt.id}`);
+      const saves = await flush(sendEntry);
+      if (saves.kind === "sent") {
+        must(await api.POST("/api/v1/attempts/{attempt_id}/submit", { params: { path: { attempt_id: data.attempt.id } }, body }));
+        await finish();
+        return;
+      }
     } catch (e) {
-      setError((e as Error).message);
-      setSubmitting(false);
+      if (!isOffline(e)) {
+        setError((e as Error).message);
+        setSubmitting(false);
+        return;
+      }
     }
-  }, [data, submitting, flags, qc]);
+    submissionQueued.current = true;
+    await enqueue({ kind: "submit", attemptId: data.attempt.id, body });
+    setQueued(true);
+    await send();
+  }, [data, submitting, flags, finish, send]);
 
   // The server's deadline drives the clock; at zero the attempt is submitted.
   const deadline = !study && data?.attempt.deadline_at ? Date.parse(data.attempt.deadline_at) : null;
@@ -289,6 +316,20 @@ export function Sit({ quizId }: { quizId: number }) {
       </section>
     );
   if (!data) return <p aria-live="polite">Starting…</p>;
+  if (queued)
+    return (
+      <section>
+        <h1>{data.title}</h1>
+        <p role="status" className="saved save-offline" data-testid="submit-state">
+          Offline — your submission is waiting{waiting ? ` with ${plural(waiting, "answer")}` : ""}. It is sent when the network is back, and your result opens.
+        </p>
+        <p className="actions">
+          <button className="primary" onClick={() => void send()}>
+            Try again now
+          </button>
+        </p>
+      </section>
+    );
   if (!q) return <p>This quiz has no questions.</p>;
 
   const picked = answers[String(q.question_id)];

@@ -1,0 +1,51 @@
+package drafts_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/e2e/harness"
+	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/auth"
+)
+
+// pipeline reads the pipeline's counts as status → count, documents and drafts.
+func pipeline(u *harness.User) (docs, drafts map[string]float64) {
+	res := u.Client(h).Get("/api/v1/drafts/stats/pipeline")
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	read := func(list []any) (map[string]float64, []string) {
+		out, order := map[string]float64{}, []string{}
+		for _, c := range list {
+			m := c.(map[string]any)
+			out[m["status"].(string)] = m["count"].(float64)
+			order = append(order, m["status"].(string))
+		}
+		return out, order
+	}
+	docs, docOrder := read(res.Map()["documents"].([]any))
+	drafts, draftOrder := read(res.Map()["drafts"].([]any))
+	ExpectWithOffset(1, docOrder).To(Equal([]string{"processing", "ready", "failed"}))
+	ExpectWithOffset(1, draftOrder).To(Equal([]string{"pending", "accepted", "rejected"}))
+	return docs, drafts
+}
+
+var _ = Describe("The draft pipeline", func() {
+	It("counts documents and drafts by status, for moderators only", func() {
+		mod := moderator(h)
+		docs0, drafts0 := pipeline(mod)
+		batch := extractedBatch(mod, 1, 3)
+		all := ids(draftsOf(mod, batch, "all"))
+		Expect(all).To(HaveLen(7))
+		Expect(reject(mod, all[0], all[1])).To(HaveStatus(200))
+
+		docs, drafts := pipeline(mod)
+		Expect(docs["ready"] - docs0["ready"]).To(BeEquivalentTo(1))
+		Expect(docs["processing"]).To(Equal(docs0["processing"]))
+		Expect(drafts["pending"] - drafts0["pending"]).To(BeEquivalentTo(5))
+		Expect(drafts["rejected"] - drafts0["rejected"]).To(BeEquivalentTo(2))
+		Expect(drafts["accepted"]).To(Equal(drafts0["accepted"]))
+
+		learner := h.NewUser(auth.RoleUser)
+		Expect(learner.Client(h).Get("/api/v1/drafts/stats/pipeline")).To(HaveError(403, "forbidden"))
+	})
+})
