@@ -116,6 +116,7 @@ var _ = BeforeSuite(func() {
 		registerTestRoutes(a)
 		registerTestSubscribers(a)
 		registerTestJobs(a)
+		registerScheduledTask(a)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 })
