@@ -116,7 +116,6 @@ var _ = BeforeSuite(func() {
 		registerTestRoutes(a)
 		registerTestSubscribers(a)
 		registerTestJobs(a)
-		registerScheduledTask(a)
 	}))
 	Expect(err).NotTo(HaveOccurred())
 })
