@@ -179,7 +179,7 @@ func (a *App) build(ctx context.Context) error {
 		Limiter: p.Limiter, Settings: p.Settings, Signer: p.Signer, MediaSigner: mediaSigner,
 		Verifiers: []*auth.Verifier{verifier, mediaVerifier}}
 	module.Need(kit, "identity", &accounts.Directory)
-	mods, err := kit.Build(ctx, Modules)
+	mods, err := kit.Build(ctx, Modules, Pairs...)
 	if err != nil {
 		return err
 	}

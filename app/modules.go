@@ -42,3 +42,14 @@ var Modules = []module.Constructor{
 	plans.New,
 	interchange.New,
 }
+
+// Pairs are the modules that call each other at runtime (each Needs the
+// other's facade), one line each with why. Building refuses two modules
+// that Need each other without a line here, so no cycle hides in a
+// constructor.
+var Pairs = []module.Pair{
+	{"ai", "bank"},       // ai reads and rates questions; the bank classifies tags with ai's keyword model
+	{"ai", "library"},    // ai places a found section in its article; the library writes with ai's models
+	{"ai", "search"},     // ai finds similar stems and AI Mode's shortlist; search embeds with ai's models
+	{"attempts", "bank"}, // attempts runs the bank's quizzes; the bank asks whether an attempt opens an answer side
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/roundsedu/rounds/platform/events"
 )
 
 // scrape reads the metrics listener's /metrics text.
@@ -22,7 +24,7 @@ func scrape() string {
 }
 
 var _ = Describe("Outbox lag", func() {
-	gated := map[string]string{"topic": lagTopic, "group": "test.gated"}
+	gated := map[string]string{"topic": lagTopic.Name(), "group": "test.gated"}
 	undelivered := func() float64 { return sampleSum(scrape(), "rounds_outbox_undelivered", gated) }
 	oldest := func() float64 { return sampleSum(scrape(), "rounds_outbox_oldest_undelivered_seconds", gated) }
 
@@ -41,7 +43,7 @@ var _ = Describe("Outbox lag", func() {
 		ids := []string{uuid.NewString(), uuid.NewString()}
 		for _, id := range ids {
 			Expect(h.App.DB.Tx(context.Background(), func(ctx context.Context) error {
-				return h.App.Bus.Publish(ctx, lagTopic, ping{ID: id})
+				return events.Publish(ctx, h.App.Bus, lagTopic, ping{ID: id})
 			})).To(Succeed())
 		}
 		// The handler holds the first message: both are still undelivered.

@@ -14,11 +14,11 @@ import (
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
-const pingTopic = "test.ping.v1"
+var pingTopic = events.NewTopic[ping]("test.ping.v1")
 
 // lagTopic's one group holds every event until lagGate is closed, so the
 // outbox lag can be read while a message waits for its handler.
-const lagTopic = "test.lag.v1"
+var lagTopic = events.NewTopic[ping]("test.lag.v1")
 
 var lagGate = make(chan struct{})
 
@@ -50,7 +50,7 @@ func (p *probeState) record(group, id string) {
 
 func registerTestSubscribers(a *app.App) {
 	ctx := context.Background()
-	must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, pingTopic).Error)
+	must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, pingTopic.Name()).Error)
 	must(a.DB.Conn(ctx).Exec(`CREATE TABLE public.test_deliveries (grp text, id text)`).Error)
 	for _, group := range []string{"test.alpha", "test.beta"} {
 		events.Subscribe(a.Bus, group, pingTopic, func(ctx context.Context, p ping, _ events.Meta) error {
@@ -61,7 +61,7 @@ func registerTestSubscribers(a *app.App) {
 			return a.DB.Conn(ctx).Exec(`INSERT INTO public.test_deliveries VALUES (?, ?)`, group, p.ID).Error
 		})
 	}
-	must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, lagTopic).Error)
+	must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, lagTopic.Name()).Error)
 	events.Subscribe(a.Bus, "test.gated", lagTopic, func(ctx context.Context, p ping, _ events.Meta) error {
 		select {
 		case <-lagGate:

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
@@ -99,16 +100,16 @@ var _ = Describe("Traces", Ordered, func() {
 		ctx, root := tp.Tracer("test").Start(context.Background(), "publish ping")
 		id := uuid.NewString()
 		Expect(h.App.DB.Tx(ctx, func(ctx context.Context) error {
-			return h.App.Bus.Publish(ctx, pingTopic, ping{ID: id})
+			return events.Publish(ctx, h.App.Bus, pingTopic, ping{ID: id})
 		})).To(Succeed())
 		root.End()
 		traceID := root.SpanContext().TraceID()
 
-		Eventually(func() []tracetest.SpanStub { return named(inTrace(traceID), "event "+pingTopic) }, "10s", "50ms").
+		Eventually(func() []tracetest.SpanStub { return named(inTrace(traceID), "event "+pingTopic.Name()) }, "10s", "50ms").
 			Should(HaveLen(2))
 		spans := inTrace(traceID)
 		groups := []string{}
-		for _, ev := range named(spans, "event "+pingTopic) {
+		for _, ev := range named(spans, "event "+pingTopic.Name()) {
 			Expect(ev.SpanKind).To(Equal(trace.SpanKindConsumer))
 			groups = append(groups, attr(ev, "messaging.consumer.group.name"))
 			// The handler's transaction and its insert hang under the event span.

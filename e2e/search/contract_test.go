@@ -51,13 +51,13 @@ var _ = Describe("The bank's events", func() {
 		Expect(c.Delete("/api/v1/questions/" + itoa(id) + "/permanent")).To(HaveStatus204())
 
 		var changes []bank.QuestionChanged
-		for _, raw := range payloads(bank.TopicQuestionChanged, id) {
+		for _, raw := range payloads(bank.TopicQuestionChanged.Name(), id) {
 			var e bank.QuestionChanged
 			Expect(strict(raw, &e)).To(Succeed(), string(raw))
 			changes = append(changes, e)
 		}
 		var index []search.IndexChanged
-		for _, raw := range payloads(search.TopicIndexChanged, id) {
+		for _, raw := range payloads(search.TopicIndexChanged.Name(), id) {
 			var e search.IndexChanged
 			Expect(strict(raw, &e)).To(Succeed(), string(raw))
 			index = append(index, e)

@@ -22,6 +22,7 @@ import (
 	"github.com/roundsedu/rounds/modules/search/standin"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
+	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/module"
 )
 
@@ -112,7 +113,7 @@ func publish(h *harness.Harness, e bank.QuestionChanged) {
 	}
 	ctx := context.Background()
 	Expect(h.App.DB.Tx(ctx, func(ctx context.Context) error {
-		return search.PublishIndex(ctx, h.App.Bus, bank.IndexOf(e))
+		return events.Publish(ctx, h.App.Bus, search.TopicIndexChanged, bank.IndexOf(e))
 	})).To(Succeed())
 }
 

@@ -1,11 +1,15 @@
 package attempts
 
-import "time"
+import (
+	"time"
+
+	"github.com/roundsedu/rounds/platform/events"
+)
 
 // TopicAttemptCompleted is published in the transaction that completes an
 // attempt: an explicit submit, or the auto-submit of a timed attempt whose
 // time ran out (on read or by the sweep). Study plans mark a block done on it.
-const TopicAttemptCompleted = "attempts.attempt_completed.v1"
+var TopicAttemptCompleted = events.NewTopic[AttemptCompleted]("attempts.attempt_completed.v1")
 
 // AttemptCompleted is its payload.
 type AttemptCompleted struct {

@@ -82,7 +82,7 @@ func (m *Module) Schedule(s *scheduler.Scheduler) {
 type publisher struct{ bus events.Publisher }
 
 func (p publisher) AttemptCompleted(ctx context.Context, c app.Completion) error {
-	return p.bus.Publish(ctx, TopicAttemptCompleted, AttemptCompleted{AttemptID: c.AttemptID, UserID: c.UserID,
+	return events.Publish(ctx, p.bus, TopicAttemptCompleted, AttemptCompleted{AttemptID: c.AttemptID, UserID: c.UserID,
 		QuizID: c.QuizID, Mode: c.Mode, Score: c.Score, TotalQuestions: c.TotalQuestions,
 		Percentage: c.Percentage, CompletedAt: c.CompletedAt, AutoSubmitted: c.AutoSubmitted})
 }

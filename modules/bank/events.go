@@ -13,7 +13,7 @@ import (
 // TopicQuestionChanged carries every change to a bank question, in order, on
 // one topic (so a consumer never sees a deletion before the creation it
 // follows). Published inside the write transaction.
-const TopicQuestionChanged = "bank.question_changed.v1"
+var TopicQuestionChanged = events.NewTopic[QuestionChanged]("bank.question_changed.v1")
 
 // Change names what happened to a question.
 type Change string
@@ -59,8 +59,8 @@ func IndexOf(e QuestionChanged) search.IndexChanged {
 // transaction, on the bank's topic and on the search index's.
 func publishChange(ctx context.Context, bus events.Publisher, c app.Change) error {
 	e := toEvent(c)
-	if err := bus.Publish(ctx, TopicQuestionChanged, e); err != nil {
+	if err := events.Publish(ctx, bus, TopicQuestionChanged, e); err != nil {
 		return err
 	}
-	return search.PublishIndex(ctx, bus, IndexOf(e))
+	return events.Publish(ctx, bus, search.TopicIndexChanged, IndexOf(e))
 }

@@ -76,15 +76,6 @@ type Facade interface {
 	RevokeGrant(ctx context.Context, userID, grantID int64) error
 }
 
-// TopicUserDeleted is published when an administrator deletes an account;
-// modules remove the data the user owned (attempts, favourites, notes...).
-const TopicUserDeleted = "identity.user_deleted.v1"
-
-// UserDeleted is its payload.
-type UserDeleted struct {
-	UserID int64 `json:"user_id"`
-}
-
 // Held is what a person's grants reach: the targets of each kind.
 type Held map[GrantKind][]int64
 

@@ -83,7 +83,7 @@ func New(_ context.Context, k *module.Kit) (module.Module, error) {
 		Signer: k.Signer, MediaSigner: k.MediaSigner, SSO: client,
 		Forget: m.forget, Personal: personal,
 		PublishUserDeleted: func(ctx context.Context, userID int64) error {
-			return k.Bus.Publish(ctx, TopicUserDeleted, UserDeleted{UserID: userID})
+			return events.Publish(ctx, k.Bus, TopicUserDeleted, UserDeleted{UserID: userID})
 		},
 		Config: app.Config{
 			Roles: app.RolePolicy{Claim: oidc.RoleClaim, AdminGroups: oidc.AdminGroups,

@@ -16,7 +16,7 @@ import (
 // touching search beyond naming the kind.
 
 // TopicIndexChanged carries every change to an indexed item.
-const TopicIndexChanged = "search.index_changed.v1"
+var TopicIndexChanged = events.NewTopic[IndexChanged]("search.index_changed.v1")
 
 // IndexChanged is the searchable state of one item, as it is after the
 // change. Search keeps the newest version of each (kind, id) and ignores
@@ -40,11 +40,6 @@ type IndexChanged struct {
 	// by searching.
 	Hidden string    `json:"hidden,omitempty"`
 	At     time.Time `json:"at"`
-}
-
-// PublishIndex publishes c inside the transaction on ctx.
-func PublishIndex(ctx context.Context, bus events.Publisher, c IndexChanged) error {
-	return bus.Publish(ctx, TopicIndexChanged, c)
 }
 
 // Reach is implemented by each module that owns indexed items: search asks

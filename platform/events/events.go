@@ -38,9 +38,24 @@ import (
 // PoisonTopic receives events whose handler kept failing.
 const PoisonTopic = "platform.poison.v1"
 
-// Publisher is what a module needs to publish; *Bus implements it.
+// Topic is a topic's name bound to its payload type: Publish and Subscribe
+// take a Topic[T] with a T, so a payload of another type does not compile.
+// Each module declares its topics once, in its public events file; the name
+// is what the outbox tables and the wire know, so it never changes for a
+// given payload shape (a shape old consumers cannot read gets a new topic,
+// .v2).
+type Topic[T any] struct{ name string }
+
+// NewTopic declares the topic name carrying payloads of type T.
+func NewTopic[T any](name string) Topic[T] { return Topic[T]{name: name} }
+
+// Name is the topic's name on the wire ('<module>.<event>.v1').
+func (t Topic[T]) Name() string { return t.name }
+
+// Publisher is what a module needs to publish (events.Publish); only *Bus
+// implements it.
 type Publisher interface {
-	Publish(ctx context.Context, topic string, payload any) error
+	publish(ctx context.Context, topic string, data []byte) error
 }
 
 // Meta describes the delivered message.
@@ -88,14 +103,18 @@ var ErrNoTx = errors.New("events: publish needs the transaction of the change it
 
 // Publish writes payload (JSON-encoded) to topic inside the transaction on
 // ctx, which it requires.
-func (b *Bus) Publish(ctx context.Context, topic string, payload any) error {
+func Publish[T any](ctx context.Context, p Publisher, topic Topic[T], payload T) error {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("events: encode %s: %w", topic.name, err)
+	}
+	return p.publish(ctx, topic.name, data)
+}
+
+func (b *Bus) publish(ctx context.Context, topic string, data []byte) error {
 	tx, err := db.SQLTx(ctx)
 	if err != nil {
 		return fmt.Errorf("events: publish %s: %w", topic, ErrNoTx)
-	}
-	data, err := json.Marshal(payload)
-	if err != nil {
-		return fmt.Errorf("events: encode %s: %w", topic, err)
 	}
 	pub, err := wsql.NewPublisher(wsql.TxFromStdSQL(tx), wsql.PublisherConfig{SchemaAdapter: b.schema}, b.wlog)
 	if err == nil {
@@ -115,10 +134,10 @@ func (b *Bus) Publish(ctx context.Context, topic string, payload any) error {
 // it "<module>.<purpose>"). The handler's context carries its transaction;
 // returning an error rolls it back and the event is retried. Register before
 // Run.
-func Subscribe[T any](b *Bus, group, topic string, fn func(ctx context.Context, evt T, m Meta) error) {
+func Subscribe[T any](b *Bus, group string, topic Topic[T], fn func(ctx context.Context, evt T, m Meta) error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.handlers = append(b.handlers, handler{group: group, topic: topic,
+	b.handlers = append(b.handlers, handler{group: group, topic: topic.name,
 		fn: func(ctx context.Context, payload []byte, m Meta) error {
 			var evt T
 			if err := json.Unmarshal(payload, &evt); err != nil {

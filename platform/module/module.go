@@ -105,7 +105,8 @@ func Section[T any](k *Kit, name string, defaults []byte) (T, error) {
 // module. A missing provider, or one that is not a T, stops the boot with a
 // message naming both sides, so a forgotten port never fails silently at
 // the first request. Ports may point either way between modules (bank asks
-// attempts, attempts asks bank); nothing may use them before Wire.
+// attempts, attempts asks bank) where the app lists the two as a Pair;
+// nothing may use them before Build returns.
 func Need[T any](k *Kit, provider string, dst *T) {
 	owner := k.owner
 	if owner == "" {
@@ -142,10 +143,16 @@ func NeedAll[T any](k *Kit, dst *[]T) {
 		}})
 }
 
+// Pair is two modules that call each other at runtime: each Needs the
+// other's facade. Such a cycle is allowed only where the app lists it, so a
+// reader sees every one in one place (app/modules.go).
+type Pair [2]string
+
 // Build runs the constructors in order and then wires every declared Need.
 // Needs declared outside a constructor (by the app itself) are owned by
-// "app".
-func (k *Kit) Build(ctx context.Context, ctors []Constructor) ([]Module, error) {
+// "app". Two modules that Need each other must be one of pairs, and each of
+// pairs must Need each other.
+func (k *Kit) Build(ctx context.Context, ctors []Constructor, pairs ...Pair) ([]Module, error) {
 	for _, ctor := range ctors {
 		first := len(k.needs)
 		k.owner = "a module"
@@ -164,7 +171,38 @@ func (k *Kit) Build(ctx context.Context, ctors []Constructor) ([]Module, error) 
 		k.built = append(k.built, m)
 	}
 	k.owner = "app"
+	if err := k.checkPairs(pairs); err != nil {
+		return nil, err
+	}
 	return k.built, k.wire()
+}
+
+// checkPairs compares the two-way Needs with the listed pairs.
+func (k *Kit) checkPairs(pairs []Pair) error {
+	needs := map[[2]string]bool{}
+	for _, n := range k.needs {
+		if !n.all {
+			needs[[2]string{n.owner, n.provider}] = true
+		}
+	}
+	listed := map[[2]string]bool{}
+	var problems []string
+	for _, p := range pairs {
+		listed[p], listed[[2]string{p[1], p[0]}] = true, true
+		if !needs[p] || !needs[[2]string{p[1], p[0]}] {
+			problems = append(problems, fmt.Sprintf("%s and %s are listed as a pair but do not Need each other both ways", p[0], p[1]))
+		}
+	}
+	for n := range needs {
+		if n[0] < n[1] && needs[[2]string{n[1], n[0]}] && !listed[n] {
+			problems = append(problems, fmt.Sprintf("%s and %s Need each other: list the pair in the app's Pairs", n[0], n[1]))
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return fmt.Errorf("module pairs:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return nil
 }
 
 func (k *Kit) wire() error {

@@ -94,3 +94,41 @@ func TestNeedAllCollectsEveryOtherProviderInOrder(t *testing.T) {
 		t.Fatalf("want b and d, got %v", all)
 	}
 }
+
+// mutual needs a greeter from the other and greets itself, so two of them
+// Need each other.
+type mutual struct {
+	friendly
+	g greeter
+}
+
+func mutualOf(name, other string) Constructor {
+	return func(_ context.Context, k *Kit) (Module, error) {
+		m := &mutual{friendly: friendly{named{name}}}
+		Need(k, other, &m.g)
+		return m, nil
+	}
+}
+
+func TestTwoModulesNeedingEachOtherMustBeAListedPair(t *testing.T) {
+	ctors := []Constructor{mutualOf("ai", "bank"), mutualOf("bank", "ai"), askerOf("drafts", "bank")}
+	_, err := (&Kit{}).Build(context.Background(), ctors)
+	if err == nil || !strings.Contains(err.Error(), "ai and bank Need each other: list the pair in the app's Pairs") {
+		t.Fatalf("an unlisted cycle: want it refused by name, got %v", err)
+	}
+	mods, err := (&Kit{}).Build(context.Background(), ctors, Pair{"bank", "ai"})
+	if err != nil {
+		t.Fatalf("a listed pair (in either order) is wired: %v", err)
+	}
+	if m, _ := Lookup[*mutual](mods); m.g == nil {
+		t.Fatal("the pair's ports are not wired")
+	}
+}
+
+func TestAListedPairThatIsNotTwoWayIsRefused(t *testing.T) {
+	_, err := (&Kit{}).Build(context.Background(), []Constructor{askerOf("drafts", "bank"),
+		func(context.Context, *Kit) (Module, error) { return friendly{named{"bank"}}, nil }}, Pair{"drafts", "bank"})
+	if err == nil || !strings.Contains(err.Error(), "drafts and bank are listed as a pair but do not Need each other both ways") {
+		t.Fatalf("a stale pair: want it refused, got %v", err)
+	}
+}

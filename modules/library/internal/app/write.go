@@ -15,6 +15,7 @@ import (
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
+	"github.com/roundsedu/rounds/platform/events"
 )
 
 // Section is a section as an author writes it: ID is its stable key,
@@ -363,14 +364,14 @@ func (s *Service) reindex(ctx context.Context, a *store.Article, secs []store.Se
 	}
 	now := time.Now().UTC()
 	for _, sec := range secs {
-		if err := search.PublishIndex(ctx, s.bus, search.IndexChanged{Kind: search.KindArticle, ID: sec.ID,
+		if err := events.Publish(ctx, s.bus, search.TopicIndexChanged, search.IndexChanged{Kind: search.KindArticle, ID: sec.ID,
 			Version: a.Version, Live: a.Live(), Title: a.Title + " — " + sec.Heading,
 			Body: plainText(sec.HTML), At: now}); err != nil {
 			return err
 		}
 	}
 	for _, id := range removed {
-		if err := search.PublishIndex(ctx, s.bus, search.IndexChanged{Kind: search.KindArticle, ID: id,
+		if err := events.Publish(ctx, s.bus, search.TopicIndexChanged, search.IndexChanged{Kind: search.KindArticle, ID: id,
 			Version: a.Version, Purged: true, At: now}); err != nil {
 			return err
 		}
