@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -114,13 +115,7 @@ func (h *handlers) inProgress(ctx context.Context, in *PageQuery) (*inProgressOu
 	if err != nil {
 		return nil, err
 	}
-	out := &inProgressOut{Body: make([]OpenAttemptResponse, len(as))}
-	for i := range as {
-		a := &as[i]
-		out.Body[i] = OpenAttemptResponse{AttemptResponse: toAttemptResponse(&a.Attempt), Answered: a.Answered,
-			CurrentIdx: a.CurrentIdx, SavedAt: a.SavedAt}
-	}
-	return out, nil
+	return &inProgressOut{Body: toOpenAttemptResponses(as)}, nil
 }
 
 type inProgressOneIn struct {
@@ -137,4 +132,14 @@ func (h *handlers) inProgressOne(ctx context.Context, in *inProgressOneIn) (*may
 	}
 	r := toAttemptResponse(a)
 	return &maybeAttemptOut{Body: &r}, nil
+}
+
+func toOpenAttemptResponses(as []app.OpenAttempt) []OpenAttemptResponse {
+	out := make([]OpenAttemptResponse, len(as))
+	for i := range as {
+		a := &as[i]
+		out[i] = OpenAttemptResponse{AttemptResponse: toAttemptResponse(&a.Attempt), Answered: a.Answered,
+			CurrentIdx: a.CurrentIdx, SavedAt: a.SavedAt}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -55,6 +56,12 @@ func (h *handlers) charts(ctx context.Context, in *chartsIn) (*chartsOut, error)
 	if err != nil {
 		return nil, err
 	}
+	return &chartsOut{Body: toCharts(c)}, nil
+}
+
+// toCharts shapes the three series; their element types are the store's,
+// which this package does not name.
+func toCharts(c *app.Charts) ChartsResponse {
 	out := ChartsResponse{Since: c.Since.Format(time.DateOnly), Scores: make([]ScorePointResponse, len(c.Scores)),
 		Days: make([]DayResponse, len(c.Days)), Pace: make([]PaceResponse, len(c.Pace))}
 	for i, s := range c.Scores {
@@ -72,7 +79,7 @@ func (h *handlers) charts(ctx context.Context, in *chartsIn) (*chartsOut, error)
 			out.Pace[i].CohortSecondsPerQuestion = &v
 		}
 	}
-	return &chartsOut{Body: out}, nil
+	return out
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

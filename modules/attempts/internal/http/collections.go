@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
@@ -10,24 +9,6 @@ import (
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
-
-func collectionRoutes(r *httpapi.Router, h *handlers) {
-	const tag = "collections"
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/collections", tag,
-		"Your collections, most recently changed first", 0, 404, 422), h.collections)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/collections", tag,
-		"Make a collection of questions", http.StatusCreated, 422), h.createCollection)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/collections/{collection_id}", tag,
-		"Your collection with its question ids in the order added", 0, 404), h.collection)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPatch, "/collections/{collection_id}", tag,
-		"Rename, describe or move your collection (folder_id null unfiles it)", 0, 404, 422), h.updateCollection)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/collections/{collection_id}", tag,
-		"Delete your collection", http.StatusNoContent, 404), h.deleteCollection)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPut, "/collections/{collection_id}/questions/{question_id}", tag,
-		"Put a bank question in your collection (again: no change)", http.StatusNoContent, 400, 404), h.addToCollection)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/collections/{collection_id}/questions/{question_id}", tag,
-		"Take a question out of your collection", http.StatusNoContent, 404), h.removeFromCollection)
-}
 
 // CollectionResponse is a collection on the wire.
 type CollectionResponse struct {
@@ -72,11 +53,7 @@ func (h *handlers) collections(ctx context.Context, in *collectionsIn) (*collect
 	if err != nil {
 		return nil, err
 	}
-	out := &collectionsOut{Body: make([]CollectionResponse, len(cs))}
-	for i := range cs {
-		out.Body[i] = toCollectionResponse(&cs[i])
-	}
-	return out, nil
+	return &collectionsOut{Body: toCollectionResponses(cs)}, nil
 }
 
 type createCollectionIn struct {
@@ -156,4 +133,12 @@ func (h *handlers) addToCollection(ctx context.Context, in *collectionQuestionIn
 
 func (h *handlers) removeFromCollection(ctx context.Context, in *collectionQuestionIn) (*struct{}, error) {
 	return nil, h.svc.RemoveFromCollection(ctx, auth.MustFrom(ctx), in.CollectionID, in.QuestionID)
+}
+
+func toCollectionResponses(cs []app.Collection) []CollectionResponse {
+	out := make([]CollectionResponse, len(cs))
+	for i := range cs {
+		out[i] = toCollectionResponse(&cs[i])
+	}
+	return out
 }

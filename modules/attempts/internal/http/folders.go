@@ -2,25 +2,11 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
-
-func folderRoutes(r *httpapi.Router, h *handlers) {
-	const tag = "folders"
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/folders", tag,
-		"Your folders by name, with how many collections each holds", 0), h.folders)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/folders", tag,
-		"Make a folder (names are unique per learner)", http.StatusCreated, 409, 422), h.createFolder)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPatch, "/folders/{folder_id}", tag,
-		"Rename your folder", 0, 404, 409, 422), h.renameFolder)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/folders/{folder_id}", tag,
-		"Delete your folder; its collections stay, unfiled", http.StatusNoContent, 404), h.deleteFolder)
-}
 
 // FolderResponse is a folder on the wire.
 type FolderResponse struct {
@@ -42,11 +28,7 @@ func (h *handlers) folders(ctx context.Context, in *PageQuery) (*foldersOut, err
 	if err != nil {
 		return nil, err
 	}
-	out := &foldersOut{Body: make([]FolderResponse, len(fs))}
-	for i := range fs {
-		out.Body[i] = toFolderResponse(&fs[i])
-	}
-	return out, nil
+	return &foldersOut{Body: toFolderResponses(fs)}, nil
 }
 
 type folderBody struct {
@@ -85,4 +67,12 @@ func (h *handlers) renameFolder(ctx context.Context, in *renameFolderIn) (*folde
 
 func (h *handlers) deleteFolder(ctx context.Context, in *FolderPath) (*struct{}, error) {
 	return nil, h.svc.DeleteFolder(ctx, auth.MustFrom(ctx), in.FolderID)
+}
+
+func toFolderResponses(fs []app.Folder) []FolderResponse {
+	out := make([]FolderResponse, len(fs))
+	for i := range fs {
+		out[i] = toFolderResponse(&fs[i])
+	}
+	return out
 }

@@ -2,27 +2,12 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/roundsedu/rounds/modules/attempts/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
-
-func noteRoutes(r *httpapi.Router, h *handlers) {
-	// The spec's tag groups have no "notes"; a note is the learner's own,
-	// like their attempts.
-	const tag = "attempts"
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/notes", tag,
-		"Your notes, most recently changed first", 0, 422), h.notes)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/notes/{question_id}", tag,
-		"Your note on a question", 0, 404), h.note)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPut, "/notes/{question_id}", tag,
-		"Write your note on a bank question (one per question)", 0, 404, 422), h.putNote)
-	httpapi.Register(r, auth.User, httpapi.Op(http.MethodDelete, "/notes/{question_id}", tag,
-		"Delete your note on a question", http.StatusNoContent, 404), h.deleteNote)
-}
 
 // NoteResponse is a note on the wire.
 type NoteResponse struct {
@@ -53,11 +38,7 @@ func (h *handlers) notes(ctx context.Context, in *notesIn) (*notesOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &notesOut{Body: make([]NoteResponse, len(ns))}
-	for i := range ns {
-		out.Body[i] = toNoteResponse(&ns[i])
-	}
-	return out, nil
+	return &notesOut{Body: toNoteResponses(ns)}, nil
 }
 
 type noteOut struct{ Body NoteResponse }
@@ -87,4 +68,12 @@ func (h *handlers) putNote(ctx context.Context, in *putNoteIn) (*noteOut, error)
 
 func (h *handlers) deleteNote(ctx context.Context, in *QuestionPath) (*struct{}, error) {
 	return nil, h.svc.DeleteNote(ctx, auth.MustFrom(ctx), in.QuestionID)
+}
+
+func toNoteResponses(ns []app.Note) []NoteResponse {
+	out := make([]NoteResponse, len(ns))
+	for i := range ns {
+		out[i] = toNoteResponse(&ns[i])
+	}
+	return out
 }

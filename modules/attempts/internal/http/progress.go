@@ -114,12 +114,15 @@ func (h *handlers) getProgress(ctx context.Context, in *getProgressIn) (*progres
 	if err != nil {
 		return nil, err
 	}
-	out := &progressOut{}
+	return toProgressOut(read), nil
+}
+
+func toProgressOut(read *app.ProgressRead) *progressOut {
 	ids := make([]string, len(read.AutoSubmitted))
 	for i, id := range read.AutoSubmitted {
 		ids[i] = strconv.FormatInt(id, 10)
 	}
-	out.AutoSubmitted = strings.Join(ids, ",")
+	out := &progressOut{AutoSubmitted: strings.Join(ids, ",")}
 	if p := read.Progress; p != nil {
 		answers := p.Answers
 		if answers == nil {
@@ -130,7 +133,7 @@ func (h *handlers) getProgress(ctx context.Context, in *getProgressIn) (*progres
 			TotalTime: p.TotalTime, Revision: p.Revision, Device: opt.NilIfZero(p.Device), SavedAt: p.SavedAt,
 			ExpiresAt: p.ExpiresAt}
 	}
-	return out, nil
+	return out
 }
 
 type deleteProgressIn struct {

@@ -28,13 +28,7 @@ func (h *handlers) history(ctx context.Context, in *PageQuery) (*historyOut, err
 	if err != nil {
 		return nil, err
 	}
-	out := &historyOut{Body: make([]QuizHistoryResponse, len(hs))}
-	for i, q := range hs {
-		out.Body[i] = QuizHistoryResponse{QuizID: q.QuizID, QuizTitle: q.QuizTitle, Attempts: q.Attempts,
-			Completed: q.Completed, BestPercentage: q.BestPercentage, AveragePercentage: q.AveragePercentage,
-			LastStartedAt: q.LastStartedAt, Recent: toAttemptResponses(q.Recent)}
-	}
-	return out, nil
+	return &historyOut{Body: toQuizHistoryResponses(hs)}, nil
 }
 
 // StreakResponse counts consecutive UTC days with a completed attempt.
@@ -82,13 +76,9 @@ func (h *handlers) dashboard(ctx context.Context, _ *struct{}) (*dashboardOut, e
 		InProgress: d.InProgress, AverageScore: d.AverageScore, BestScore: d.BestScore,
 		QuestionsAnswered: d.QuestionsAnswered, CorrectAnswers: d.CorrectAnswers, Documents: d.Documents,
 		Streak:         StreakResponse{CurrentDays: d.Streak.Current, LongestDays: d.Streak.Longest, LastActive: d.Streak.LastActive},
-		Categories:     make([]CategoryResponse, len(d.Categories)),
+		Categories:     toCategoryResponses(d.Categories),
 		RecentAttempts: toAttemptResponses(d.Recent), RemindersDue: d.RemindersDue,
 		RemindersDisabled: d.RemindersDisabled}
-	for i, c := range d.Categories {
-		out.Categories[i] = CategoryResponse{CategoryID: c.CategoryID, CategoryName: opt.NilIfZero(c.CategoryName),
-			Answered: c.Seen, Correct: c.Correct, Percentage: c.Percentage}
-	}
 	return &dashboardOut{Body: out}, nil
 }
 
@@ -124,12 +114,8 @@ func (h *handlers) reminders(ctx context.Context, in *remindersIn) (*remindersOu
 	if err != nil {
 		return nil, err
 	}
-	out := RemindersResponse{RemindersDisabled: rs.Disabled, Total: rs.Total, Due: rs.Due,
-		Items: make([]ReminderResponse, len(rs.Items))}
-	for i, r := range rs.Items {
-		out.Items[i] = toReminderResponse(r)
-	}
-	return &remindersOut{Body: out}, nil
+	return &remindersOut{Body: RemindersResponse{RemindersDisabled: rs.Disabled, Total: rs.Total, Due: rs.Due,
+		Items: toReminderResponses(rs.Items)}}, nil
 }
 
 func toReminderResponse(r app.Reminder) ReminderResponse {
@@ -144,4 +130,31 @@ type QuestionPath struct {
 
 func (h *handlers) dismissReminder(ctx context.Context, in *QuestionPath) (*struct{}, error) {
 	return nil, h.svc.DismissReminder(ctx, auth.MustFrom(ctx), in.QuestionID)
+}
+
+func toQuizHistoryResponses(hs []app.QuizHistory) []QuizHistoryResponse {
+	out := make([]QuizHistoryResponse, len(hs))
+	for i, q := range hs {
+		out[i] = QuizHistoryResponse{QuizID: q.QuizID, QuizTitle: q.QuizTitle, Attempts: q.Attempts,
+			Completed: q.Completed, BestPercentage: q.BestPercentage, AveragePercentage: q.AveragePercentage,
+			LastStartedAt: q.LastStartedAt, Recent: toAttemptResponses(q.Recent)}
+	}
+	return out
+}
+
+func toCategoryResponses(cs []app.CategoryStat) []CategoryResponse {
+	out := make([]CategoryResponse, len(cs))
+	for i, c := range cs {
+		out[i] = CategoryResponse{CategoryID: c.CategoryID, CategoryName: opt.NilIfZero(c.CategoryName),
+			Answered: c.Seen, Correct: c.Correct, Percentage: c.Percentage}
+	}
+	return out
+}
+
+func toReminderResponses(rs []app.Reminder) []ReminderResponse {
+	out := make([]ReminderResponse, len(rs))
+	for i, r := range rs {
+		out[i] = toReminderResponse(r)
+	}
+	return out
 }

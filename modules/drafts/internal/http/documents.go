@@ -29,11 +29,7 @@ func (h *handlers) listDocuments(ctx context.Context, in *listDocumentsIn) (*lis
 	if err != nil {
 		return nil, err
 	}
-	out := &listDocumentsOut{Body: make([]DocumentResponse, len(docs))}
-	for i := range docs {
-		out.Body[i] = toDocumentResponse(&docs[i])
-	}
-	return out, nil
+	return &listDocumentsOut{Body: toDocumentResponses(docs)}, nil
 }
 
 type documentDetailOut struct{ Body DocumentDetail }
@@ -43,12 +39,8 @@ func (h *handlers) getDocument(ctx context.Context, in *DocumentPath) (*document
 	if err != nil {
 		return nil, err
 	}
-	out := &documentDetailOut{Body: DocumentDetail{DocumentResponse: toDocumentResponse(d),
-		Sections: make([]SectionResponse, len(d.Sections))}}
-	for i := range d.Sections {
-		out.Body.Sections[i] = toSectionResponse(&d.Sections[i])
-	}
-	return out, nil
+	return &documentDetailOut{Body: DocumentDetail{DocumentResponse: toDocumentResponse(d),
+		Sections: toSectionResponses(d.Sections)}}, nil
 }
 
 type statusOut struct{ Body StatusResponse }

@@ -67,11 +67,7 @@ func (h *handlers) batchDrafts(ctx context.Context, in *batchDraftsIn) (*draftsO
 	if err != nil {
 		return nil, err
 	}
-	out := &draftsOut{Body: make([]DraftResponse, len(ds))}
-	for i := range ds {
-		out.Body[i] = toDraftResponse(&ds[i])
-	}
-	return out, nil
+	return &draftsOut{Body: toDraftResponses(ds)}, nil
 }
 
 // DraftPath names a draft.
@@ -132,12 +128,8 @@ func (h *handlers) accept(ctx context.Context, in *selectionIn) (*acceptOut, err
 	if err != nil {
 		return nil, err
 	}
-	out := &acceptOut{Body: AcceptResponse{Accepted: make([]AcceptedResponse, len(dec.Accepted)),
-		Batches: toBatchResponses(dec.Batches)}}
-	for i, a := range dec.Accepted {
-		out.Body.Accepted[i] = AcceptedResponse{DraftID: a.DraftID, QuestionID: a.QuestionID}
-	}
-	return out, nil
+	return &acceptOut{Body: AcceptResponse{Accepted: toAcceptedResponses(dec.Accepted),
+		Batches: toBatchResponses(dec.Batches)}}, nil
 }
 
 type rejectOut struct{ Body RejectResponse }

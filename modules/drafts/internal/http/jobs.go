@@ -39,11 +39,7 @@ func (h *handlers) listJobs(ctx context.Context, in *listJobsIn) (*jobsOut, erro
 	if err != nil {
 		return nil, err
 	}
-	out := &jobsOut{Body: make([]JobResponse, len(js))}
-	for i := range js {
-		out.Body[i] = toJobResponse(&js[i])
-	}
-	return out, nil
+	return &jobsOut{Body: toJobResponses(js)}, nil
 }
 
 // JobPath names an extraction job.

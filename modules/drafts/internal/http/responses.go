@@ -213,3 +213,43 @@ func toDraftResponse(d *app.Draft) DraftResponse {
 		Ready: d.Status == "pending" && len(d.Problems) == 0, Problems: d.Problems,
 		ReviewedBy: d.ReviewedBy, ReviewedAt: d.ReviewedAt, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
 }
+
+func toDocumentResponses(ds []app.Document) []DocumentResponse {
+	out := make([]DocumentResponse, len(ds))
+	for i := range ds {
+		out[i] = toDocumentResponse(&ds[i])
+	}
+	return out
+}
+
+func toSectionResponses(ss []app.Section) []SectionResponse {
+	out := make([]SectionResponse, len(ss))
+	for i := range ss {
+		out[i] = toSectionResponse(&ss[i])
+	}
+	return out
+}
+
+func toJobResponses(js []app.Job) []JobResponse {
+	out := make([]JobResponse, len(js))
+	for i := range js {
+		out[i] = toJobResponse(&js[i])
+	}
+	return out
+}
+
+func toDraftResponses(ds []app.Draft) []DraftResponse {
+	out := make([]DraftResponse, len(ds))
+	for i := range ds {
+		out[i] = toDraftResponse(&ds[i])
+	}
+	return out
+}
+
+func toAcceptedResponses(as []app.Accepted) []AcceptedResponse {
+	out := make([]AcceptedResponse, len(as))
+	for i, a := range as {
+		out[i] = AcceptedResponse{DraftID: a.DraftID, QuestionID: a.QuestionID}
+	}
+	return out
+}

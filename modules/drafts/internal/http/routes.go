@@ -24,10 +24,10 @@ func Register(r *httpapi.Router, svc *app.Service, maxUpload int64) {
 
 func documentRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "documents"
-	up := httpapi.Op(http.MethodPost, "/documents/upload", tag, "Upload a PDF", http.StatusCreated, 400, 422)
-	up.Description = "Stores the PDF (judged by its bytes; at most MAX_UPLOAD_SIZE, 400 above it) and " +
-		"dispatches process_pdf; when the job queue cannot take it, processing runs inside the request " +
-		"and the answer already shows the outcome."
+	up := httpapi.Described(httpapi.Op(http.MethodPost, "/documents/upload", tag, "Upload a PDF", http.StatusCreated, 400, 422),
+		"Stores the PDF (judged by its bytes; at most MAX_UPLOAD_SIZE, 400 above it) and "+
+			"dispatches process_pdf; when the job queue cannot take it, processing runs inside the request "+
+			"and the answer already shows the outcome.")
 	httpapi.RegisterUpload(r, auth.Mod, up, uploadForm, h.upload)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/documents/", tag,
 		"List documents (moderators see all, others their own)", 0), h.listDocuments)

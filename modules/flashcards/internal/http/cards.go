@@ -2,11 +2,8 @@ package http
 
 import (
 	"context"
-	nethttp "net/http"
 	"strconv"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/flashcards/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -69,103 +66,85 @@ type deletedOut struct {
 	}
 }
 
-func registerCards(r *httpapi.Router, svc *app.Service) {
-	tags := []string{"flashcards"}
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/flashcards/decks/{deck_id}/cards", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Add a card (can_edit_deck): basic, reversed (two rows), cloze (a row per deletion number), image (a row per overlay shape), type_in",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		DeckPath
-		Body struct {
-			CardType  string `json:"card_type" enum:"basic,reversed,cloze,image,type_in"`
-			Front     string `json:"front" maxLength:"20000" doc:"the question; for cloze the passage with {{c1::answer::hint}} markers"`
-			Back      string `json:"back,omitempty" required:"false" maxLength:"20000" doc:"the answer; for cloze an optional note; for type_in alternatives separated by |"`
-			PictureID *int64 `json:"picture_id,omitempty" required:"false" minimum:"1" doc:"a media asset: the question side of an image card, else the answer side"`
-			Occlusion string `json:"occlusion,omitempty" required:"false" enum:"each,none" doc:"image cards: each (default with an overlay) makes a card per overlay shape hiding it, answered by its label; none one card of the whole picture"`
-		}
-	}) (*addedOut, error) {
-		b := in.Body
-		cs, err := svc.AddCard(ctx, auth.MustFrom(ctx), in.DeckID, app.NewCard{Type: b.CardType, Front: b.Front,
-			Back: b.Back, PictureID: b.PictureID, Occlusion: b.Occlusion})
-		if err != nil {
-			return nil, err
-		}
-		out := &addedOut{}
-		out.Body.Count, out.Body.Cards = len(cs), toCards(cs)
-		return out, nil
-	})
+// AddCardInput adds a card to a deck.
+type AddCardInput struct {
+	DeckPath
+	Body struct {
+		CardType  string `json:"card_type" enum:"basic,reversed,cloze,image,type_in"`
+		Front     string `json:"front" maxLength:"20000" doc:"the question; for cloze the passage with {{c1::answer::hint}} markers"`
+		Back      string `json:"back,omitempty" required:"false" maxLength:"20000" doc:"the answer; for cloze an optional note; for type_in alternatives separated by |"`
+		PictureID *int64 `json:"picture_id,omitempty" required:"false" minimum:"1" doc:"a media asset: the question side of an image card, else the answer side"`
+		Occlusion string `json:"occlusion,omitempty" required:"false" enum:"each,none" doc:"image cards: each (default with an overlay) makes a card per overlay shape hiding it, answered by its label; none one card of the whole picture"`
+	} `nameHint:"Post-flashcards-decks-by-deck-id-cardsRequest"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards/decks/{deck_id}/cards", Tags: tags,
-		Summary: "A deck's cards in the order written (anyone who may study it)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		DeckPath
-		httpapi.Page
-	}) (*cardList, error) {
-		cs, total, err := svc.Cards(ctx, auth.MustFrom(ctx), in.DeckID, in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		return &cardList{strconv.FormatInt(total, 10), toCards(cs)}, nil
-	})
+// DeckCardsInput pages a deck's cards.
+type DeckCardsInput struct {
+	DeckPath
+	httpapi.Page
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}", Tags: tags,
-		Summary: "Delete a card for good (can_edit_deck); half of a reversed pair takes the other half",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *CardPath) (*deletedOut, error) {
-		n, err := svc.DeleteCard(ctx, auth.MustFrom(ctx), in.CardID)
-		if err != nil {
-			return nil, err
-		}
-		out := &deletedOut{}
-		out.Body.Deleted = n
-		return out, nil
-	})
+// LinkQuestionInput links a card to a bank question.
+type LinkQuestionInput struct {
+	CardPath
+	Body struct {
+		QuestionID int64 `json:"question_id" minimum:"1"`
+	} `nameHint:"Put-flashcards-cards-by-card-id-questionRequest"`
+}
 
-	// The four link operations check the moderator role itself: a deck
-	// grant does not reach them.
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/flashcards/cards/{card_id}/question", Tags: tags,
-		Summary: "Link a card to a bank question (moderators)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		CardPath
-		Body struct {
-			QuestionID int64 `json:"question_id" minimum:"1"`
-		}
-	}) (*cardOut, error) {
-		return cardResult(svc.LinkQuestion(ctx, auth.MustFrom(ctx), in.CardID, &in.Body.QuestionID))
-	})
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}/question", Tags: tags,
-		Summary: "Unlink a card from its question (moderators)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *CardPath) (*cardOut, error) {
-		return cardResult(svc.LinkQuestion(ctx, auth.MustFrom(ctx), in.CardID, nil))
-	})
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/flashcards/cards/{card_id}/article", Tags: tags,
-		Summary: "Link a card to an article and optional section (moderators; needs the library module)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		CardPath
-		Body struct {
-			ArticleID int64  `json:"article_id" minimum:"1"`
-			SectionID *int64 `json:"section_id,omitempty" required:"false" minimum:"1"`
-		}
-	}) (*cardOut, error) {
-		return cardResult(svc.LinkArticle(ctx, auth.MustFrom(ctx), in.CardID, &in.Body.ArticleID, in.Body.SectionID))
-	})
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/flashcards/cards/{card_id}/article", Tags: tags,
-		Summary: "Unlink a card from its article (moderators)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *CardPath) (*cardOut, error) {
-		return cardResult(svc.LinkArticle(ctx, auth.MustFrom(ctx), in.CardID, nil, nil))
-	})
+// LinkArticleInput links a card to an article and optional section.
+type LinkArticleInput struct {
+	CardPath
+	Body struct {
+		ArticleID int64  `json:"article_id" minimum:"1"`
+		SectionID *int64 `json:"section_id,omitempty" required:"false" minimum:"1"`
+	} `nameHint:"Put-flashcards-cards-by-card-id-articleRequest"`
+}
+
+func (h *handlers) addCard(ctx context.Context, in *AddCardInput) (*addedOut, error) {
+	b := in.Body
+	cs, err := h.svc.AddCard(ctx, auth.MustFrom(ctx), in.DeckID, app.NewCard{Type: b.CardType, Front: b.Front,
+		Back: b.Back, PictureID: b.PictureID, Occlusion: b.Occlusion})
+	if err != nil {
+		return nil, err
+	}
+	out := &addedOut{}
+	out.Body.Count, out.Body.Cards = len(cs), toCards(cs)
+	return out, nil
+}
+
+func (h *handlers) deckCards(ctx context.Context, in *DeckCardsInput) (*cardList, error) {
+	cs, total, err := h.svc.Cards(ctx, auth.MustFrom(ctx), in.DeckID, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &cardList{strconv.FormatInt(total, 10), toCards(cs)}, nil
+}
+
+func (h *handlers) deleteCard(ctx context.Context, in *CardPath) (*deletedOut, error) {
+	n, err := h.svc.DeleteCard(ctx, auth.MustFrom(ctx), in.CardID)
+	if err != nil {
+		return nil, err
+	}
+	out := &deletedOut{}
+	out.Body.Deleted = n
+	return out, nil
+}
+
+func (h *handlers) linkQuestion(ctx context.Context, in *LinkQuestionInput) (*cardOut, error) {
+	return cardResult(h.svc.LinkQuestion(ctx, auth.MustFrom(ctx), in.CardID, &in.Body.QuestionID))
+}
+
+func (h *handlers) unlinkQuestion(ctx context.Context, in *CardPath) (*cardOut, error) {
+	return cardResult(h.svc.LinkQuestion(ctx, auth.MustFrom(ctx), in.CardID, nil))
+}
+
+func (h *handlers) linkArticle(ctx context.Context, in *LinkArticleInput) (*cardOut, error) {
+	return cardResult(h.svc.LinkArticle(ctx, auth.MustFrom(ctx), in.CardID, &in.Body.ArticleID, in.Body.SectionID))
+}
+
+func (h *handlers) unlinkArticle(ctx context.Context, in *CardPath) (*cardOut, error) {
+	return cardResult(h.svc.LinkArticle(ctx, auth.MustFrom(ctx), in.CardID, nil, nil))
 }
 
 func cardResult(c *app.Card, err error) (*cardOut, error) {

@@ -11,12 +11,8 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-// chartHandlers serves the flashcards statistics screen.
-type chartHandlers struct{ svc *app.Service }
-
-func chartRoutes(r *httpapi.Router, svc *app.Service) {
+func chartRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "flashcards"
-	h := &chartHandlers{svc: svc}
 	httpapi.Register(r, auth.User, httpapi.Described(httpapi.Op(http.MethodGet, "/flashcards/stats/charts", tag,
 		"Your flashcard statistics: cards due per day, true retention by interval, the stability spread", 0),
 		"Across the decks you may study. New cards have no due date: the due chart counts the ones the queue "+
@@ -61,7 +57,7 @@ type CardChartsResponse struct {
 
 type cardChartsOut struct{ Body CardChartsResponse }
 
-func (h *chartHandlers) charts(ctx context.Context, _ *struct{}) (*cardChartsOut, error) {
+func (h *handlers) charts(ctx context.Context, _ *struct{}) (*cardChartsOut, error) {
 	c, err := h.svc.CardCharts(ctx, auth.MustFrom(ctx))
 	if err != nil {
 		return nil, err

@@ -4,11 +4,8 @@ package http
 
 import (
 	"context"
-	nethttp "net/http"
 	"strconv"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/flashcards/internal/app"
 	"github.com/roundsedu/rounds/platform/apperr"
@@ -66,11 +63,7 @@ type deckList struct {
 }
 
 func toDeckList(ds []app.Deck, total int64) *deckList {
-	out := &deckList{Total: strconv.FormatInt(total, 10), Body: make([]DeckResponse, len(ds))}
-	for i := range ds {
-		out.Body[i] = toDeck(&ds[i])
-	}
-	return out
+	return &deckList{Total: strconv.FormatInt(total, 10), Body: toDecks(ds)}
 }
 
 // DeckPath names a deck.
@@ -90,184 +83,145 @@ func (f deckFields) input() app.DeckInput {
 	return app.DeckInput{Title: f.Title, Description: f.Description, CategoryID: f.CategoryID, IgnoreAccents: f.IgnoreAccents}
 }
 
-// Register adds the flashcards operations.
-func Register(r *httpapi.Router, svc *app.Service) {
-	registerDecks(r, svc)
-	registerCards(r, svc)
-	registerStudy(r, svc)
-	registerArticles(r, svc)
-	chartRoutes(r, svc)
+// ManualDeckInput makes a deck by hand.
+type ManualDeckInput struct {
+	Body struct {
+		Title         string `json:"title" minLength:"1" maxLength:"200"`
+		Description   string `json:"description,omitempty" required:"false" maxLength:"4000"`
+		CategoryID    int64  `json:"category_id" minimum:"1" doc:"a question category"`
+		IgnoreAccents bool   `json:"ignore_accents,omitempty" required:"false"`
+	} `nameHint:"Post-flashcards-manualRequest"`
 }
 
-func registerDecks(r *httpapi.Router, svc *app.Service) {
-	tags := []string{"flashcards"}
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/flashcards/manual", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Make a deck by hand (moderators): title and category required; it starts unshared and you own it",
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			Title         string `json:"title" minLength:"1" maxLength:"200"`
-			Description   string `json:"description,omitempty" required:"false" maxLength:"4000"`
-			CategoryID    int64  `json:"category_id" minimum:"1" doc:"a question category"`
-			IgnoreAccents bool   `json:"ignore_accents,omitempty" required:"false"`
-		}
-	}) (*deckOut, error) {
-		b := in.Body
-		v, err := svc.CreateManual(ctx, auth.MustFrom(ctx), app.DeckInput{Title: &b.Title, Description: &b.Description,
-			CategoryID: &b.CategoryID, IgnoreAccents: &b.IgnoreAccents})
-		if err != nil {
-			return nil, err
-		}
-		return toDetail(v), nil
-	})
+// ListDecksInput pages the decks, optionally of one category.
+type ListDecksInput struct {
+	httpapi.Page
+	CategoryID int64 `query:"category_id" minimum:"0" doc:"only decks filed in this category"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards", Tags: tags,
-		Summary: "Decks you may study: shared ones, your own and those your grants reach (moderators: all), newest first",
-	}, func(ctx context.Context, in *struct {
-		httpapi.Page
-		CategoryID int64 `query:"category_id" minimum:"0" doc:"only decks filed in this category"`
-	}) (*deckList, error) {
-		ds, total, err := svc.List(ctx, auth.MustFrom(ctx), in.CategoryID, in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		return toDeckList(ds, total), nil
-	})
+// PatchDeckInput changes a deck's fields.
+type PatchDeckInput struct {
+	DeckPath
+	Body deckFields
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards/trash", Tags: tags,
-		Summary: "Binned decks: moderators get them all, everyone else an empty list",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*deckList, error) {
-		ds, total, err := svc.Trash(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		return toDeckList(ds, total), nil
-	})
+// DeleteDeckInput bins a deck or removes it for good.
+type DeleteDeckInput struct {
+	DeckPath
+	Permanent bool `query:"permanent" doc:"remove for good, with every card and schedule"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards/{deck_id}", Tags: tags,
-		Summary: "A deck you may study, with its card count, whether you may edit it and your exam date",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *DeckPath) (*deckOut, error) {
-		v, err := svc.Get(ctx, auth.MustFrom(ctx), in.DeckID)
-		if err != nil {
-			return nil, err
-		}
-		return toDetail(v), nil
-	})
+// GrantsInput names the person whose deck grants to read.
+type GrantsInput struct {
+	UserID int64 `query:"user_id" required:"true" minimum:"1"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPatch, Path: "/flashcards/{deck_id}", Tags: tags,
-		Summary: "Change a deck's title, description, category or accent rule (moderator, owner or grant holder)",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		DeckPath
-		Body deckFields
-	}) (*deckOut, error) {
-		v, err := svc.Update(ctx, auth.MustFrom(ctx), in.DeckID, in.Body.input())
-		if err != nil {
-			return nil, err
-		}
-		return toDetail(v), nil
-	})
+// GiveGrantInput gives a deck grant.
+type GiveGrantInput struct {
+	Body struct {
+		UserID   int64  `json:"user_id" minimum:"1"`
+		Scope    string `json:"scope" enum:"deck,category"`
+		TargetID int64  `json:"target_id" minimum:"1" doc:"the deck, or the category at the top of the branch"`
+	} `nameHint:"Post-flashcards-grantsRequest"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/flashcards/{deck_id}", Tags: tags, DefaultStatus: nethttp.StatusNoContent,
-		Summary: "Bin a deck (can_edit_deck), or with permanent=true remove it for good (moderator or owner)",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound, nethttp.StatusConflict},
-	}, func(ctx context.Context, in *struct {
-		DeckPath
-		Permanent bool `query:"permanent" doc:"remove for good, with every card and schedule"`
-	}) (*struct{}, error) {
-		return nil, svc.Delete(ctx, auth.MustFrom(ctx), in.DeckID, in.Permanent)
-	})
+// RevokeGrantInput names a person's deck grant.
+type RevokeGrantInput struct {
+	GrantID int64 `path:"grant_id" minimum:"1"`
+	UserID  int64 `query:"user_id" required:"true" minimum:"1"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/flashcards/{deck_id}/restore", Tags: tags,
-		Summary: "Take a deck out of the bin (can_edit_deck)",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound, nethttp.StatusConflict},
-	}, func(ctx context.Context, in *DeckPath) (*deckOut, error) {
-		v, err := svc.Restore(ctx, auth.MustFrom(ctx), in.DeckID)
-		if err != nil {
-			return nil, err
-		}
-		return toDetail(v), nil
-	})
+type deckGrantsOut struct{ Body []DeckGrantResponse }
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/flashcards/{deck_id}/share", Tags: tags,
-		Summary: "Share a deck site-wide (can_edit_deck)",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *DeckPath) (*deckOut, error) {
-		v, err := svc.Share(ctx, auth.MustFrom(ctx), in.DeckID)
-		if err != nil {
-			return nil, err
-		}
-		return toDetail(v), nil
-	})
+type deckGrantOut struct{ Body DeckGrantResponse }
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/flashcards/{deck_id}/share", Tags: tags,
-		Summary: "Force-unshare a deck (admins)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *DeckPath) (*deckOut, error) {
-		v, err := svc.ForceUnshare(ctx, auth.MustFrom(ctx), in.DeckID)
-		if err != nil {
-			return nil, err
-		}
-		return toDetail(v), nil
-	})
+func toDeckGrants(gs []app.DeckGrant) []DeckGrantResponse {
+	out := make([]DeckGrantResponse, len(gs))
+	for i := range gs {
+		out[i] = toDeckGrant(&gs[i])
+	}
+	return out
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcards/grants", Tags: tags,
-		Summary: "A person's deck grants and the live decks each reaches now (moderators)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		UserID int64 `query:"user_id" required:"true" minimum:"1"`
-	}) (*struct{ Body []DeckGrantResponse }, error) {
-		gs, err := svc.Grants(ctx, in.UserID)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]DeckGrantResponse, len(gs))
-		for i := range gs {
-			out[i] = toDeckGrant(&gs[i])
-		}
-		return &struct{ Body []DeckGrantResponse }{out}, nil
-	})
+func toDecks(ds []app.Deck) []DeckResponse {
+	out := make([]DeckResponse, len(ds))
+	for i := range ds {
+		out[i] = toDeck(&ds[i])
+	}
+	return out
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/flashcards/grants", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Give a learner a deck grant: one deck, or a category branch of decks (moderators; edit, never delete)",
-		Description: "The same grant as POST /access/{user_id}/grants with kind deck: never to yourself, only to " +
-			"learners; the deck or category must exist. The answer lists the live decks it reaches now.",
-		Errors: []int{nethttp.StatusBadRequest, nethttp.StatusNotFound, nethttp.StatusConflict},
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			UserID   int64  `json:"user_id" minimum:"1"`
-			Scope    string `json:"scope" enum:"deck,category"`
-			TargetID int64  `json:"target_id" minimum:"1" doc:"the deck, or the category at the top of the branch"`
-		}
-	}) (*struct{ Body DeckGrantResponse }, error) {
-		g, err := svc.GiveGrant(ctx, auth.MustFrom(ctx), in.Body.UserID, in.Body.Scope, in.Body.TargetID)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body DeckGrantResponse }{toDeckGrant(g)}, nil
-	})
+// detailOf answers a service call that returns the deck as the caller sees it.
+func detailOf(v *app.DeckView, err error) (*deckOut, error) {
+	if err != nil {
+		return nil, err
+	}
+	return toDetail(v), nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/flashcards/grants/{grant_id}", Tags: tags, DefaultStatus: nethttp.StatusNoContent,
-		Summary: "Revoke a person's deck grant (moderators)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		GrantID int64 `path:"grant_id" minimum:"1"`
-		UserID  int64 `query:"user_id" required:"true" minimum:"1"`
-	}) (*struct{}, error) {
-		return nil, svc.RevokeGrant(ctx, in.UserID, in.GrantID)
-	})
+func listOf(ds []app.Deck, total int64, err error) (*deckList, error) {
+	if err != nil {
+		return nil, err
+	}
+	return toDeckList(ds, total), nil
+}
+
+func (h *handlers) createManual(ctx context.Context, in *ManualDeckInput) (*deckOut, error) {
+	b := in.Body
+	return detailOf(h.svc.CreateManual(ctx, auth.MustFrom(ctx), app.DeckInput{Title: &b.Title, Description: &b.Description,
+		CategoryID: &b.CategoryID, IgnoreAccents: &b.IgnoreAccents}))
+}
+
+func (h *handlers) listDecks(ctx context.Context, in *ListDecksInput) (*deckList, error) {
+	return listOf(h.svc.List(ctx, auth.MustFrom(ctx), in.CategoryID, in.Limit, in.Offset))
+}
+
+func (h *handlers) trash(ctx context.Context, in *httpapi.Page) (*deckList, error) {
+	return listOf(h.svc.Trash(ctx, auth.MustFrom(ctx), in.Limit, in.Offset))
+}
+
+func (h *handlers) getDeck(ctx context.Context, in *DeckPath) (*deckOut, error) {
+	return detailOf(h.svc.Get(ctx, auth.MustFrom(ctx), in.DeckID))
+}
+
+func (h *handlers) patchDeck(ctx context.Context, in *PatchDeckInput) (*deckOut, error) {
+	return detailOf(h.svc.Update(ctx, auth.MustFrom(ctx), in.DeckID, in.Body.input()))
+}
+
+func (h *handlers) deleteDeck(ctx context.Context, in *DeleteDeckInput) (*struct{}, error) {
+	return nil, h.svc.Delete(ctx, auth.MustFrom(ctx), in.DeckID, in.Permanent)
+}
+
+func (h *handlers) restoreDeck(ctx context.Context, in *DeckPath) (*deckOut, error) {
+	return detailOf(h.svc.Restore(ctx, auth.MustFrom(ctx), in.DeckID))
+}
+
+func (h *handlers) shareDeck(ctx context.Context, in *DeckPath) (*deckOut, error) {
+	return detailOf(h.svc.Share(ctx, auth.MustFrom(ctx), in.DeckID))
+}
+
+func (h *handlers) unshareDeck(ctx context.Context, in *DeckPath) (*deckOut, error) {
+	return detailOf(h.svc.ForceUnshare(ctx, auth.MustFrom(ctx), in.DeckID))
+}
+
+func (h *handlers) grants(ctx context.Context, in *GrantsInput) (*deckGrantsOut, error) {
+	gs, err := h.svc.Grants(ctx, in.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return &deckGrantsOut{toDeckGrants(gs)}, nil
+}
+
+func (h *handlers) giveGrant(ctx context.Context, in *GiveGrantInput) (*deckGrantOut, error) {
+	g, err := h.svc.GiveGrant(ctx, auth.MustFrom(ctx), in.Body.UserID, in.Body.Scope, in.Body.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	return &deckGrantOut{toDeckGrant(g)}, nil
+}
+
+func (h *handlers) revokeGrant(ctx context.Context, in *RevokeGrantInput) (*struct{}, error) {
+	return nil, h.svc.RevokeGrant(ctx, in.UserID, in.GrantID)
 }
 
 func toDeckGrant(g *app.DeckGrant) DeckGrantResponse {

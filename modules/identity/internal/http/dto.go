@@ -87,3 +87,20 @@ func total(n int64) string { return strconv.FormatInt(n, 10) }
 type UserPath struct {
 	UserID int64 `path:"user_id" minimum:"1"`
 }
+
+func toUserResponses(us []app.User) []UserResponse {
+	out := make([]UserResponse, len(us))
+	for i, u := range us {
+		out[i] = toUserResponse(u)
+	}
+	return out
+}
+
+func toSessionResponses(ss []app.Session) []SessionResponse {
+	out := make([]SessionResponse, len(ss))
+	for i, s := range ss {
+		out[i] = SessionResponse{Family: s.ID, Device: s.Device, CreatedAt: s.CreatedAt,
+			LastUsedAt: s.LastUsedAt, ExpiresAt: s.ExpiresAt}
+	}
+	return out
+}

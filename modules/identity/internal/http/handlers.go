@@ -32,16 +32,6 @@ func New(svc *app.Service, serviceName, publicURL string) *Handlers {
 		alwaysSecure: strings.HasPrefix(strings.ToLower(publicURL), "https://")}
 }
 
-// Register declares every identity operation.
-func (h *Handlers) Register(r *httpapi.Router) {
-	h.registerSSO(r)
-	h.registerTokens(r)
-	h.registerAccount(r)
-	h.registerPeople(r)
-	h.registerAccess(r)
-	h.registerClosed(r)
-}
-
 // Browser is what a handler learns of the browser beyond the declared
 // parameters: its cookies and whether it came over https. Resolved by huma
 // from the raw request, so the cookies stay out of the documented surface.
@@ -84,5 +74,3 @@ func (h *Handlers) mediaCookies(b *Browser, value string, maxAge int) []nethttp.
 	}
 	return out
 }
-
-func tags(t string) []string { return []string{t} }

@@ -2,13 +2,9 @@ package http
 
 import (
 	"context"
-	nethttp "net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/identity/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
 type usersInput struct {
@@ -42,67 +38,27 @@ type adminUnthrottleInput struct {
 	}
 }
 
-func (h *Handlers) registerPeople(r *httpapi.Router) {
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/admin/users", Tags: tags("admin"),
-		Summary: "Every account, in id order (X-Total-Count carries the total)",
-	}, func(ctx context.Context, in *usersInput) (*usersOutput, error) {
-		users, n, err := h.svc.ListUsers(ctx, in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		out := &usersOutput{Total: total(n), Body: make([]UserResponse, len(users))}
-		for i, u := range users {
-			out.Body[i] = toUserResponse(u)
-		}
-		return out, nil
-	})
+func (h *Handlers) users(ctx context.Context, in *usersInput) (*usersOutput, error) {
+	users, n, err := h.svc.ListUsers(ctx, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &usersOutput{Total: total(n), Body: toUserResponses(users)}, nil
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/admin/users", Tags: tags("admin"),
-		Summary:       "Create an account ahead of its first sign-in (email taken as verified)",
-		DefaultStatus: nethttp.StatusCreated, Errors: []int{nethttp.StatusConflict},
-	}, func(ctx context.Context, in *adminCreateUserInput) (*userOutput, error) {
-		u, err := h.svc.CreateUser(ctx, in.Body.Email, in.Body.Name)
-		if err != nil {
-			return nil, err
-		}
-		return &userOutput{toUserResponse(u)}, nil
-	})
+func (h *Handlers) createUser(ctx context.Context, in *adminCreateUserInput) (*userOutput, error) {
+	return userOf(h.svc.CreateUser(ctx, in.Body.Email, in.Body.Name))
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/admin/users/{user_id}/role", Tags: tags("admin"),
-		Summary: "Set someone's role (400 for your own; 409 while provider role mapping is on)",
-		Errors:  []int{nethttp.StatusBadRequest, nethttp.StatusNotFound, nethttp.StatusConflict},
-	}, func(ctx context.Context, in *adminRoleInput) (*userOutput, error) {
-		u, err := h.svc.SetRole(ctx, app.RoleChange{Actor: auth.MustFrom(ctx), Target: in.UserID,
-			Role: auth.Role(in.Body.Role), AdminRoute: true})
-		if err != nil {
-			return nil, err
-		}
-		return &userOutput{toUserResponse(u)}, nil
-	})
+func (h *Handlers) adminSetRole(ctx context.Context, in *adminRoleInput) (*userOutput, error) {
+	return userOf(h.svc.SetRole(ctx, app.RoleChange{Actor: auth.MustFrom(ctx), Target: in.UserID,
+		Role: auth.Role(in.Body.Role), AdminRoute: true}))
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/admin/users/{user_id}/unthrottle", Tags: tags("admin"),
-		Summary: "Exempt someone from the AI and speech rate limits, or not",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *adminUnthrottleInput) (*userOutput, error) {
-		u, err := h.svc.SetUnthrottled(ctx, in.UserID, in.Body.Unthrottled)
-		if err != nil {
-			return nil, err
-		}
-		return &userOutput{toUserResponse(u)}, nil
-	})
+func (h *Handlers) unthrottle(ctx context.Context, in *adminUnthrottleInput) (*userOutput, error) {
+	return userOf(h.svc.SetUnthrottled(ctx, in.UserID, in.Body.Unthrottled))
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/admin/users/{user_id}", Tags: tags("admin"),
-		Summary: "Delete someone's account (400 for your own)",
-		Description: "Sessions and grants go with it; other modules remove the person's own data " +
-			"(attempts, favourites, notes, collections) when they hear identity.user_deleted.v1.",
-		DefaultStatus: nethttp.StatusNoContent,
-		Errors:        []int{nethttp.StatusBadRequest, nethttp.StatusNotFound, nethttp.StatusConflict},
-	}, func(ctx context.Context, in *UserPath) (*struct{}, error) {
-		return nil, h.svc.DeleteUser(ctx, auth.MustFrom(ctx), in.UserID)
-	})
+func (h *Handlers) deleteUser(ctx context.Context, in *UserPath) (*struct{}, error) {
+	return nil, h.svc.DeleteUser(ctx, auth.MustFrom(ctx), in.UserID)
 }

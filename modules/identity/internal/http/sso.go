@@ -5,10 +5,7 @@ import (
 	nethttp "net/http"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
-
 	"github.com/roundsedu/rounds/modules/identity/internal/app"
-	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
@@ -59,78 +56,48 @@ type tokenOutput struct {
 	Body      Token
 }
 
-func (h *Handlers) registerSSO(r *httpapi.Router) {
-	httpapi.Register(r, auth.Public, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/auth/sso/config", Tags: tags("auth"),
-		Summary: "Whether single sign-on is available, and the login mode",
-	}, func(context.Context, *struct{}) (*struct{ Body SSOConfig }, error) {
-		info := h.svc.SSOInfo()
-		return &struct{ Body SSOConfig }{SSOConfig{Available: info.Available, LoginMode: "sso",
-			LoginURL: httpapi.Prefix + "/auth/sso/login", LogoutURL: httpapi.Prefix + "/auth/sso/logout",
-			RoleMapping: info.RoleMapping}}, nil
-	})
+type ssoConfigOut struct{ Body SSOConfig }
 
-	httpapi.Register(r, auth.Public, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/auth/sso/login", Tags: tags("auth"),
-		Summary: "Start signing in at the identity provider",
-		Description: "Redirects to the provider with state, nonce and a PKCE challenge; the state is bound to this " +
-			"browser by a short-lived cookie, and the one-time code the sign-in ends with to this browser or to the " +
-			"client's code_challenge. 300 per caller address per hour (429 beyond).",
-		DefaultStatus: nethttp.StatusFound,
-		Errors:        []int{nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *startLoginInput) (*redirect, error) {
-		to, binding, err := h.svc.BeginLogin(ctx, app.Login{Browser: in.Browser.cookie(h.loginCookie),
-			Challenge: in.CodeChallenge, Address: httpapi.ClientAddress(ctx)})
-		if err != nil {
-			return nil, err
-		}
-		c := h.cookie(&in.Browser, h.loginCookie, binding, "/api", int(app.LoginTTL/time.Second))
-		return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: []nethttp.Cookie{c}}, nil
-	})
+func (h *Handlers) ssoConfig(context.Context, *struct{}) (*ssoConfigOut, error) {
+	info := h.svc.SSOInfo()
+	return &ssoConfigOut{SSOConfig{Available: info.Available, LoginMode: "sso",
+		LoginURL: httpapi.Prefix + "/auth/sso/login", LogoutURL: httpapi.Prefix + "/auth/sso/logout",
+		RoleMapping: info.RoleMapping}}, nil
+}
 
-	httpapi.Register(r, auth.Public, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/auth/sso/callback", Tags: tags("auth"),
-		Summary:       "Where the identity provider returns the browser",
-		Description:   "Matches or creates the account by email, applies the role, and redirects to the client with a one-time code (60 s).",
-		DefaultStatus: nethttp.StatusFound,
-		Errors:        []int{nethttp.StatusBadRequest, nethttp.StatusForbidden, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *callbackInput) (*redirect, error) {
-		to, err := h.svc.FinishLogin(ctx, app.Callback{State: in.State, Code: in.Code, Error: in.Error,
-			ErrorDescription: in.ErrorDescription, Browser: in.Browser.cookie(h.loginCookie)})
-		if err != nil {
-			return nil, err
-		}
-		return &redirect{Status: nethttp.StatusFound, Location: to}, nil
-	})
+func (h *Handlers) startLogin(ctx context.Context, in *startLoginInput) (*redirect, error) {
+	to, binding, err := h.svc.BeginLogin(ctx, app.Login{Browser: in.Browser.cookie(h.loginCookie),
+		Challenge: in.CodeChallenge, Address: httpapi.ClientAddress(ctx)})
+	if err != nil {
+		return nil, err
+	}
+	c := h.cookie(&in.Browser, h.loginCookie, binding, "/api", int(app.LoginTTL/time.Second))
+	return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: []nethttp.Cookie{c}}, nil
+}
 
-	httpapi.Register(r, auth.Public, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/auth/sso/exchange", Tags: tags("auth"),
-		Summary: "Trade the one-time code for a token",
-		Description: "A code works once and for 60 seconds, and only for the client that started its sign-in: the " +
-			"same browser (its sign-in cookie, sent by itself) or the code_verifier of the sign-in's code_challenge; " +
-			"any other caller is refused (400) and the code is spent. Also sets the media cookie for /uploads and " +
-			"(admins) the job UI at /admin/jobs.",
-		Errors: []int{nethttp.StatusBadRequest},
-	}, func(ctx context.Context, in *ssoExchangeInput) (*tokenOutput, error) {
-		b := in.Body
-		t, err := h.svc.Exchange(ctx, app.CodeExchange{Code: b.Code, Browser: in.Browser.cookie(h.loginCookie),
-			Verifier: b.CodeVerifier, Refresh: b.Refresh, Device: b.Device})
-		if err != nil {
-			return nil, err
-		}
-		return &tokenOutput{SetCookie: h.mediaCookies(&in.Browser, t.MediaToken, t.ExpiresIn), Body: toToken(t)}, nil
-	})
+func (h *Handlers) callback(ctx context.Context, in *callbackInput) (*redirect, error) {
+	to, err := h.svc.FinishLogin(ctx, app.Callback{State: in.State, Code: in.Code, Error: in.Error,
+		ErrorDescription: in.ErrorDescription, Browser: in.Browser.cookie(h.loginCookie)})
+	if err != nil {
+		return nil, err
+	}
+	return &redirect{Status: nethttp.StatusFound, Location: to}, nil
+}
 
-	httpapi.Register(r, auth.Public, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/auth/sso/logout", Tags: tags("auth"),
-		Summary:       "Sign out at the identity provider",
-		Description:   "Redirects to the provider's end-session endpoint, which returns to the client.",
-		DefaultStatus: nethttp.StatusFound, Errors: []int{nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *loginInput) (*redirect, error) {
-		to, err := h.svc.LogoutURL(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: h.mediaCookies(&in.Browser, "", -1)}, nil
-	})
+func (h *Handlers) exchange(ctx context.Context, in *ssoExchangeInput) (*tokenOutput, error) {
+	b := in.Body
+	t, err := h.svc.Exchange(ctx, app.CodeExchange{Code: b.Code, Browser: in.Browser.cookie(h.loginCookie),
+		Verifier: b.CodeVerifier, Refresh: b.Refresh, Device: b.Device})
+	if err != nil {
+		return nil, err
+	}
+	return &tokenOutput{SetCookie: h.mediaCookies(&in.Browser, t.MediaToken, t.ExpiresIn), Body: toToken(t)}, nil
+}
+
+func (h *Handlers) ssoLogout(ctx context.Context, in *loginInput) (*redirect, error) {
+	to, err := h.svc.LogoutURL(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &redirect{Status: nethttp.StatusFound, Location: to, SetCookie: h.mediaCookies(&in.Browser, "", -1)}, nil
 }

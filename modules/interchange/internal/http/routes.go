@@ -3,239 +3,96 @@
 package http
 
 import (
-	"context"
-	"fmt"
-	"log/slog"
 	nethttp "net/http"
-	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/interchange/internal/app"
-	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-// RefusalResponse is a question of the file that was not imported.
-type RefusalResponse struct {
-	Item   int    `json:"item" doc:"1-based position among the file's questions"`
-	Name   string `json:"name" doc:"its title in the file"`
-	Reason string `json:"reason"`
-}
-
-// ImportResponse is the outcome of an import.
-type ImportResponse struct {
-	BatchID  int64             `json:"batch_id" doc:"review the drafts under /drafts/batches/{batch_id}"`
-	Source   string            `json:"source"`
-	Imported int               `json:"imported" doc:"drafts created, pending review"`
-	Refused  []RefusalResponse `json:"refused"`
-}
-
-type importInput struct {
-	Format     string             `path:"format" enum:"moodle-xml,gift"`
-	CategoryID httpapi.OptionalID `query:"category_id" doc:"Files-into-topic category of the batch; can be set later"`
-	Filename   string             `query:"filename" maxLength:"200" doc:"the file's name, shown as the batch's source"`
-	RawBody    []byte
-}
-
-type ankiInput struct {
-	CategoryID int64  `query:"category_id" required:"true" doc:"the deck's category (required for every deck)"`
-	Title      string `query:"title" maxLength:"200" doc:"the deck's title; absent: the package's deck name"`
-	RawBody    []byte
-}
-
-// DeckImportResponse is the outcome of an Anki import.
-type DeckImportResponse struct {
-	DeckID  int64             `json:"deck_id"`
-	Title   string            `json:"title"`
-	Notes   int               `json:"notes" doc:"notes imported"`
-	Cards   int               `json:"cards" doc:"cards made (a reversed note makes two, a cloze note one per deletion number, an image occlusion note one per hidden shape)"`
-	Mapped  []MappingResponse `json:"mapped" doc:"how the notes of each note type were taken"`
-	Refused []RefusalResponse `json:"refused" doc:"notes left out, by position in the collection"`
-}
-
-// MappingResponse tells how the notes of one note type became cards.
-type MappingResponse struct {
-	NoteType string `json:"note_type" doc:"the note type's name in the package"`
-	As       string `json:"as" enum:"basic,reversed,cloze,image,type_in" doc:"the card type they became"`
-	How      string `json:"how" doc:"which of the note type's fields and card templates made the front and back"`
-	Notes    int    `json:"notes" doc:"notes taken this way"`
-}
-
-type exportInput struct {
-	QuizID int64  `path:"quiz_id"`
-	Format string `path:"format" enum:"moodle-xml,gift,qti"`
-}
-
-type fileOutput struct {
-	ContentType        string `header:"Content-Type"`
-	ContentDisposition string `header:"Content-Disposition"`
-	Body               []byte
-}
+type handlers struct{ svc *app.Service }
 
 // Register declares the module's operations.
 func Register(r *httpapi.Router, svc *app.Service) {
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/drafts/import/{format}", Tags: []string{"drafts"},
-		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxImportBytes,
-		Errors:  []int{400, 413, 422},
-		Summary: "Import a question file (Moodle XML or GIFT) as a batch of drafts to review",
-		Description: "The body is the file itself. Questions the bank can hold become pending drafts of one new " +
-			"batch; nothing enters the bank until a draft is accepted. Each question left out is listed with " +
-			"its reason. A file that cannot be read is a 400, a DOCTYPE or a file with no importable question " +
-			"a 422, a file over the size or question limit a 413; then nothing is stored.",
-	}, func(ctx context.Context, in *importInput) (*struct{ Body ImportResponse }, error) {
-		res, err := svc.Import(ctx, auth.MustFrom(ctx), app.Formats[in.Format], in.Filename, in.RawBody, in.CategoryID.Ptr())
-		if err != nil {
-			return nil, err
-		}
-		out := ImportResponse{BatchID: res.Batch.ID, Source: res.Batch.Source, Imported: res.Batch.Pending,
-			Refused: make([]RefusalResponse, len(res.Refused))}
-		for i, f := range res.Refused {
-			out.Refused[i] = RefusalResponse(f)
-		}
-		return &struct{ Body ImportResponse }{out}, nil
-	})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/flashcard-decks/import/apkg", Tags: []string{"flashcards"},
-		DefaultStatus: nethttp.StatusCreated, MaxBodyBytes: svc.Config().MaxPackageBytes,
-		Errors:  []int{400, 413, 422},
-		Summary: "Import an Anki package (.apkg) as a new flashcard deck",
-		Description: "The body is the package itself, in any layout Anki writes: the latest (meta, collection.anki21b " +
-			"in zstd, schema 18, a zstd protobuf media map; the decoy collection.anki2 beside it is never read) or " +
-			"the legacy ones (collection.anki21 or collection.anki2, schema 11). Each note becomes cards through " +
-			"the same rules as cards written by hand, by what its note type's card templates show: cloze types a " +
-			"cloze card, a card asking {{type:Field}} a type-in card, two templates asking each side of the other " +
-			"a reversed card, image occlusion notes an image card per hidden shape, any other card a basic card " +
-			"(question side front, answer side back); mapped says how each note type was taken and each note " +
-			"left out is listed with its reason. The collection's tables are read only when they are real " +
-			"tables: a view, a trigger or a generated column is a 422. The cards' scheduling and review log in the package " +
-			"become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file " +
-			"whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic " +
-			"note showing it on its front an image card, any other note its card with the picture; a note with " +
-			"several pictures or a missing or non-image one is left out. A package that cannot be read, or whose " +
-			"media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that " +
-			"cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, " +
-			"collection or picture), entry, note, media map or media limits a 413; then nothing is stored.",
-	}, func(ctx context.Context, in *ankiInput) (*struct{ Body DeckImportResponse }, error) {
-		res, err := svc.ImportAnki(ctx, auth.MustFrom(ctx), in.RawBody, in.CategoryID, in.Title)
-		if err != nil {
-			return nil, err
-		}
-		out := DeckImportResponse{DeckID: res.DeckID, Title: res.Title, Notes: res.Notes, Cards: res.Cards,
-			Mapped: make([]MappingResponse, len(res.Mapped)), Refused: make([]RefusalResponse, len(res.Refused))}
-		for i, m := range res.Mapped {
-			out.Mapped[i] = MappingResponse{NoteType: m.NoteType, As: m.As, How: m.How, Notes: m.Notes}
-		}
-		for i, f := range res.Refused {
-			out.Refused[i] = RefusalResponse(f)
-		}
-		return &struct{ Body DeckImportResponse }{out}, nil
-	})
-
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/apkg", Tags: []string{"flashcards"},
-		Summary: "Export a deck you may study as an Anki package (.apkg) with your schedule",
-		Description: "layout=latest (the default) writes what Anki 2.1.50 and later write by default: a meta entry " +
-			"(package version 3), the collection as collection.anki21b (zstd, schema 18), a decoy collection.anki2 " +
-			"asking older Ankis to update, a zstd protobuf media map and zstd media files. layout=legacy writes " +
-			"collection.anki2 (schema 11) with a JSON media map, which every Anki from 2.0 on reads. Basic, " +
-			"reversed, cloze and type-in cards become notes of Anki's stock note types, image cards " +
-			"Basic notes showing the picture on the front; a card's picture is a media file of the package " +
-			"shown in a field with <img src>. Occlusion (masked image) cards are left out (X-Cards-Left-Out " +
-			"counts them). Each card carries your FSRS state of it " +
-			"(Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and " +
-			"the revlog holds your reviews; cards you never studied are new. The package is streamed as it is " +
-			"written; one cut short has no zip directory.",
-		Errors: []int{404},
-		Responses: map[string]*huma.Response{"200": {Description: "the package",
-			Headers: map[string]*huma.Param{"X-Cards-Left-Out": {Description: "cards no Anki note type holds (occlusion cards)",
-				Schema: &huma.Schema{Type: "integer"}}},
-			Content: map[string]*huma.MediaType{"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}},
-	}, func(ctx context.Context, in *struct {
-		DeckID int64  `path:"deck_id"`
-		Layout string `query:"layout" enum:"latest,legacy" default:"latest" doc:"latest: Anki 2.1.50+'s package (zstd, schema 18); legacy: collection.anki2 (schema 11) for any Anki"`
-	}) (*huma.StreamResponse, error) {
-		exp, err := svc.ExportAnki(ctx, auth.MustFrom(ctx), in.DeckID, app.AnkiLayouts[in.Layout])
-		if err != nil {
-			return nil, err
-		}
-		return stream(svc.Log(), "application/zip", exp.Filename, func(hc huma.Context) error {
-			defer exp.Remove()
-			hc.SetHeader("X-Cards-Left-Out", strconv.Itoa(exp.LeftOut))
-			return exp.Write(hc.BodyWriter())
-		}), nil
-	})
-
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/flashcard-decks/{deck_id}/export/revlog", Tags: []string{"flashcards"},
-		Summary: "Export your reviews of a deck as the review log CSV FSRS optimisers read",
-		Description: "Columns card_id, review_time (ms since the Unix epoch), review_rating (1 again to 4 easy), " +
-			"review_state (the card's state before the review: 0 new, 1 learning, 2 review, 3 relearning) and " +
-			"review_duration (ms, 0 when not measured), the revlog.csv of open-spaced-repetition's fsrs-optimizer; " +
-			"one row per review, by card then time. Only your own reviews, of a deck you may study.",
-	}, func(ctx context.Context, in *struct {
-		DeckID int64 `path:"deck_id"`
-	}) (*fileOutput, error) {
-		buf, err := svc.ExportReviews(ctx, auth.MustFrom(ctx), in.DeckID)
-		if err != nil {
-			return nil, err
-		}
-		return &fileOutput{ContentType: "text/csv; charset=utf-8",
-			ContentDisposition: fmt.Sprintf(`attachment; filename="deck-%d-revlog.csv"`, in.DeckID), Body: buf.Bytes()}, nil
-	})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/quizzes/{quiz_id}/export/{format}", Tags: []string{"quizzes"},
-		Summary: "Export a quiz's questions, answers and feedback included, as a file (Moodle XML, GIFT or QTI 2.1)",
-		Description: "moodle-xml and gift answer the question file. qti answers a QTI 2.1 content package (zip): " +
-			"imsmanifest.xml (IMS CP 1.1), assessment-test.xml referring to one assessmentItem per question " +
-			"(items/item_<question id>.xml: choiceInteraction with match_correct, or textEntryInteraction with " +
-			"map_response over the accepted answers; the explanation as modalFeedback, per-option feedback in a " +
-			"tutor rubricBlock) and the question images under images/, referred to by relative path. The package " +
-			"is streamed as it is written; one cut short has no zip directory.",
-		Errors: []int{404},
-		Responses: map[string]*huma.Response{"200": {Description: "the file", Content: map[string]*huma.MediaType{
-			"application/xml": {Schema: &huma.Schema{Type: "string"}},
-			"text/plain":      {Schema: &huma.Schema{Type: "string"}},
-			"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}},
-		}}},
-	}, func(ctx context.Context, in *exportInput) (*huma.StreamResponse, error) {
-		p := auth.MustFrom(ctx)
-		if in.Format == "qti" {
-			pkg, err := svc.ExportQTI(ctx, p, in.QuizID)
-			if err != nil {
-				return nil, err
-			}
-			return stream(svc.Log(), "application/zip", pkg.Filename, func(hc huma.Context) error {
-				return pkg.Write(hc.Context(), hc.BodyWriter())
-			}), nil
-		}
-		f, ok := app.Formats[in.Format]
-		if !ok {
-			return nil, apperr.Invalidf("path.format", "unknown format %q", in.Format)
-		}
-		buf, name, err := svc.Export(ctx, p, f, in.QuizID)
-		if err != nil {
-			return nil, err
-		}
-		return stream(svc.Log(), f.MediaType, name, func(hc huma.Context) error {
-			_, err := hc.BodyWriter().Write(buf.Bytes())
-			return err
-		}), nil
-	})
+	h := &handlers{svc: svc}
+	importRoutes(r, h)
+	exportRoutes(r, h)
 }
 
-// stream answers a file download written once the status is sent; a write
-// that fails then can only be logged (the client sees a cut-short file).
-func stream(log *slog.Logger, contentType, filename string, write func(huma.Context) error) *huma.StreamResponse {
-	return &huma.StreamResponse{Body: func(hc huma.Context) {
-		hc.SetHeader("Content-Type", contentType)
-		hc.SetHeader("Content-Disposition", `attachment; filename="`+filename+`"`)
-		if err := write(hc); err != nil {
-			log.ErrorContext(hc.Context(), "interchange: export cut short", "file", filename, "error", err)
-		}
-	}}
+func importRoutes(r *httpapi.Router, h *handlers) {
+	op := httpapi.Described(httpapi.Op(nethttp.MethodPost, "/drafts/import/{format}", "drafts",
+		"Import a question file (Moodle XML or GIFT) as a batch of drafts to review", nethttp.StatusCreated, 400, 413, 422),
+		"The body is the file itself. Questions the bank can hold become pending drafts of one new "+
+			"batch; nothing enters the bank until a draft is accepted. Each question left out is listed with "+
+			"its reason. A file that cannot be read is a 400, a DOCTYPE or a file with no importable question "+
+			"a 422, a file over the size or question limit a 413; then nothing is stored.")
+	op.MaxBodyBytes = h.svc.Config().MaxImportBytes
+	httpapi.Register(r, auth.Mod, op, h.importFile)
+
+	op = httpapi.Described(httpapi.Op(nethttp.MethodPost, "/flashcard-decks/import/apkg", "flashcards",
+		"Import an Anki package (.apkg) as a new flashcard deck", nethttp.StatusCreated, 400, 413, 422),
+		"The body is the package itself, in any layout Anki writes: the latest (meta, collection.anki21b "+
+			"in zstd, schema 18, a zstd protobuf media map; the decoy collection.anki2 beside it is never read) or "+
+			"the legacy ones (collection.anki21 or collection.anki2, schema 11). Each note becomes cards through "+
+			"the same rules as cards written by hand, by what its note type's card templates show: cloze types a "+
+			"cloze card, a card asking {{type:Field}} a type-in card, two templates asking each side of the other "+
+			"a reversed card, image occlusion notes an image card per hidden shape, any other card a basic card "+
+			"(question side front, answer side back); mapped says how each note type was taken and each note "+
+			"left out is listed with its reason. The collection's tables are read only when they are real "+
+			"tables: a view, a trigger or a generated column is a 422. The cards' scheduling and review log in the package "+
+			"become the importer's schedule of the new cards. A note's one picture (<img src> naming a media file "+
+			"whose bytes are PNG, JPEG or WebP) is stored as a media asset and becomes the card's picture: a basic "+
+			"note showing it on its front an image card, any other note its card with the picture; a note with "+
+			"several pictures or a missing or non-image one is left out. A package that cannot be read, or whose "+
+			"media map names a file it lacks, is a 400; an entry or media name that is a path, a picture that "+
+			"cannot be decoded, or no importable note, a 422; a package over its size, unpacked size (zip bomb, "+
+			"collection or picture), entry, note, media map or media limits a 413; then nothing is stored.")
+	op.MaxBodyBytes = h.svc.Config().MaxPackageBytes
+	httpapi.Register(r, auth.Mod, op, h.importAnki)
+}
+
+func exportRoutes(r *httpapi.Router, h *handlers) {
+	op := httpapi.Described(httpapi.Op(nethttp.MethodGet, "/flashcard-decks/{deck_id}/export/apkg", "flashcards",
+		"Export a deck you may study as an Anki package (.apkg) with your schedule", 0, 404),
+		"layout=latest (the default) writes what Anki 2.1.50 and later write by default: a meta entry "+
+			"(package version 3), the collection as collection.anki21b (zstd, schema 18), a decoy collection.anki2 "+
+			"asking older Ankis to update, a zstd protobuf media map and zstd media files. layout=legacy writes "+
+			"collection.anki2 (schema 11) with a JSON media map, which every Anki from 2.0 on reads. Basic, "+
+			"reversed, cloze and type-in cards become notes of Anki's stock note types, image cards "+
+			"Basic notes showing the picture on the front; a card's picture is a media file of the package "+
+			"shown in a field with <img src>. Occlusion (masked image) cards are left out (X-Cards-Left-Out "+
+			"counts them). Each card carries your FSRS state of it "+
+			"(Anki's due, interval, reps, lapses, queue and type, stability and difficulty in the card's data) and "+
+			"the revlog holds your reviews; cards you never studied are new. The package is streamed as it is "+
+			"written; one cut short has no zip directory.")
+	op.Responses = map[string]*huma.Response{"200": {Description: "the package",
+		Headers: map[string]*huma.Param{"X-Cards-Left-Out": {Description: "cards no Anki note type holds (occlusion cards)",
+			Schema: &huma.Schema{Type: "integer"}}},
+		Content: map[string]*huma.MediaType{"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}}
+	httpapi.Register(r, auth.User, op, h.exportAnki)
+
+	httpapi.Register(r, auth.User, httpapi.Described(httpapi.Op(nethttp.MethodGet, "/flashcard-decks/{deck_id}/export/revlog", "flashcards",
+		"Export your reviews of a deck as the review log CSV FSRS optimisers read", 0),
+		"Columns card_id, review_time (ms since the Unix epoch), review_rating (1 again to 4 easy), "+
+			"review_state (the card's state before the review: 0 new, 1 learning, 2 review, 3 relearning) and "+
+			"review_duration (ms, 0 when not measured), the revlog.csv of open-spaced-repetition's fsrs-optimizer; "+
+			"one row per review, by card then time. Only your own reviews, of a deck you may study."),
+		h.exportReviews)
+
+	op = httpapi.Described(httpapi.Op(nethttp.MethodGet, "/quizzes/{quiz_id}/export/{format}", "quizzes",
+		"Export a quiz's questions, answers and feedback included, as a file (Moodle XML, GIFT or QTI 2.1)", 0, 404),
+		"moodle-xml and gift answer the question file. qti answers a QTI 2.1 content package (zip): "+
+			"imsmanifest.xml (IMS CP 1.1), assessment-test.xml referring to one assessmentItem per question "+
+			"(items/item_<question id>.xml: choiceInteraction with match_correct, or textEntryInteraction with "+
+			"map_response over the accepted answers; the explanation as modalFeedback, per-option feedback in a "+
+			"tutor rubricBlock) and the question images under images/, referred to by relative path. The package "+
+			"is streamed as it is written; one cut short has no zip directory.")
+	op.Responses = map[string]*huma.Response{"200": {Description: "the file", Content: map[string]*huma.MediaType{
+		"application/xml": {Schema: &huma.Schema{Type: "string"}},
+		"text/plain":      {Schema: &huma.Schema{Type: "string"}},
+		"application/zip": {Schema: &huma.Schema{Type: "string", Format: "binary"}},
+	}}}
+	httpapi.Register(r, auth.Mod, op, h.exportQuiz)
 }

@@ -2,10 +2,7 @@ package http
 
 import (
 	"context"
-	nethttp "net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/plans/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -77,108 +74,93 @@ type examPath struct {
 	ID int64 `path:"exam_id" minimum:"1"`
 }
 
-// RegisterExams adds the exam and exam-result operations.
-func RegisterExams(r *httpapi.Router, svc *app.Service) {
-	tags := []string{"exams"}
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/exams", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Draw a timed exam paper to a blueprint (refused naming each short domain)",
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			Title            string           `json:"title" maxLength:"1000"`
-			Size             int              `json:"size" minimum:"1" maximum:"2000" doc:"questions on the paper"`
-			TimeLimitMinutes int              `json:"time_limit_minutes" minimum:"1" maximum:"1440"`
-			Publish          bool             `json:"publish,omitempty" required:"false" doc:"open it to learners at once"`
-			Domains          []ExamDomainItem `json:"domains" minItems:"1" maxItems:"50"`
-			Seed             *uint64          `json:"seed,omitempty" required:"false"`
-		}
-	}) (*examOut, error) {
-		b := in.Body
-		ne := app.NewExam{Title: b.Title, Size: b.Size, TimeLimitMinutes: b.TimeLimitMinutes, Publish: b.Publish, Seed: b.Seed}
-		for _, d := range b.Domains {
-			ne.Domains = append(ne.Domains, app.ExamDomainIn{BlueprintDomain: d.domain(), ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
-		}
-		e, err := svc.CreateExam(ctx, auth.MustFrom(ctx), ne)
-		if err != nil {
-			return nil, err
-		}
-		return &examOut{toExam(e)}, nil
-	})
+// CreateExamInput draws a new exam paper.
+type CreateExamInput struct {
+	Body struct {
+		Title            string           `json:"title" maxLength:"1000"`
+		Size             int              `json:"size" minimum:"1" maximum:"2000" doc:"questions on the paper"`
+		TimeLimitMinutes int              `json:"time_limit_minutes" minimum:"1" maximum:"1440"`
+		Publish          bool             `json:"publish,omitempty" required:"false" doc:"open it to learners at once"`
+		Domains          []ExamDomainItem `json:"domains" minItems:"1" maxItems:"50"`
+		Seed             *uint64          `json:"seed,omitempty" required:"false"`
+	} `nameHint:"Post-examsRequest"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/exams", Tags: tags,
-		Summary: "Exams: published ones (moderators: all), newest first",
-	}, func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[ExamResponse], error) {
-		es, total, err := svc.Exams(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		return httpapi.ListOf(es, total, toExam), nil
-	})
+// PublishExamInput opens or closes an exam.
+type PublishExamInput struct {
+	ID        int64 `path:"exam_id" minimum:"1"`
+	Published bool  `query:"published" default:"true"`
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPatch, Path: "/exams/{exam_id}/publish", Tags: tags,
-		Summary: "Open an exam to learners (published=true) or close it; results already recorded stay readable",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		ID        int64 `path:"exam_id" minimum:"1"`
-		Published bool  `query:"published" default:"true"`
-	}) (*examOut, error) {
-		e, err := svc.PublishExam(ctx, in.ID, in.Published)
-		if err != nil {
-			return nil, err
-		}
-		return &examOut{toExam(e)}, nil
-	})
+type examStartedOut struct {
+	Body struct {
+		ExamID int64 `json:"exam_id"`
+		QuizID int64 `json:"quiz_id"`
+		Reused bool  `json:"reused"`
+	} `nameHint:"Post-exams-by-exam-id-startResponse"`
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/exams/{exam_id}", Tags: tags,
-		Summary: "An exam (published, or any for moderators)", Errors: []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *examPath) (*examOut, error) {
-		e, err := svc.Exam(ctx, auth.MustFrom(ctx), in.ID)
-		if err != nil {
-			return nil, err
-		}
-		return &examOut{toExam(e)}, nil
-	})
+type reportOut struct{ Body ExamReport }
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/exams/{exam_id}/start", Tags: tags,
-		Summary: "Build or reuse your timed saved test of the paper; sit it with POST /attempts/start?quiz_id=",
-		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *examPath) (*struct {
-		Body struct {
-			ExamID int64 `json:"exam_id"`
-			QuizID int64 `json:"quiz_id"`
-			Reused bool  `json:"reused"`
-		}
-	}, error) {
-		st, err := svc.StartExam(ctx, auth.MustFrom(ctx), in.ID)
-		if err != nil {
-			return nil, err
-		}
-		out := &struct {
-			Body struct {
-				ExamID int64 `json:"exam_id"`
-				QuizID int64 `json:"quiz_id"`
-				Reused bool  `json:"reused"`
-			}
-		}{}
-		out.Body.ExamID, out.Body.QuizID, out.Body.Reused = in.ID, st.QuizID, st.Reused
-		return out, nil
-	})
+func toExamDomains(ds []ExamDomainItem) []app.ExamDomainIn {
+	var out []app.ExamDomainIn
+	for _, d := range ds {
+		out = append(out, app.ExamDomainIn{BlueprintDomain: d.domain(), ArticleIDs: d.ArticleIDs, DeckIDs: d.DeckIDs})
+	}
+	return out
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/exam-results/{exam_id}", Tags: []string{"exam results"},
-		Summary: "Your result: score per domain, percentile among all who sat the paper, weakest domains with their articles and decks",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *examPath) (*struct{ Body ExamReport }, error) {
-		rep, err := svc.Report(ctx, auth.MustFrom(ctx), in.ID)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body ExamReport }{ExamReport{ExamID: in.ID, Score: rep.Score, Total: rep.Total,
-			Percentage: rep.Percentage, Percentile: rep.Percentile, Sitters: rep.Sitters,
-			Domains: toScores(rep.Domains), Weakest: toScores(rep.Weakest)}}, nil
-	})
+func toReport(examID int64, rep *app.Report) ExamReport {
+	return ExamReport{ExamID: examID, Score: rep.Score, Total: rep.Total,
+		Percentage: rep.Percentage, Percentile: rep.Percentile, Sitters: rep.Sitters,
+		Domains: toScores(rep.Domains), Weakest: toScores(rep.Weakest)}
+}
+
+func (h *handlers) createExam(ctx context.Context, in *CreateExamInput) (*examOut, error) {
+	b := in.Body
+	ne := app.NewExam{Title: b.Title, Size: b.Size, TimeLimitMinutes: b.TimeLimitMinutes, Publish: b.Publish, Seed: b.Seed,
+		Domains: toExamDomains(b.Domains)}
+	return examOf(h.svc.CreateExam(ctx, auth.MustFrom(ctx), ne))
+}
+
+func (h *handlers) listExams(ctx context.Context, in *httpapi.Page) (*httpapi.Listing[ExamResponse], error) {
+	es, total, err := h.svc.Exams(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.ListOf(es, total, toExam), nil
+}
+
+func (h *handlers) publishExam(ctx context.Context, in *PublishExamInput) (*examOut, error) {
+	return examOf(h.svc.PublishExam(ctx, in.ID, in.Published))
+}
+
+func (h *handlers) getExam(ctx context.Context, in *examPath) (*examOut, error) {
+	return examOf(h.svc.Exam(ctx, auth.MustFrom(ctx), in.ID))
+}
+
+func (h *handlers) startExam(ctx context.Context, in *examPath) (*examStartedOut, error) {
+	st, err := h.svc.StartExam(ctx, auth.MustFrom(ctx), in.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &examStartedOut{}
+	out.Body.ExamID, out.Body.QuizID, out.Body.Reused = in.ID, st.QuizID, st.Reused
+	return out, nil
+}
+
+func (h *handlers) examReport(ctx context.Context, in *examPath) (*reportOut, error) {
+	rep, err := h.svc.Report(ctx, auth.MustFrom(ctx), in.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &reportOut{toReport(in.ID, rep)}, nil
+}
+
+// examOf answers a service call that returns an exam.
+func examOf(e *app.Exam, err error) (*examOut, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &examOut{toExam(e)}, nil
 }

@@ -2,42 +2,13 @@ package searchhttp
 
 import (
 	"context"
-	"net/http"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
-
+	"github.com/roundsedu/rounds/modules/search/internal/app"
 	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
-
-func registerAdmin(r *httpapi.Router, h *handlers) {
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: http.MethodGet, Path: "/admin/embedding/health", Tags: []string{"admin"},
-		Summary: "Embedding coverage: how much of the index has a vector of the current model",
-	}, h.health)
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: http.MethodPost, Path: "/admin/embedding/test", Tags: []string{"admin"},
-		Summary: "Embed probe texts with the embedder in use and check that related texts land closer",
-		Errors:  []int{http.StatusBadGateway},
-	}, h.testEmbedding)
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: http.MethodPost, Path: "/admin/embedding/regenerate", Tags: []string{"admin"},
-		Summary: "Re-embed everything as a background job (regenerate_embeddings); search stays usable",
-		Description: "With a model other than embedding_model, the model is first checked (502 when it fails, " +
-			"nothing changed), then becomes embedding_model and every item is re-embedded with it: this is " +
-			"how the embedding model changes once set.",
-		DefaultStatus: http.StatusAccepted,
-		Errors:        []int{http.StatusConflict, http.StatusBadGateway, http.StatusServiceUnavailable},
-	}, h.regenerate)
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: http.MethodPost, Path: "/admin/rerank/test", Tags: []string{"admin"},
-		Summary: "Check that the rerank model ranks a relevant document above an irrelevant one",
-		Errors:  []int{http.StatusBadRequest, http.StatusBadGateway},
-	}, h.testRerank)
-}
 
 // EmbeddingCoverageBody counts one kind's (or all) live items.
 type EmbeddingCoverageBody struct {
@@ -82,24 +53,40 @@ type EmbeddingHealthBody struct {
 	Regeneration          *EmbeddingJobBody       `json:"regeneration" doc:"The latest regeneration job, if any"`
 }
 
-func (h *handlers) health(ctx context.Context, _ *struct{}) (*struct{ Body EmbeddingHealthBody }, error) {
+type healthOut struct{ Body EmbeddingHealthBody }
+
+func (h *handlers) health(ctx context.Context, _ *struct{}) (*healthOut, error) {
 	res, err := h.svc.Health(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := EmbeddingHealthBody{Provider: res.Provider, Model: res.Model, Dims: res.Dims, EmbeddingCoverageBody: coverage(res.Totals),
-		Kinds: make([]EmbeddingCoverageBody, len(res.Kinds)), LastError: res.LastError, LastErrorAt: res.LastErrorAt}
-	for i, k := range res.Kinds {
-		out.Kinds[i] = coverage(k)
+	return &healthOut{toHealth(res)}, nil
+}
+
+func toHealth(res app.Health) EmbeddingHealthBody {
+	return EmbeddingHealthBody{Provider: res.Provider, Model: res.Model, Dims: res.Dims, EmbeddingCoverageBody: coverage(res.Totals),
+		Kinds: coverages(res.Kinds), LastError: res.LastError, LastErrorAt: res.LastErrorAt,
+		Regeneration: toEmbeddingJob(res.Regeneration)}
+}
+
+func coverages(ks []store.KindHealth) []EmbeddingCoverageBody {
+	out := make([]EmbeddingCoverageBody, len(ks))
+	for i, k := range ks {
+		out[i] = coverage(k)
 	}
-	if r := res.Regeneration; r != nil {
-		out.Regeneration = &EmbeddingJobBody{JobID: r.ID.String(), Status: string(r.Status), Steps: r.Steps, Error: r.Error,
-			CreatedAt: r.CreatedAt, FinishedAt: r.FinishedAt}
-		if out.Regeneration.Steps == nil {
-			out.Regeneration.Steps = []jobs.Step{}
-		}
+	return out
+}
+
+func toEmbeddingJob(r *jobs.Record) *EmbeddingJobBody {
+	if r == nil {
+		return nil
 	}
-	return &struct{ Body EmbeddingHealthBody }{out}, nil
+	out := &EmbeddingJobBody{JobID: r.ID.String(), Status: string(r.Status), Steps: r.Steps, Error: r.Error,
+		CreatedAt: r.CreatedAt, FinishedAt: r.FinishedAt}
+	if out.Steps == nil {
+		out.Steps = []jobs.Step{}
+	}
+	return out
 }
 
 type testEmbeddingInput struct {
@@ -121,7 +108,9 @@ type EmbeddingTestBody struct {
 	Message              string    `json:"message"`
 }
 
-func (h *handlers) testEmbedding(ctx context.Context, in *testEmbeddingInput) (*struct{ Body EmbeddingTestBody }, error) {
+type embeddingTestOut struct{ Body EmbeddingTestBody }
+
+func (h *handlers) testEmbedding(ctx context.Context, in *testEmbeddingInput) (*embeddingTestOut, error) {
 	var text string
 	if in.Body != nil {
 		text = in.Body.Text
@@ -130,7 +119,7 @@ func (h *handlers) testEmbedding(ctx context.Context, in *testEmbeddingInput) (*
 	if err != nil {
 		return nil, err
 	}
-	return &struct{ Body EmbeddingTestBody }{EmbeddingTestBody{OK: res.OK, Provider: res.Provider, Model: res.Model,
+	return &embeddingTestOut{EmbeddingTestBody{OK: res.OK, Provider: res.Provider, Model: res.Model,
 		Dims: res.Dims, LatencyMS: res.LatencyMS, RelevantSimilarity: res.RelevantSimilarity,
 		IrrelevantSimilarity: res.IrrelevantSimilarity, Preview: res.Preview, Message: res.Message}}, nil
 }
@@ -147,7 +136,9 @@ type regenerateInput struct {
 	}
 }
 
-func (h *handlers) regenerate(ctx context.Context, in *regenerateInput) (*struct{ Body EmbeddingRegenerateBody }, error) {
+type regenerateOut struct{ Body EmbeddingRegenerateBody }
+
+func (h *handlers) regenerate(ctx context.Context, in *regenerateInput) (*regenerateOut, error) {
 	var model string
 	if in.Body != nil {
 		model = in.Body.Model
@@ -156,7 +147,7 @@ func (h *handlers) regenerate(ctx context.Context, in *regenerateInput) (*struct
 	if err != nil {
 		return nil, err
 	}
-	return &struct{ Body EmbeddingRegenerateBody }{EmbeddingRegenerateBody{JobID: res.JobID.String(), Status: string(res.Status)}}, nil
+	return &regenerateOut{EmbeddingRegenerateBody{JobID: res.JobID.String(), Status: string(res.Status)}}, nil
 }
 
 type testRerankInput struct {
@@ -175,7 +166,9 @@ type RerankTestBody struct {
 	Message         string  `json:"message"`
 }
 
-func (h *handlers) testRerank(ctx context.Context, in *testRerankInput) (*struct{ Body RerankTestBody }, error) {
+type rerankTestOut struct{ Body RerankTestBody }
+
+func (h *handlers) testRerank(ctx context.Context, in *testRerankInput) (*rerankTestOut, error) {
 	var model *string
 	if in.Body != nil {
 		model = in.Body.Model
@@ -184,6 +177,6 @@ func (h *handlers) testRerank(ctx context.Context, in *testRerankInput) (*struct
 	if err != nil {
 		return nil, err
 	}
-	return &struct{ Body RerankTestBody }{RerankTestBody{OK: res.OK, Model: res.Model, RelevantScore: res.RelevantScore,
+	return &rerankTestOut{RerankTestBody{OK: res.OK, Model: res.Model, RelevantScore: res.RelevantScore,
 		IrrelevantScore: res.IrrelevantScore, LatencyMS: res.LatencyMS, Message: res.Message}}, nil
 }

@@ -4,39 +4,12 @@ package searchhttp
 
 import (
 	"context"
-	"net/http"
 	"strings"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/search/internal/app"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
-
-// Register declares every route of the module.
-func Register(r *httpapi.Router, svc *app.Service) {
-	h := &handlers{svc: svc}
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: http.MethodGet, Path: "/search", Tags: []string{"search"},
-		Summary: "Search every kind at once",
-		Description: "Hybrid search (keyword and vector rankers fused by reciprocal rank fusion) across the " +
-			"asked kinds, with one section per kind in the order asked. Question and article sections are " +
-			"reranked when a rerank model is set; deck and media sections are not. Only live items the caller " +
-			"may reach are found, and answer-side text (explanations) is matched only for items the caller may edit.",
-	}, h.global)
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: http.MethodGet, Path: "/search/suggest", Tags: []string{"search"},
-		Summary: "Typeahead suggestions",
-		Description: "Prefix match on the full-text index (every typed word but the last whole, the last as a " +
-			"prefix) over titles and bodies, never answer-side text; only items the caller may reach. No " +
-			"embedding and no rerank, so it stays fast.",
-	}, h.suggest)
-	registerAdmin(r, h)
-}
-
-type handlers struct{ svc *app.Service }
 
 // parseKinds reads a comma-separated kinds list; empty means every kind.
 func parseKinds(raw string) ([]string, error) {
@@ -88,7 +61,7 @@ type SearchResultsBody struct {
 	Results  []SearchSectionBody `json:"results"`
 }
 
-func (h *handlers) global(ctx context.Context, in *globalInput) (*struct{ Body SearchResultsBody }, error) {
+func (h *handlers) global(ctx context.Context, in *globalInput) (*searchOut, error) {
 	q := strings.TrimSpace(in.Q)
 	if len([]rune(q)) < 2 {
 		return nil, apperr.Invalidf("query.q", "q must have at least 2 characters besides spaces")
@@ -101,16 +74,34 @@ func (h *handlers) global(ctx context.Context, in *globalInput) (*struct{ Body S
 	if err != nil {
 		return nil, err
 	}
-	out := SearchResultsBody{Query: q, Semantic: res.Semantic, Results: make([]SearchSectionBody, len(res.Kinds))}
-	for i, k := range res.Kinds {
-		sec := SearchSectionBody{Kind: k.Kind, Reranked: k.Reranked, Hits: make([]SearchHitBody, len(k.Hits))}
-		for j, hit := range k.Hits {
-			sec.Hits[j] = SearchHitBody{ID: hit.ID, Score: hit.Score, Similarity: hit.Similarity,
-				Keyword: hit.Keyword, Title: hit.Title, Snippet: hit.Snippet}
-		}
-		out.Results[i] = sec
+	return &searchOut{SearchResultsBody{Query: q, Semantic: res.Semantic, Results: toSections(res.Kinds)}}, nil
+}
+
+type searchOut struct{ Body SearchResultsBody }
+
+func toSection(k app.KindResult) SearchSectionBody {
+	return SearchSectionBody{Kind: k.Kind, Reranked: k.Reranked, Hits: toHits(k.Hits)}
+}
+
+func toSections(ks []app.KindResult) []SearchSectionBody {
+	out := make([]SearchSectionBody, len(ks))
+	for i, k := range ks {
+		out[i] = toSection(k)
 	}
-	return &struct{ Body SearchResultsBody }{out}, nil
+	return out
+}
+
+func toHit(hit app.GlobalHit) SearchHitBody {
+	return SearchHitBody{ID: hit.ID, Score: hit.Score, Similarity: hit.Similarity,
+		Keyword: hit.Keyword, Title: hit.Title, Snippet: hit.Snippet}
+}
+
+func toHits(hs []app.GlobalHit) []SearchHitBody {
+	out := make([]SearchHitBody, len(hs))
+	for i, hit := range hs {
+		out[i] = toHit(hit)
+	}
+	return out
 }
 
 type suggestInput struct {
@@ -132,7 +123,7 @@ type SearchSuggestBody struct {
 	Suggestions []SearchSuggestionBody `json:"suggestions"`
 }
 
-func (h *handlers) suggest(ctx context.Context, in *suggestInput) (*struct{ Body SearchSuggestBody }, error) {
+func (h *handlers) suggest(ctx context.Context, in *suggestInput) (*suggestOut, error) {
 	kinds, err := parseKinds(in.Kinds)
 	if err != nil {
 		return nil, err
@@ -141,9 +132,15 @@ func (h *handlers) suggest(ctx context.Context, in *suggestInput) (*struct{ Body
 	if err != nil {
 		return nil, err
 	}
-	out := SearchSuggestBody{Query: in.Q, Suggestions: make([]SearchSuggestionBody, len(found))}
+	return &suggestOut{SearchSuggestBody{Query: in.Q, Suggestions: toSuggestions(found)}}, nil
+}
+
+type suggestOut struct{ Body SearchSuggestBody }
+
+func toSuggestions(found []app.Suggestion) []SearchSuggestionBody {
+	out := make([]SearchSuggestionBody, len(found))
 	for i, f := range found {
-		out.Suggestions[i] = SearchSuggestionBody{Kind: f.Kind, ID: f.ID, Text: f.Text}
+		out[i] = SearchSuggestionBody{Kind: f.Kind, ID: f.ID, Text: f.Text}
 	}
-	return &struct{ Body SearchSuggestBody }{out}, nil
+	return out
 }

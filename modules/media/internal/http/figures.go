@@ -1,12 +1,9 @@
-// Package http is the media module's HTTP surface: figure uploads and
-// placements on articles, the media library's routes, and GET /uploads.
 package http
 
 import (
 	"context"
 	"errors"
 	"io"
-	nethttp "net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -73,84 +70,72 @@ type FigureResponse struct {
 
 type figureOut struct{ Body FigureResponse }
 
-type handlers struct{ svc *app.Service }
+// ArticlePath names the article a figure is on.
+type ArticlePath struct {
+	ID int64 `path:"id"`
+}
 
-// Register adds the media operations.
-func Register(r *httpapi.Router, svc *app.Service, maxBody int64) {
-	h := &handlers{svc: svc}
-	up := httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures/image", "articles",
-		"Upload a still or a silent clip as a figure of a section", nethttp.StatusCreated, 400, 403, 404, 409, 422)
-	up.Description = "multipart/form-data: file (PNG, JPEG or WebP up to 8 MiB, or a silent MP4 or WebM up to " +
-		"25 MiB; judged by its bytes), section_id, caption (required; becomes the alt text), title, credit " +
-		"(required for attribution licences), source_url, license, modality, category_id, library_id, replace."
-	httpapi.RegisterUpload(r, auth.User, up, figureForm, func(ctx context.Context, in *struct {
-		ID int64 `path:"id"`
-	}) (*figureOut, error) {
-		return h.upload(ctx, in.ID, maxBody)
-	})
+// PlaceExistingInput places an asset already in the library.
+type PlaceExistingInput struct {
+	ID   int64 `path:"id"`
+	Body struct {
+		AssetID   int64  `json:"asset_id" minimum:"1"`
+		SectionID string `json:"section_id" minLength:"1" maxLength:"64"`
+		Replace   bool   `json:"replace,omitempty"`
+	} `nameHint:"Post-articles-by-id-figures-existingRequest"`
+}
 
-	httpapi.Register(r, auth.User, httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures/existing", "articles",
-		"Place an existing asset on a section", nethttp.StatusCreated, 403, 404, 409, 422),
-		func(ctx context.Context, in *struct {
-			ID   int64 `path:"id"`
-			Body struct {
-				AssetID   int64  `json:"asset_id" minimum:"1"`
-				SectionID string `json:"section_id" minLength:"1" maxLength:"64"`
-				Replace   bool   `json:"replace,omitempty"`
-			}
-		}) (*figureOut, error) {
-			at := app.Placement{ArticleID: in.ID, SectionKey: in.Body.SectionID, Replace: in.Body.Replace}
-			a, err := svc.PlaceExisting(ctx, auth.MustFrom(ctx), at, in.Body.AssetID)
-			if err != nil {
-				return nil, err
-			}
-			return &figureOut{FigureResponse{ArticleID: in.ID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
-		})
+// DrawInput draws a diagram figure (or takes an SVG) for a section.
+type DrawInput struct {
+	ID   int64 `path:"id"`
+	Body struct {
+		MetaBody
+		SectionID string       `json:"section_id" minLength:"1" maxLength:"64"`
+		Replace   bool         `json:"replace,omitempty"`
+		Spec      *app.Diagram `json:"spec,omitempty"`
+		SVG       string       `json:"svg,omitempty" maxLength:"1000000"`
+	} `nameHint:"Post-articles-by-id-figuresRequest"`
+}
 
-	httpapi.Register(r, auth.User, httpapi.Op(nethttp.MethodGet, "/articles/{id}/figures", "articles",
-		"An article's figures in the order of its markdown", 0, 404),
-		func(ctx context.Context, in *struct {
-			ID int64 `path:"id"`
-		}) (*struct{ Body []FigureResponse }, error) {
-			items, err := svc.Gallery(ctx, auth.MustFrom(ctx), in.ID)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]FigureResponse, len(items))
-			for i, it := range items {
-				out[i] = FigureResponse{ArticleID: in.ID, SectionID: it.SectionKey, Asset: toResponse(it.Asset)}
-			}
-			return &struct{ Body []FigureResponse }{out}, nil
-		})
+type figuresOut struct{ Body []FigureResponse }
 
-	draw := httpapi.Op(nethttp.MethodPost, "/articles/{id}/figures", "articles",
-		"Draw a diagram figure from a spec (or take an SVG) and place it on a section", nethttp.StatusCreated,
-		400, 404, 409, 422)
-	draw.Description = "spec: {columns, boxes: [{id, label, row?, col?}], arrows: [{from, to, label?}], " +
-		"groups: [{label, boxes}]} is drawn as SVG; svg takes a drawing made elsewhere. Either way the SVG is " +
-		"parsed against an allowlist (no script, foreignObject, iframe, image, use, animation, event handlers, " +
-		"DOCTYPE or entities; every url() and href a same-document fragment; viewBox required) and is at most " +
-		"60,000 bytes (400 above)."
-	httpapi.Register(r, auth.User, draw, func(ctx context.Context, in *struct {
-		ID   int64 `path:"id"`
-		Body struct {
-			MetaBody
-			SectionID string       `json:"section_id" minLength:"1" maxLength:"64"`
-			Replace   bool         `json:"replace,omitempty"`
-			Spec      *app.Diagram `json:"spec,omitempty"`
-			SVG       string       `json:"svg,omitempty" maxLength:"1000000"`
-		}
-	}) (*figureOut, error) {
-		b := in.Body
-		at := app.Placement{ArticleID: in.ID, SectionKey: b.SectionID, Replace: b.Replace}
-		a, err := svc.DrawFigure(ctx, auth.MustFrom(ctx), at, b.meta(), b.Spec, b.SVG)
-		if err != nil {
-			return nil, err
-		}
-		return &figureOut{FigureResponse{ArticleID: in.ID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
-	})
+func toFigure(articleID int64, sectionKey string, a *app.Asset) FigureResponse {
+	return FigureResponse{ArticleID: articleID, SectionID: sectionKey, Asset: toResponse(a)}
+}
 
-	mediaRoutes(r, svc)
+func toFigures(articleID int64, items []app.GalleryItem) []FigureResponse {
+	out := make([]FigureResponse, len(items))
+	for i, it := range items {
+		out[i] = toFigure(articleID, it.SectionKey, it.Asset)
+	}
+	return out
+}
+
+func (h *handlers) placeExisting(ctx context.Context, in *PlaceExistingInput) (*figureOut, error) {
+	at := app.Placement{ArticleID: in.ID, SectionKey: in.Body.SectionID, Replace: in.Body.Replace}
+	a, err := h.svc.PlaceExisting(ctx, auth.MustFrom(ctx), at, in.Body.AssetID)
+	if err != nil {
+		return nil, err
+	}
+	return &figureOut{toFigure(in.ID, at.SectionKey, a)}, nil
+}
+
+func (h *handlers) figures(ctx context.Context, in *ArticlePath) (*figuresOut, error) {
+	items, err := h.svc.Gallery(ctx, auth.MustFrom(ctx), in.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &figuresOut{toFigures(in.ID, items)}, nil
+}
+
+func (h *handlers) draw(ctx context.Context, in *DrawInput) (*figureOut, error) {
+	b := in.Body
+	at := app.Placement{ArticleID: in.ID, SectionKey: b.SectionID, Replace: b.Replace}
+	a, err := h.svc.DrawFigure(ctx, auth.MustFrom(ctx), at, b.meta(), b.Spec, b.SVG)
+	if err != nil {
+		return nil, err
+	}
+	return &figureOut{toFigure(in.ID, at.SectionKey, a)}, nil
 }
 
 // figureForm is the figure upload's form in the contract.
@@ -178,8 +163,9 @@ const multipartSlack = 1 << 20
 // maxField bounds one text field of the form.
 const maxField = 4000
 
-func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figureOut, error) {
-	mr, err := httpapi.FormReader(ctx, maxBody, multipartSlack, app.TooLarge("upload", maxBody),
+func (h *handlers) upload(ctx context.Context, in *ArticlePath) (*figureOut, error) {
+	articleID := in.ID
+	mr, err := httpapi.FormReader(ctx, h.maxBody, multipartSlack, app.TooLarge("upload", h.maxBody),
 		`send the figure as multipart/form-data with the file in the field "file"`)
 	if err != nil {
 		return nil, err
@@ -239,7 +225,7 @@ func (h *handlers) upload(ctx context.Context, articleID, maxBody int64) (*figur
 	if err != nil {
 		return nil, err
 	}
-	return &figureOut{FigureResponse{ArticleID: articleID, SectionID: at.SectionKey, Asset: toResponse(a)}}, nil
+	return &figureOut{toFigure(articleID, at.SectionKey, a)}, nil
 }
 
 // metaOf reads an asset's metadata from form fields.
