@@ -52,7 +52,8 @@ func categoryRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPost, "/categories/", tag,
 		"Add a quiz category (moderators)", http.StatusCreated, http.StatusConflict), h.createQuizCategory)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/categories/{category_id}", tag,
-		"Remove a quiz category; its quizzes become unassigned (moderators)", http.StatusNoContent), h.deleteQuizCategory)
+		"Remove a quiz category; its quizzes become unassigned (moderators)",
+		http.StatusNoContent), h.deleteQuizCategory)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/categories/quizzes/{quiz_id}", tag,
 		"File a quiz under a quiz category, or none (moderators)", 0), h.setQuizCategory)
 }
@@ -66,9 +67,11 @@ func questionCategoryRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/question-categories/{cat_id}", tag,
 		"Rename, describe, move or re-system a question category (moderators)", 0, http.StatusBadRequest, http.StatusConflict), h.patchQuestionCategory)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/question-categories/{cat_id}", tag,
-		"Remove a question category: questions go to move_to (or nowhere), subcategories up a level (moderators)", http.StatusNoContent, http.StatusBadRequest), h.deleteQuestionCategory)
+		"Remove a question category: questions go to move_to (or nowhere), subcategories up a level (moderators)",
+		http.StatusNoContent, http.StatusBadRequest), h.deleteQuestionCategory)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPost, "/question-categories/{cat_id}/create-quiz", tag,
-		"Make a quiz of every live question in a category's branch (moderators; starts unpublished)", http.StatusCreated, http.StatusBadRequest), h.quizFromCategory)
+		"Make a quiz of every live question in a category's branch (moderators; starts unpublished)",
+		http.StatusCreated, http.StatusBadRequest), h.quizFromCategory)
 }
 
 // customBlockRoutes are issue 38's "create test": a learner's block drawn
@@ -76,7 +79,8 @@ func questionCategoryRoutes(r *httpapi.Router, h *handlers) {
 func customBlockRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "quizzes"
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/saved-tests/custom", tag,
-		"Build a block of your own: N questions you reach, by category and unused / incorrect / flagged", http.StatusCreated, http.StatusConflict), h.buildCustomBlock)
+		"Build a block of your own: N questions you reach, by category and unused / incorrect / flagged",
+		http.StatusCreated, http.StatusConflict), h.buildCustomBlock)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/saved-tests/custom/counts", tag,
 		"How many questions you reach are unused, incorrect and flagged (in the categories given)", 0), h.customBlockCounts)
 }
@@ -110,7 +114,8 @@ func questionRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/questions/{id}/restore", tag,
 		"Bring a question back from the trash (moderators)", 0, http.StatusBadRequest), h.restoreQuestion)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/questions/{id}/permanent", tag,
-		"Remove a trashed question for good (moderators)", http.StatusNoContent, http.StatusBadRequest), h.purgeQuestion)
+		"Remove a trashed question for good (moderators)",
+		http.StatusNoContent, http.StatusBadRequest), h.purgeQuestion)
 }
 
 func quizRoutes(r *httpapi.Router, h *handlers) {
@@ -140,7 +145,8 @@ func quizQuestionRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/quizzes/{quiz_id}/questions/{question_id}", tag,
 		"Edit a quiz's question (moderators); shared by every quiz using it; 400 if the answer is not an option", 0, http.StatusBadRequest), h.patchQuizQuestion)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/quizzes/{quiz_id}/questions/{question_id}", tag,
-		"Take a question out of a quiz: only the link when shared, else the question goes to the trash (moderators)", http.StatusNoContent), h.removeQuizQuestion)
+		"Take a question out of a quiz: only the link when shared, else the question goes to the trash (moderators)",
+		http.StatusNoContent), h.removeQuizQuestion)
 }
 
 func quizLifecycleRoutes(r *httpapi.Router, h *handlers) {
@@ -152,7 +158,8 @@ func quizLifecycleRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/quizzes/{quiz_id}/restore", tag,
 		"Bring a quiz back from the trash (moderators)", 0, http.StatusBadRequest), h.restoreQuiz)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/quizzes/{quiz_id}/permanent", tag,
-		"Remove a trashed quiz for good; questions only it used stay in the bank (moderators)", http.StatusNoContent, http.StatusBadRequest), h.purgeQuiz)
+		"Remove a trashed quiz for good; questions only it used stay in the bank (moderators)",
+		http.StatusNoContent, http.StatusBadRequest), h.purgeQuiz)
 }
 
 // savedTestRoutes let any signed-in user build a test of their own
@@ -160,7 +167,8 @@ func quizLifecycleRoutes(r *httpapi.Router, h *handlers) {
 func savedTestRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "quizzes"
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/saved-tests", tag,
-		"Build a test of your own from bank questions open to you (unpublished; only you sit it)", http.StatusCreated, http.StatusConflict), h.buildSavedTest)
+		"Build a test of your own from bank questions open to you (unpublished; only you sit it)",
+		http.StatusCreated, http.StatusConflict), h.buildSavedTest)
 }
 
 func snapshotRoutes(r *httpapi.Router, h *handlers) {
@@ -176,7 +184,8 @@ func tagRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/tags", tag,
 		"Tags grouped by type with live-question counts", 0), h.tags)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPost, "/tags/classify", tag,
-		"Start tagging the bank's live questions with the keyword model, or the rule-based tagger without one (moderators); poll /tags/status/{job_id}", http.StatusAccepted, http.StatusServiceUnavailable), h.startClassify)
+		"Start tagging the bank's live questions with the keyword model, or the rule-based tagger without one (moderators); poll /tags/status/{job_id}",
+		http.StatusAccepted, http.StatusServiceUnavailable), h.startClassify)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/tags/status/{job_id}", tag,
 		"Status, steps and result of a classification job", 0), h.classifyStatus)
 }

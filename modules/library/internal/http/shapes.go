@@ -143,6 +143,17 @@ type ArticleRevision struct {
 	CreatedAt  time.Time            `json:"created_at"`
 }
 
+func toSummaries(as []store.Article) []ArticleSummary {
+	out := make([]ArticleSummary, len(as))
+	for i := range as {
+		out[i] = toSummary(&as[i])
+	}
+	return out
+}
+
+// toRevisionListed is a revision as a listing shows it (without its content).
+func toRevisionListed(r *store.Revision) ArticleRevision { return toRevision(r, false) }
+
 func toRevision(r *store.Revision, full bool) ArticleRevision {
 	out := ArticleRevision{ID: r.ID, ArticleID: r.ArticleID, Title: r.Title, Summary: r.Summary,
 		CategoryID: r.CategoryID, Status: r.Status, Note: r.Note, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt}
