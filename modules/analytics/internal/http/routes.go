@@ -22,7 +22,9 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		"Item versions an analysis flag picks out (too easy, too hard, poorly or negatively discriminating), most answered first",
 		0), h.flagged)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/questions/{question_id}/analysis", "questions",
-		"Item analysis of every version of a question (its editors)", 0, http.StatusForbidden, http.StatusNotFound), h.questionAnalysis)
+		"Item analysis of every version of a question (its editors)",
+		0, http.StatusForbidden, http.StatusNotFound), h.questionAnalysis)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/attempts/{attempt_id}/peers", "attempts",
-		"How everyone answered the questions of your submitted attempt, and your percentile", 0, http.StatusNotFound), h.peers)
+		"How everyone answered the questions of your submitted attempt, and your percentile",
+		0, http.StatusNotFound), h.peers)
 }

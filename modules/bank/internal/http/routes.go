@@ -65,7 +65,8 @@ func questionCategoryRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPost, "/question-categories/", tag,
 		"Add a question category (moderators)", http.StatusCreated, http.StatusConflict), h.createQuestionCategory)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/question-categories/{cat_id}", tag,
-		"Rename, describe, move or re-system a question category (moderators)", 0, http.StatusBadRequest, http.StatusConflict), h.patchQuestionCategory)
+		"Rename, describe, move or re-system a question category (moderators)",
+		0, http.StatusBadRequest, http.StatusConflict), h.patchQuestionCategory)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/question-categories/{cat_id}", tag,
 		"Remove a question category: questions go to move_to (or nowhere), subcategories up a level (moderators)",
 		http.StatusNoContent, http.StatusBadRequest), h.deleteQuestionCategory)
@@ -82,7 +83,8 @@ func customBlockRoutes(r *httpapi.Router, h *handlers) {
 		"Build a block of your own: N questions you reach, by category and unused / incorrect / flagged",
 		http.StatusCreated, http.StatusConflict), h.buildCustomBlock)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/saved-tests/custom/counts", tag,
-		"How many questions you reach are unused, incorrect and flagged (in the categories given)", 0), h.customBlockCounts)
+		"How many questions you reach are unused, incorrect and flagged (in the categories given)",
+		0), h.customBlockCounts)
 }
 
 func favoriteRoutes(r *httpapi.Router, h *handlers) {
@@ -100,13 +102,16 @@ func questionRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPost, "/questions/create", tag,
 		"Create a bank question (moderators)", http.StatusCreated), h.createQuestion)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/questions/detail/{id}", tag,
-		"A question: stem for anyone, answer side for editors or inside an authorised attempt", 0, http.StatusForbidden), h.question)
+		"A question: stem for anyone, answer side for editors or inside an authorised attempt",
+		0, http.StatusForbidden), h.question)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPatch, "/questions/{id}", tag,
-		"Edit a question (moderators or a covering grant); the prior state is snapshotted first", 0, http.StatusForbidden, http.StatusConflict), h.patchQuestion)
+		"Edit a question (moderators or a covering grant); the prior state is snapshotted first",
+		0, http.StatusForbidden, http.StatusConflict), h.patchQuestion)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/questions/detail/{id}/versions", tag,
 		"A question's versions, newest first (those who may edit it)", 0, http.StatusForbidden), h.questionVersions)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/questions/detail/{question_id}/versions/{version_id}/restore", tag,
-		"Put a version back (those who may edit it); the current state is snapshotted first", 0, http.StatusForbidden, http.StatusConflict), h.restoreVersion)
+		"Put a version back (those who may edit it); the current state is snapshotted first",
+		0, http.StatusForbidden, http.StatusConflict), h.restoreVersion)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/questions/{id}", tag,
 		"Move a question to the trash (moderators)", http.StatusNoContent), h.trashQuestion)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodGet, "/questions/trash", tag,
@@ -135,7 +140,8 @@ func quizRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodPost, "/quizzes/{quiz_id}/shuffle", tag,
 		"The timed detail in a fresh random order; nothing is stored", 0), h.shuffleQuiz)
 	httpapi.Register(r, auth.User, httpapi.Op(http.MethodGet, "/quizzes/{quiz_id}/review", tag,
-		"Every answer and explanation: moderators, or learners with a completed attempt", 0, http.StatusForbidden), h.reviewQuiz)
+		"Every answer and explanation: moderators, or learners with a completed attempt",
+		0, http.StatusForbidden), h.reviewQuiz)
 }
 
 func quizQuestionRoutes(r *httpapi.Router, h *handlers) {
@@ -143,7 +149,8 @@ func quizQuestionRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodGet, "/quizzes/{quiz_id}/questions", tag,
 		"A quiz's questions with answers (moderators)", 0), h.quizQuestions)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodPatch, "/quizzes/{quiz_id}/questions/{question_id}", tag,
-		"Edit a quiz's question (moderators); shared by every quiz using it; 400 if the answer is not an option", 0, http.StatusBadRequest), h.patchQuizQuestion)
+		"Edit a quiz's question (moderators); shared by every quiz using it; 400 if the answer is not an option",
+		0, http.StatusBadRequest), h.patchQuizQuestion)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodDelete, "/quizzes/{quiz_id}/questions/{question_id}", tag,
 		"Take a question out of a quiz: only the link when shared, else the question goes to the trash (moderators)",
 		http.StatusNoContent), h.removeQuizQuestion)
@@ -174,7 +181,8 @@ func savedTestRoutes(r *httpapi.Router, h *handlers) {
 func snapshotRoutes(r *httpapi.Router, h *handlers) {
 	const tag = "admin"
 	httpapi.Register(r, auth.Admin, httpapi.Op(http.MethodGet, "/admin/classification-snapshots", tag,
-		"Classification snapshots, newest first (one before each classification run and each rollback)", 0), h.classificationSnapshots)
+		"Classification snapshots, newest first (one before each classification run and each rollback)",
+		0), h.classificationSnapshots)
 	httpapi.Register(r, auth.Admin, httpapi.Op(http.MethodPost, "/admin/classification-snapshots/{snapshot_id}/rollback", tag,
 		"Restore a snapshot's question tags exactly, snapshotting the current ones first", 0), h.rollbackClassification)
 }

@@ -29,5 +29,6 @@ func Register(r *httpapi.Router, svc *app.Service) {
 		"Close an open report as resolved or dismissed, with a note the reporter reads", 0,
 		http.StatusNotFound, http.StatusConflict), h.resolve)
 	httpapi.Register(r, auth.Mod, httpapi.Op(http.MethodGet, "/feedback/open-counts", tag,
-		"How many open reports each of the given targets has (an editor's marks); ids without any are absent", 0), h.openCounts)
+		"How many open reports each of the given targets has (an editor's marks); ids without any are absent",
+		0), h.openCounts)
 }
