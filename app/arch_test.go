@@ -31,19 +31,6 @@ var inModules = map[string]string{
 	"modules/interchange/ankifixtures": "writes packages with the exporter's own writer (internal/anki)",
 }
 
-// pending are breaks known when the test was written, each to be removed by
-// the change named: the test fails on any other break, and on an entry here
-// that no longer breaks anything, so the list only shrinks.
-var pending = map[string]string{
-	// The handlers' wire types still name store rows; the one-way-to-declare
-	// conversion of internal/http (issue 35.1) gives them their own types.
-	"modules/ai/internal/http → modules/ai/internal/store":             "issue 35.1",
-	"modules/feedback/internal/http → modules/feedback/internal/store": "issue 35.1",
-	"modules/library/internal/http → modules/library/internal/store":   "issue 35.1",
-	"modules/media/internal/http → modules/media/internal/store":       "issue 35.1",
-	"modules/search/internal/http → modules/search/internal/store":     "issue 35.1",
-}
-
 var (
 	moduleRoot = regexp.MustCompile(`^modules/([^/]+)`)
 	moduleHTTP = regexp.MustCompile(`^modules/([^/]+)/internal/http(/|$)`)
@@ -150,25 +137,14 @@ func packages(t *testing.T) map[string][]string {
 // and names each one that breaks a rule (package → import).
 func TestArchitecture(t *testing.T) {
 	pkgs := packages(t)
-	seen := map[string]bool{}
 	for _, r := range rules {
 		for from, imps := range pkgs {
 			for _, imp := range imps {
 				if !r.broken(from, imp) {
 					continue
 				}
-				edge := from + " → " + imp
-				if _, ok := pending[edge]; ok {
-					seen[edge] = true
-					continue
-				}
-				t.Errorf("%s: %s", r.name, edge)
+				t.Errorf("%s: %s → %s", r.name, from, imp)
 			}
-		}
-	}
-	for edge, by := range pending {
-		if !seen[edge] {
-			t.Errorf("pending break %s (%s) is gone: remove it from pending", edge, by)
 		}
 	}
 }

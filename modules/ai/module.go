@@ -78,6 +78,5 @@ var _ search.Models = (*Module)(nil)
 
 // Routes registers the AI operations.
 func (m *Module) Routes(r *httpapi.Router) {
-	aihttp.Register(r, m.svc)
-	aihttp.RegisterDifficulty(r, m.rater)
+	aihttp.Register(r, m.svc, m.rater)
 }

@@ -12,18 +12,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
 	"gorm.io/gorm/clause"
 
 	"github.com/roundsedu/rounds/platform/apperr"
-	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/db"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
 // Setting declares one key.
@@ -325,39 +321,4 @@ func sameJSON(a, b any) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
-}
-
-// Routes declares GET and PUT /admin/settings (admin only).
-func (r *Registry) Routes(router *httpapi.Router) {
-	httpapi.Register(router, auth.Admin, huma.Operation{
-		Method: http.MethodGet, Path: "/admin/settings", Tags: []string{"admin"},
-		Summary: "Site settings: embedding model (read-only), rerank model, and every key a module declares",
-	}, func(ctx context.Context, _ *struct{}) (*struct{ Body map[string]any }, error) {
-		all, err := r.All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body map[string]any }{all}, nil
-	})
-	httpapi.Register(router, auth.Admin, huma.Operation{
-		Method: http.MethodGet, Path: "/admin/settings/schema", Tags: []string{"admin"},
-		Summary: "Every setting as a form shows it: its label, what its values do (what 0 or blank means), how to edit it, its bounds, and why it is locked if it is",
-	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []SettingDescription }, error) {
-		d, err := r.Describe(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body []SettingDescription }{d}, nil
-	})
-	httpapi.Register(router, auth.Admin, huma.Operation{
-		Method: http.MethodPut, Path: "/admin/settings", Tags: []string{"admin"},
-		Summary: "Write some settings (keys left out keep their values); changing embedding_model is refused",
-		Errors:  []int{http.StatusBadRequest},
-	}, func(ctx context.Context, in *struct{ Body map[string]any }) (*struct{ Body map[string]any }, error) {
-		all, err := r.Put(ctx, auth.MustFrom(ctx).UserID, in.Body)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body map[string]any }{all}, nil
-	})
 }

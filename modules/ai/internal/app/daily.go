@@ -7,6 +7,9 @@ import (
 	"github.com/roundsedu/rounds/modules/ai/internal/store"
 )
 
+// DailyUsage is one UTC day and task of model use, as the store sums it.
+type DailyUsage = store.DailyUsage
+
 // DailyUsage sums model calls and tokens per UTC day and task over the last
 // days UTC days, today included.
 func (s *Service) DailyUsage(ctx context.Context, days int) (time.Time, []store.DailyUsage, error) {

@@ -12,6 +12,9 @@ import (
 	"github.com/roundsedu/rounds/platform/ratelimit"
 )
 
+// UsageRow is one person's model use, as the store sums it.
+type UsageRow = store.UsageRow
+
 // SpeechVoice is a voice a learner may choose: id is model_route:voice.
 type SpeechVoice struct {
 	ID        string

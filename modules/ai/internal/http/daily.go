@@ -2,20 +2,15 @@ package http
 
 import (
 	"context"
+	"github.com/roundsedu/rounds/modules/ai/internal/app"
 	"net/http"
 	"time"
 
-	"github.com/roundsedu/rounds/modules/ai/internal/app"
-	"github.com/roundsedu/rounds/modules/ai/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-// usageHandlers serve the admins' usage chart.
-type usageHandlers struct{ svc *app.Service }
-
-func dailyUsageRoutes(r *httpapi.Router, svc *app.Service) {
-	h := &usageHandlers{svc: svc}
+func dailyUsageRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Admin, httpapi.Op(http.MethodGet, "/admin/ai/usage/daily", "admin",
 		"Model calls and tokens per UTC day and task over the last days, oldest day first", 0), h.daily)
 }
@@ -41,7 +36,7 @@ type DailyUsageListResponse struct {
 
 type dailyUsageOut struct{ Body DailyUsageListResponse }
 
-func (h *usageHandlers) daily(ctx context.Context, in *dailyUsageIn) (*dailyUsageOut, error) {
+func (h *handlers) daily(ctx context.Context, in *dailyUsageIn) (*dailyUsageOut, error) {
 	since, rows, err := h.svc.DailyUsage(ctx, in.Days)
 	if err != nil {
 		return nil, err
@@ -49,7 +44,7 @@ func (h *usageHandlers) daily(ctx context.Context, in *dailyUsageIn) (*dailyUsag
 	return &dailyUsageOut{Body: DailyUsageListResponse{Since: since.Format(time.DateOnly), Days: toDailyUsage(rows)}}, nil
 }
 
-func toDailyUsage(rows []store.DailyUsage) []DailyUsageResponse {
+func toDailyUsage(rows []app.DailyUsage) []DailyUsageResponse {
 	out := make([]DailyUsageResponse, len(rows))
 	for i, r := range rows {
 		out[i] = DailyUsageResponse{Day: r.Day.UTC().Format(time.DateOnly), Task: r.Task, Calls: r.Calls,

@@ -1,5 +1,3 @@
-// Package http is the AI module's HTTP surface: model configuration
-// (admins), the tutor, speech and usage.
 package http
 
 import (
@@ -15,7 +13,6 @@ import (
 
 	"github.com/roundsedu/rounds/modules/ai/internal/app"
 	"github.com/roundsedu/rounds/modules/ai/internal/gateway"
-	"github.com/roundsedu/rounds/modules/ai/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
@@ -76,207 +73,162 @@ type ModelPath struct {
 	ID int64 `path:"model_id" minimum:"1" doc:"the row id"`
 }
 
-// Register adds the AI operations.
-func Register(r *httpapi.Router, svc *app.Service) {
-	admin := []string{"admin"}
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/admin/models", Tags: admin, Summary: "Every configured model (keys masked)",
-	}, func(ctx context.Context, _ *struct{}) (*modelsOut, error) {
-		ms, err := svc.Models(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &modelsOut{toModels(ms)}, nil
-	})
+func (h *handlers) models(ctx context.Context, _ *struct{}) (*modelsOut, error) {
+	ms, err := h.svc.Models(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &modelsOut{toModels(ms)}, nil
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/admin/models", Tags: admin, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Register a model for a task (speech: one row per voice)",
-		Description: "The first model of a task becomes its default; is_default clears the task's others. " +
-			"Registering an existing (model_id, task, voice) fills in what it lacks (name, api_key) and answers 200; " +
-			"with nothing to fill in it is 409.",
-		Errors:    []int{nethttp.StatusConflict},
-		Responses: map[string]*huma.Response{"200": httpapi.JSONResponse[[]ModelResponse](r, "an existing registration, filled in")},
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			Name      string   `json:"name,omitempty" required:"false" maxLength:"200"`
-			ModelID   string   `json:"model_id" minLength:"1" maxLength:"200" pattern:"^[^\\s:]+$" doc:"no spaces or colons"`
-			Task      string   `json:"task" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
-			Voices    []string `json:"voices,omitempty" required:"false" maxItems:"50" doc:"speech models: the voices it accepts"`
-			APIKey    *string  `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"stored encrypted; never returned"`
-			IsDefault bool     `json:"is_default,omitempty" required:"false"`
-		}
-	}) (*struct {
-		Status int
-		Body   []ModelResponse
-	}, error) {
-		b := in.Body
-		ms, created, err := svc.Create(ctx, auth.MustFrom(ctx).UserID, app.NewModel{Name: strings.TrimSpace(b.Name), ModelID: b.ModelID, Task: b.Task,
-			Voices: b.Voices, APIKey: b.APIKey, IsDefault: b.IsDefault})
-		if err != nil {
-			return nil, err
-		}
-		status := nethttp.StatusOK
-		if created {
-			status = nethttp.StatusCreated
-		}
-		return &struct {
-			Status int
-			Body   []ModelResponse
-		}{status, toModels(ms)}, nil
-	})
+type createModelIn struct {
+	Body struct {
+		Name      string   `json:"name,omitempty" required:"false" maxLength:"200"`
+		ModelID   string   `json:"model_id" minLength:"1" maxLength:"200" pattern:"^[^\\s:]+$" doc:"no spaces or colons"`
+		Task      string   `json:"task" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
+		Voices    []string `json:"voices,omitempty" required:"false" maxItems:"50" doc:"speech models: the voices it accepts"`
+		APIKey    *string  `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"stored encrypted; never returned"`
+		IsDefault bool     `json:"is_default,omitempty" required:"false"`
+	} `nameHint:"Post-admin-modelsRequest"`
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/admin/models/{model_id}", Tags: admin,
-		Summary: "Change a model (partial); deactivating keeps its row, task and default flag",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		ModelPath
-		Body struct {
-			Name      *string `json:"name,omitempty" required:"false" maxLength:"200"`
-			IsActive  *bool   `json:"is_active,omitempty" required:"false"`
-			IsDefault *bool   `json:"is_default,omitempty" required:"false"`
-			APIKey    *string `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"empty string: drop the stored key"`
-		}
-	}) (*struct{ Body ModelResponse }, error) {
-		b := in.Body
-		m, err := svc.Update(ctx, auth.MustFrom(ctx).UserID, in.ID, app.ModelPatch{Name: b.Name, IsActive: b.IsActive, IsDefault: b.IsDefault, APIKey: b.APIKey})
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body ModelResponse }{toModel(*m)}, nil
-	})
+type createModelOut struct {
+	Status int
+	Body   []ModelResponse
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/admin/models/{model_id}", Tags: admin, DefaultStatus: nethttp.StatusNoContent,
-		Summary: "Remove a model", Errors: []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *ModelPath) (*struct{}, error) {
-		return nil, svc.Delete(ctx, auth.MustFrom(ctx).UserID, in.ID)
-	})
+func (h *handlers) createModel(ctx context.Context, in *createModelIn) (*createModelOut, error) {
+	b := in.Body
+	ms, created, err := h.svc.Create(ctx, auth.MustFrom(ctx).UserID, app.NewModel{Name: strings.TrimSpace(b.Name), ModelID: b.ModelID, Task: b.Task,
+		Voices: b.Voices, APIKey: b.APIKey, IsDefault: b.IsDefault})
+	if err != nil {
+		return nil, err
+	}
+	status := nethttp.StatusOK
+	if created {
+		status = nethttp.StatusCreated
+	}
+	return &createModelOut{status, toModels(ms)}, nil
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/admin/models/changes", Tags: admin,
-		Summary: "Who changed the model configuration, and how, newest first",
-		Description: "One entry per model row created, changed or removed (a default moved counts for both rows): " +
-			"the admin, the action, and the row before and after as GET /admin/models shows it (keys masked).",
-	}, func(ctx context.Context, in *httpapi.Page) (*struct{ Body []ModelChangeResponse }, error) {
-		rows, err := svc.ModelChanges(ctx, in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]ModelChangeResponse, len(rows))
-		for i, c := range rows {
-			out[i] = ModelChangeResponse{ID: c.ID, ActorID: c.ActorID, Action: c.Action, ModelRow: c.ModelRow,
-				Before: toModelState(c.Before), After: toModelState(c.After), CreatedAt: c.CreatedAt}
-		}
-		return &struct{ Body []ModelChangeResponse }{out}, nil
-	})
+type updateModelIn struct {
+	ModelPath
+	Body struct {
+		Name      *string `json:"name,omitempty" required:"false" maxLength:"200"`
+		IsActive  *bool   `json:"is_active,omitempty" required:"false"`
+		IsDefault *bool   `json:"is_default,omitempty" required:"false"`
+		APIKey    *string `json:"api_key,omitempty" required:"false" maxLength:"500" doc:"empty string: drop the stored key"`
+	} `nameHint:"Put-admin-models-by-model-idRequest"`
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/admin/models/{model_id}/test", Tags: admin,
-		Summary: "Exercise a model as its task would (400 for speech models; 502 with the upstream's message)",
-		Errors:  []int{nethttp.StatusBadRequest, nethttp.StatusNotFound, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *ModelPath) (*struct {
-		Body struct {
-			Message string `json:"message"`
-		}
-	}, error) {
-		msg, err := svc.Test(ctx, in.ID)
-		if err != nil {
-			return nil, err
-		}
-		out := &struct {
-			Body struct {
-				Message string `json:"message"`
-			}
-		}{}
-		out.Body.Message = msg
-		return out, nil
-	})
+type updateModelOut struct{ Body ModelResponse }
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/admin/models/available", Tags: admin,
-		Summary: "The active models of a task to choose from (the configured default when none is registered)",
-	}, func(ctx context.Context, in *struct {
-		Task string `query:"task" default:"extraction" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
-	}) (*struct{ Body []ChoiceResponse }, error) {
-		ms, err := svc.Available(ctx, in.Task)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body []ChoiceResponse }{toChoices(ms)}, nil
-	})
+func (h *handlers) updateModel(ctx context.Context, in *updateModelIn) (*updateModelOut, error) {
+	b := in.Body
+	m, err := h.svc.Update(ctx, auth.MustFrom(ctx).UserID, in.ID, app.ModelPatch{Name: b.Name, IsActive: b.IsActive, IsDefault: b.IsDefault, APIKey: b.APIKey})
+	if err != nil {
+		return nil, err
+	}
+	return &updateModelOut{toModel(*m)}, nil
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/admin/litellm/models", Tags: admin,
-		Summary: "The models a proxy serves (the configured one, or the base and key given)",
-		Errors:  []int{nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			APIKey  *string `json:"api_key" required:"false" nullable:"true" maxLength:"500"`
-			APIBase *string `json:"api_base" required:"false" nullable:"true" maxLength:"500" format:"uri"`
-		}
-	}) (*struct {
-		Body struct {
-			Models []string `json:"models"`
-			Source string   `json:"source"`
-		}
-	}, error) {
-		models, source, err := svc.ProxyModels(ctx, in.Body.APIBase, in.Body.APIKey)
-		if err != nil {
-			return nil, err
-		}
-		out := &struct {
-			Body struct {
-				Models []string `json:"models"`
-				Source string   `json:"source"`
-			}
-		}{}
-		out.Body.Models, out.Body.Source = models, source
-		return out, nil
-	})
+func (h *handlers) deleteModel(ctx context.Context, in *ModelPath) (*struct{}, error) {
+	return nil, h.svc.Delete(ctx, auth.MustFrom(ctx).UserID, in.ID)
+}
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/admin/tts/voices", Tags: admin,
-		Summary: "The voices speech models may be registered with",
-	}, func(ctx context.Context, _ *struct{}) (*struct {
-		Body struct {
-			Voices []VoiceResponse `json:"voices"`
-		}
-	}, error) {
-		vs, err := svc.DiscoverVoices(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := &struct {
-			Body struct {
-				Voices []VoiceResponse `json:"voices"`
-			}
-		}{}
-		for _, v := range vs {
-			out.Body.Voices = append(out.Body.Voices, VoiceResponse{ModelID: v.ModelID, Name: v.Name, Labels: v.Labels})
-		}
-		return out, nil
-	})
+type modelChangesOut struct{ Body []ModelChangeResponse }
 
-	httpapi.Register(r, auth.Admin, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/admin/ai/usage", Tags: admin,
-		Summary: "Model calls and tokens per person and task over the last days, heaviest first",
-	}, func(ctx context.Context, in *struct {
-		httpapi.Page
-		Days int `query:"days" default:"1" minimum:"1" maximum:"90"`
-	}) (*struct{ Body []UsageResponse }, error) {
-		rows, err := svc.Usage(ctx, in.Days, in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body []UsageResponse }{toUsage(rows)}, nil
-	})
+func (h *handlers) modelChanges(ctx context.Context, in *httpapi.Page) (*modelChangesOut, error) {
+	rows, err := h.svc.ModelChanges(ctx, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &modelChangesOut{toModelChanges(rows)}, nil
+}
 
-	learnerRoutes(r, svc)
-	dailyUsageRoutes(r, svc)
-	aiModeRoutes(r, svc)
-	sttRoutes(r, svc)
+type testModelOut struct {
+	Body struct {
+		Message string `json:"message"`
+	} `nameHint:"Post-admin-models-by-model-id-testResponse"`
+}
+
+func (h *handlers) testModel(ctx context.Context, in *ModelPath) (*testModelOut, error) {
+	msg, err := h.svc.Test(ctx, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &testModelOut{}
+	out.Body.Message = msg
+	return out, nil
+}
+
+type availableModelsIn struct {
+	Task string `query:"task" default:"extraction" enum:"teach,extraction,article,flashcard,keyword,tool,tts,stt"`
+}
+
+type availableModelsOut struct{ Body []ChoiceResponse }
+
+func (h *handlers) availableModels(ctx context.Context, in *availableModelsIn) (*availableModelsOut, error) {
+	ms, err := h.svc.Available(ctx, in.Task)
+	if err != nil {
+		return nil, err
+	}
+	return &availableModelsOut{toChoices(ms)}, nil
+}
+
+type proxyModelsIn struct {
+	Body struct {
+		APIKey  *string `json:"api_key" required:"false" nullable:"true" maxLength:"500"`
+		APIBase *string `json:"api_base" required:"false" nullable:"true" maxLength:"500" format:"uri"`
+	} `nameHint:"Post-admin-litellm-modelsRequest"`
+}
+
+type proxyModelsOut struct {
+	Body struct {
+		Models []string `json:"models"`
+		Source string   `json:"source"`
+	} `nameHint:"Post-admin-litellm-modelsResponse"`
+}
+
+func (h *handlers) proxyModels(ctx context.Context, in *proxyModelsIn) (*proxyModelsOut, error) {
+	models, source, err := h.svc.ProxyModels(ctx, in.Body.APIBase, in.Body.APIKey)
+	if err != nil {
+		return nil, err
+	}
+	out := &proxyModelsOut{}
+	out.Body.Models, out.Body.Source = models, source
+	return out, nil
+}
+
+type discoverVoicesOut struct {
+	Body struct {
+		Voices []VoiceResponse `json:"voices"`
+	} `nameHint:"Post-admin-tts-voicesResponse"`
+}
+
+func (h *handlers) discoverVoices(ctx context.Context, _ *struct{}) (*discoverVoicesOut, error) {
+	vs, err := h.svc.DiscoverVoices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &discoverVoicesOut{}
+	out.Body.Voices = toVoices(vs)
+	return out, nil
+}
+
+type usageIn struct {
+	httpapi.Page
+	Days int `query:"days" default:"1" minimum:"1" maximum:"90"`
+}
+
+type usageOut struct{ Body []UsageResponse }
+
+func (h *handlers) usage(ctx context.Context, in *usageIn) (*usageOut, error) {
+	rows, err := h.svc.Usage(ctx, in.Days, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &usageOut{toUsage(rows)}, nil
 }
 
 // ModelChangeResponse is one change to the model configuration.
@@ -326,7 +278,7 @@ type UsageResponse struct {
 	CompletionTokens int64  `json:"completion_tokens"`
 }
 
-func toUsage(rows []store.UsageRow) []UsageResponse {
+func toUsage(rows []app.UsageRow) []UsageResponse {
 	out := make([]UsageResponse, len(rows))
 	for i, r := range rows {
 		out[i] = UsageResponse(r)
@@ -375,108 +327,82 @@ type ChatMessage struct {
 	Content string `json:"content" minLength:"1" maxLength:"4000"`
 }
 
-func learnerRoutes(r *httpapi.Router, svc *app.Service) {
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/teach/models", Tags: []string{"teach"}, Summary: "The tutor models to choose from",
-	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []ChoiceResponse }, error) {
-		ms, err := svc.TeachModels(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body []ChoiceResponse }{toChoices(ms)}, nil
-	})
+type teachModelsOut struct{ Body []ChoiceResponse }
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/teach/chat", Tags: []string{"teach"},
-		Summary: "Ask the tutor about a question",
-		Description: "The tutor sees the question and, only when you may see them (an editor, or attempt_id names your " +
-			"own attempt that shows answers), its answer and explanation. suggestions are up to three follow-ups. " +
-			"503 without a tutor model, 502 when the model fails; 30 messages per 10 minutes and the daily quota " +
-			"(admins and unthrottled people exempt).",
-		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable, nethttp.StatusForbidden},
-	}, func(ctx context.Context, in *struct{ Body ChatRequest }) (*struct{ Body ChatReply }, error) {
-		rep, err := svc.Chat(ctx, auth.MustFrom(ctx), in.Body.input())
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body ChatReply }{ChatReply{Reply: rep.Reply, Suggestions: rep.Suggestions}}, nil
-	})
+func (h *handlers) teachModels(ctx context.Context, _ *struct{}) (*teachModelsOut, error) {
+	ms, err := h.svc.TeachModels(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &teachModelsOut{toChoices(ms)}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/teach/chat/stream", Tags: []string{"teach"},
-		Summary: "Ask the tutor, with the answer streamed as it is written (server-sent events)",
-		Description: "The same rules, limits and errors as POST /teach/chat, all checked before the stream starts " +
-			"(a refusal is the usual JSON error). Then text/event-stream: `delta` events `{text}` as the model " +
-			"writes (follow-up lines included), and one `done` event `{reply, suggestions}` with the answer parsed " +
-			"as /teach/chat gives it; a model failing mid-answer ends the stream with an `error` event carrying " +
-			"the error envelope.",
-		Errors: []int{nethttp.StatusNotFound, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-		Responses: map[string]*huma.Response{"200": {Description: "server-sent events: delta, done or error",
-			Content: map[string]*huma.MediaType{"text/event-stream": {Schema: &huma.Schema{Type: "string"}}}}},
-	}, func(ctx context.Context, in *struct{ Body ChatRequest }) (*huma.StreamResponse, error) {
-		st, err := svc.ChatStream(ctx, auth.MustFrom(ctx), in.Body.input())
-		if err != nil {
-			return nil, err
-		}
-		return &huma.StreamResponse{Body: func(hc huma.Context) {
-			defer st.Close()
-			hc.SetHeader("Content-Type", "text/event-stream")
-			hc.SetHeader("Cache-Control", "private, no-store")
-			hc.SetHeader("X-Accel-Buffering", "no") // proxies must pass each event on at once
-			w := hc.BodyWriter()
-			for piece, ok := st.Next(); ok; piece, ok = st.Next() {
-				if !sendEvent(w, "delta", map[string]string{"text": piece}) {
-					return // the learner went away
-				}
+// chatIn is the body of POST /teach/chat and its streamed twin.
+type chatIn struct{ Body ChatRequest }
+
+type chatOut struct{ Body ChatReply }
+
+func (h *handlers) chat(ctx context.Context, in *chatIn) (*chatOut, error) {
+	rep, err := h.svc.Chat(ctx, auth.MustFrom(ctx), in.Body.input())
+	if err != nil {
+		return nil, err
+	}
+	return &chatOut{ChatReply{Reply: rep.Reply, Suggestions: rep.Suggestions}}, nil
+}
+
+func (h *handlers) chatStream(ctx context.Context, in *chatIn) (*huma.StreamResponse, error) {
+	st, err := h.svc.ChatStream(ctx, auth.MustFrom(ctx), in.Body.input())
+	if err != nil {
+		return nil, err
+	}
+	return &huma.StreamResponse{Body: func(hc huma.Context) {
+		defer st.Close()
+		hc.SetHeader("Content-Type", "text/event-stream")
+		hc.SetHeader("Cache-Control", "private, no-store")
+		hc.SetHeader("X-Accel-Buffering", "no") // proxies must pass each event on at once
+		w := hc.BodyWriter()
+		for piece, ok := st.Next(); ok; piece, ok = st.Next() {
+			if !sendEvent(w, "delta", map[string]string{"text": piece}) {
+				return // the learner went away
 			}
-			if err := st.Err(); err != nil {
-				sendEvent(w, "error", httpapi.EnvelopeOf(err))
-				return
-			}
-			rep := st.Finish(hc.Context())
-			sendEvent(w, "done", ChatReply{Reply: rep.Reply, Suggestions: rep.Suggestions})
-		}}, nil
-	})
+		}
+		if err := st.Err(); err != nil {
+			sendEvent(w, "error", httpapi.EnvelopeOf(err))
+			return
+		}
+		rep := st.Finish(hc.Context())
+		sendEvent(w, "done", ChatReply{Reply: rep.Reply, Suggestions: rep.Suggestions})
+	}}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/tts/voices", Tags: []string{"tts"}, Summary: "The speech voices to choose from",
-	}, func(ctx context.Context, _ *struct{}) (*struct{ Body []SpeechVoiceResponse }, error) {
-		vs, err := svc.Voices(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]SpeechVoiceResponse, len(vs))
-		for i, v := range vs {
-			out[i] = SpeechVoiceResponse(v)
-		}
-		return &struct{ Body []SpeechVoiceResponse }{out}, nil
-	})
+type voicesOut struct{ Body []SpeechVoiceResponse }
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/tts/speak", Tags: []string{"tts"},
-		Summary: "Read text aloud (audio/mpeg, streamed)",
-		Description: "voice is model_route:voice from GET /tts/voices. 60 per hour and the daily quota " +
-			"(admins and unthrottled people exempt).",
-		Errors: []int{nethttp.StatusTooManyRequests, nethttp.StatusBadGateway, nethttp.StatusServiceUnavailable},
-		Responses: map[string]*huma.Response{"200": {Description: "MP3 audio",
-			Content: map[string]*huma.MediaType{"audio/mpeg": {Schema: &huma.Schema{Type: "string", Format: "binary"}}}}},
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			Text  string `json:"text" minLength:"1" maxLength:"4096"`
-			Voice string `json:"voice" minLength:"3" maxLength:"300"`
-		}
-	}) (*huma.StreamResponse, error) {
-		audio, err := svc.Speak(ctx, auth.MustFrom(ctx), in.Body.Voice, in.Body.Text)
-		if err != nil {
-			return nil, err
-		}
-		return &huma.StreamResponse{Body: func(hc huma.Context) {
-			defer audio.Close()
-			hc.SetHeader("Content-Type", "audio/mpeg")
-			hc.SetHeader("Cache-Control", "private, no-store")
-			_, _ = io.Copy(hc.BodyWriter(), audio)
-		}}, nil
-	})
+func (h *handlers) voices(ctx context.Context, _ *struct{}) (*voicesOut, error) {
+	vs, err := h.svc.Voices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &voicesOut{toSpeechVoices(vs)}, nil
+}
+
+type speakIn struct {
+	Body struct {
+		Text  string `json:"text" minLength:"1" maxLength:"4096"`
+		Voice string `json:"voice" minLength:"3" maxLength:"300"`
+	} `nameHint:"Post-tts-speakRequest"`
+}
+
+func (h *handlers) speak(ctx context.Context, in *speakIn) (*huma.StreamResponse, error) {
+	audio, err := h.svc.Speak(ctx, auth.MustFrom(ctx), in.Body.Voice, in.Body.Text)
+	if err != nil {
+		return nil, err
+	}
+	return &huma.StreamResponse{Body: func(hc huma.Context) {
+		defer audio.Close()
+		hc.SetHeader("Content-Type", "audio/mpeg")
+		hc.SetHeader("Cache-Control", "private, no-store")
+		_, _ = io.Copy(hc.BodyWriter(), audio)
+	}}, nil
 }
 
 // SpeechVoiceResponse is a voice a learner may choose.
@@ -484,4 +410,30 @@ type SpeechVoiceResponse struct {
 	ID        string `json:"id" doc:"model_route:voice"`
 	Name      string `json:"name"`
 	IsDefault bool   `json:"is_default"`
+}
+
+func toModelChanges(rows []app.ModelChange) []ModelChangeResponse {
+	out := make([]ModelChangeResponse, len(rows))
+	for i, c := range rows {
+		out[i] = ModelChangeResponse{ID: c.ID, ActorID: c.ActorID, Action: c.Action, ModelRow: c.ModelRow,
+			Before: toModelState(c.Before), After: toModelState(c.After), CreatedAt: c.CreatedAt}
+	}
+	return out
+}
+
+// toVoices is nil (null on the wire) when no voice was found.
+func toVoices(vs []app.Voice) []VoiceResponse {
+	var out []VoiceResponse
+	for _, v := range vs {
+		out = append(out, VoiceResponse{ModelID: v.ModelID, Name: v.Name, Labels: v.Labels})
+	}
+	return out
+}
+
+func toSpeechVoices(vs []app.SpeechVoice) []SpeechVoiceResponse {
+	out := make([]SpeechVoiceResponse, len(vs))
+	for i, v := range vs {
+		out[i] = SpeechVoiceResponse(v)
+	}
+	return out
 }

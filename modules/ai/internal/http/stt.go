@@ -7,14 +7,10 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
-	nethttp "net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/ai/internal/app"
 	"github.com/roundsedu/rounds/platform/apperr"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
 // formSlack is what the form may carry beyond the recording (boundaries,
@@ -32,28 +28,18 @@ type transcribeInput struct {
 	RawBody     []byte
 }
 
-func sttRoutes(r *httpapi.Router, svc *app.Service) {
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/stt/transcribe", Tags: []string{"tts"}, // the spec's speech group
-		Summary: "Turn a recording into text with the speech-to-text model",
-		Description: "multipart/form-data with the recording in the field `file` (MP3, WAV, Ogg, FLAC, WebM or M4A, " +
-			"judged by its bytes; at most 10 MiB). 60 per hour and the daily quota stt_daily_quota (admins and " +
-			"unthrottled people exempt). 503 with no stt model, 502 when the model fails.",
-		// The whole body is read, bounded, before the form is parsed.
-		MaxBodyBytes: app.MaxAudioBytes + formSlack,
-		Errors: []int{nethttp.StatusRequestEntityTooLarge, nethttp.StatusTooManyRequests, nethttp.StatusBadGateway,
-			nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *transcribeInput) (*struct{ Body TranscriptionResponse }, error) {
-		audio, err := recording(in.ContentType, in.RawBody)
-		if err != nil {
-			return nil, err
-		}
-		t, err := svc.Transcribe(ctx, auth.MustFrom(ctx), audio)
-		if err != nil {
-			return nil, err
-		}
-		return &struct{ Body TranscriptionResponse }{TranscriptionResponse(t)}, nil
-	})
+type transcribeOut struct{ Body TranscriptionResponse }
+
+func (h *handlers) transcribe(ctx context.Context, in *transcribeInput) (*transcribeOut, error) {
+	audio, err := recording(in.ContentType, in.RawBody)
+	if err != nil {
+		return nil, err
+	}
+	t, err := h.svc.Transcribe(ctx, auth.MustFrom(ctx), audio)
+	if err != nil {
+		return nil, err
+	}
+	return &transcribeOut{TranscriptionResponse(t)}, nil
 }
 
 // recording finds the file in the field "file" of a multipart body already

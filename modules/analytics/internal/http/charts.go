@@ -9,11 +9,7 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-// chartHandlers serve the moderators' item map.
-type chartHandlers struct{ svc *app.Service }
-
-func chartRoutes(r *httpapi.Router, svc *app.Service) {
-	h := &chartHandlers{svc: svc}
+func chartRoutes(r *httpapi.Router, h *handlers) {
 	httpapi.Register(r, auth.Mod, httpapi.Described(httpapi.Op(http.MethodGet, "/questions/analysis/map", "questions",
 		"Facility against discrimination of every question answered enough (its newest version)", 0),
 		"Questions whose newest version has at least analytics.min_responses responses from timed attempts "+
@@ -31,7 +27,7 @@ type ItemPointResponse struct {
 
 type itemMapOut struct{ Body []ItemPointResponse }
 
-func (h *chartHandlers) itemMap(ctx context.Context, _ *struct{}) (*itemMapOut, error) {
+func (h *handlers) itemMap(ctx context.Context, _ *struct{}) (*itemMapOut, error) {
 	items, err := h.svc.ItemMap(ctx)
 	if err != nil {
 		return nil, err

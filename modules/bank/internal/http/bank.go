@@ -2,9 +2,6 @@ package http
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -111,76 +108,73 @@ type fromBankInput struct {
 
 type quizCreatedOutput struct{ Body QuizCreatedBody }
 
-func registerBank(r *httpapi.Router, s *app.Service) {
-	tags := []string{"questions"}
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/bank", Tags: tags,
-		Summary: "List the bank: moderators see all; others what their grants cover and their favourites"},
-		func(ctx context.Context, in *bankInput) (*bankOutput, error) {
-			f := in.filter()
-			f.Mode, f.Limit, f.Offset = in.SearchMode, in.Limit, in.Offset
-			page, err := s.Bank(ctx, auth.MustFrom(ctx), f)
-			if err != nil {
-				return nil, err
-			}
-			out := &bankOutput{}
-			out.Body.Total, out.Body.SearchMode = page.Total, opt.NilIfZero(page.Mode)
-			out.Body.Questions = make([]BankQuestionBody, 0, len(page.Items))
-			for _, it := range page.Items {
-				b := BankQuestionBody{ID: it.ID, QuizID: it.QuizID, QuizTitle: it.QuizTitle,
-					QuestionCategoryID: it.CategoryID, QuestionCategoryName: it.CategoryName,
-					QuestionText: it.Text, QuestionType: it.Type, Options: opt.NonNil(it.Options),
-					ImagePath: opt.NilIfZero(it.ImagePath), Difficulty: it.Difficulty, CanEdit: it.CanEdit}
-				if it.CanEdit {
-					b.CorrectAnswer, b.Explanation = ptr(it.CorrectAnswer), ptr(it.Explanation)
-				}
-				out.Body.Questions = append(out.Body.Questions, b)
-			}
-			return out, nil
-		})
+func (h *handlers) bank(ctx context.Context, in *bankInput) (*bankOutput, error) {
+	f := in.filter()
+	f.Mode, f.Limit, f.Offset = in.SearchMode, in.Limit, in.Offset
+	page, err := h.svc.Bank(ctx, auth.MustFrom(ctx), f)
+	if err != nil {
+		return nil, err
+	}
+	out := &bankOutput{}
+	out.Body.Total, out.Body.SearchMode = page.Total, opt.NilIfZero(page.Mode)
+	out.Body.Questions = toBankQuestions(page.Items)
+	return out, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/bank/ids", Tags: tags,
-		Summary: "Every id the bank listing would show for these filters (keyword text matching)"},
-		func(ctx context.Context, in *BankFilterInput) (*bankIDsOutput, error) {
-			ids, err := s.BankIDs(ctx, auth.MustFrom(ctx), in.filter())
-			if err != nil {
-				return nil, err
-			}
-			return &bankIDsOutput{Body: ids}, nil
-		})
+func (h *handlers) bankIDs(ctx context.Context, in *BankFilterInput) (*bankIDsOutput, error) {
+	ids, err := h.svc.BankIDs(ctx, auth.MustFrom(ctx), in.filter())
+	if err != nil {
+		return nil, err
+	}
+	return &bankIDsOutput{Body: ids}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}/category", Tags: tags,
-		Summary: "File a question under a question category, or none (moderators)"},
-		func(ctx context.Context, in *fileInput) (*fileOutput, error) {
-			cat := in.CategoryID.Ptr()
-			if err := s.FileQuestion(ctx, auth.MustFrom(ctx), in.ID, cat); err != nil {
-				return nil, err
-			}
-			out := &fileOutput{}
-			out.Body.QuestionID, out.Body.QuestionCategoryID = in.ID, cat
-			return out, nil
-		})
+func (h *handlers) fileQuestion(ctx context.Context, in *fileInput) (*fileOutput, error) {
+	cat := in.CategoryID.Ptr()
+	if err := h.svc.FileQuestion(ctx, auth.MustFrom(ctx), in.ID, cat); err != nil {
+		return nil, err
+	}
+	out := &fileOutput{}
+	out.Body.QuestionID, out.Body.QuestionCategoryID = in.ID, cat
+	return out, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/bulk-category", Tags: tags,
-		Summary: "File many questions at once (moderators)", Errors: []int{http.StatusNotFound}},
-		func(ctx context.Context, in *bulkFileInput) (*bulkFileOutput, error) {
-			n, err := s.FileQuestions(ctx, auth.MustFrom(ctx), in.Body.QuestionIDs, in.Body.CategoryID)
-			if err != nil {
-				return nil, err
-			}
-			out := &bulkFileOutput{}
-			out.Body.Updated, out.Body.QuestionCategoryID = n, in.Body.CategoryID
-			return out, nil
-		})
+func (h *handlers) fileQuestions(ctx context.Context, in *bulkFileInput) (*bulkFileOutput, error) {
+	n, err := h.svc.FileQuestions(ctx, auth.MustFrom(ctx), in.Body.QuestionIDs, in.Body.CategoryID)
+	if err != nil {
+		return nil, err
+	}
+	out := &bulkFileOutput{}
+	out.Body.Updated, out.Body.QuestionCategoryID = n, in.Body.CategoryID
+	return out, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/from-bank", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Make a quiz from bank questions (moderators; starts unpublished)"},
-		func(ctx context.Context, in *fromBankInput) (*quizCreatedOutput, error) {
-			b := in.Body
-			z, err := s.CreateQuiz(ctx, auth.MustFrom(ctx), app.NewQuiz{Title: b.Title, Mode: b.Mode,
-				TimeLimitMinutes: b.TimeLimitMinutes, QuestionIDs: b.QuestionIDs, CategoryID: b.CategoryID})
-			if err != nil {
-				return nil, err
-			}
-			return toQuizCreated(z), nil
-		})
+func (h *handlers) quizFromBank(ctx context.Context, in *fromBankInput) (*quizCreatedOutput, error) {
+	b := in.Body
+	z, err := h.svc.CreateQuiz(ctx, auth.MustFrom(ctx), app.NewQuiz{Title: b.Title, Mode: b.Mode,
+		TimeLimitMinutes: b.TimeLimitMinutes, QuestionIDs: b.QuestionIDs, CategoryID: b.CategoryID})
+	if err != nil {
+		return nil, err
+	}
+	return &quizCreatedOutput{Body: toQuizCreated(z)}, nil
+}
+
+func toBankQuestions(items []app.BankItem) []BankQuestionBody {
+	out := make([]BankQuestionBody, len(items))
+	for i := range items {
+		out[i] = toBankQuestion(&items[i])
+	}
+	return out
+}
+
+// toBankQuestion shows the answer side only to those who may edit it.
+func toBankQuestion(it *app.BankItem) BankQuestionBody {
+	b := BankQuestionBody{ID: it.ID, QuizID: it.QuizID, QuizTitle: it.QuizTitle,
+		QuestionCategoryID: it.CategoryID, QuestionCategoryName: it.CategoryName,
+		QuestionText: it.Text, QuestionType: it.Type, Options: opt.NonNil(it.Options),
+		ImagePath: opt.NilIfZero(it.ImagePath), Difficulty: it.Difficulty, CanEdit: it.CanEdit}
+	if it.CanEdit {
+		b.CorrectAnswer, b.Explanation = ptr(it.CorrectAnswer), ptr(it.Explanation)
+	}
+	return b
 }

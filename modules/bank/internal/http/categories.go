@@ -2,9 +2,6 @@ package http
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -97,118 +94,93 @@ type quizFromCategoryInput struct {
 	TimeLimitMinutes httpapi.OptionalID `query:"time_limit_minutes" minimum:"1" maximum:"1440"`
 }
 
-func registerCategories(r *httpapi.Router, s *app.Service) {
-	tags := []string{"categories"}
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/categories/", Tags: tags,
-		Summary: "Quiz categories with the number of quizzes the caller can see in each"},
-		func(ctx context.Context, _ *struct{}) (*quizCategoriesOutput, error) {
-			cs, err := s.QuizCategories(ctx, auth.MustFrom(ctx))
-			if err != nil {
-				return nil, err
-			}
-			out := &quizCategoriesOutput{Body: make([]QuizCategoryBody, 0, len(cs))}
-			for _, c := range cs {
-				out.Body = append(out.Body, QuizCategoryBody(c))
-			}
-			return out, nil
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/categories/", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Add a quiz category (moderators)",
-		Errors: []int{http.StatusConflict}},
-		func(ctx context.Context, in *createQuizCategoryInput) (*quizCategoryOutput, error) {
-			c, err := s.CreateQuizCategory(ctx, auth.MustFrom(ctx), in.Body.Name)
-			if err != nil {
-				return nil, err
-			}
-			return &quizCategoryOutput{Body: QuizCategoryBody(*c)}, nil
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/categories/{category_id}", Tags: tags,
-		DefaultStatus: http.StatusNoContent, Summary: "Remove a quiz category; its quizzes become unassigned (moderators)"},
-		func(ctx context.Context, in *quizCategoryIDInput) (*struct{}, error) {
-			return nil, s.DeleteQuizCategory(ctx, auth.MustFrom(ctx), in.CategoryID)
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/categories/quizzes/{quiz_id}", Tags: tags,
-		Summary: "File a quiz under a quiz category, or none (moderators)"},
-		func(ctx context.Context, in *setQuizCategoryInput) (*setQuizCategoryOutput, error) {
-			cat := in.CategoryID.Ptr()
-			if err := s.SetQuizCategory(ctx, auth.MustFrom(ctx), in.QuizID, cat); err != nil {
-				return nil, err
-			}
-			out := &setQuizCategoryOutput{}
-			out.Body.QuizID, out.Body.CategoryID = in.QuizID, cat
-			return out, nil
-		})
-
-	registerQuestionCategories(r, s)
+func (h *handlers) quizCategories(ctx context.Context, _ *struct{}) (*quizCategoriesOutput, error) {
+	cs, err := h.svc.QuizCategories(ctx, auth.MustFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return &quizCategoriesOutput{Body: toQuizCategories(cs)}, nil
 }
 
-func registerQuestionCategories(r *httpapi.Router, s *app.Service) {
-	tags := []string{"question-categories"}
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/question-categories/", Tags: tags,
-		Summary: "The question-category tree (build it from parent_id) with live-question counts"},
-		func(ctx context.Context, _ *struct{}) (*questionCategoriesOutput, error) {
-			cs, err := s.QuestionCategories(ctx)
-			if err != nil {
-				return nil, err
-			}
-			out := &questionCategoriesOutput{Body: make([]QuestionCategoryBody, 0, len(cs))}
-			for i := range cs {
-				out.Body = append(out.Body, toQuestionCategoryBody(&cs[i]))
-			}
-			return out, nil
-		})
+func (h *handlers) createQuizCategory(ctx context.Context, in *createQuizCategoryInput) (*quizCategoryOutput, error) {
+	c, err := h.svc.CreateQuizCategory(ctx, auth.MustFrom(ctx), in.Body.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &quizCategoryOutput{Body: QuizCategoryBody(*c)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/question-categories/", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Add a question category (moderators)",
-		Errors: []int{http.StatusConflict}},
-		func(ctx context.Context, in *createQuestionCategoryInput) (*questionCategoryOutput, error) {
-			b := in.Body
-			c, err := s.CreateQuestionCategory(ctx, auth.MustFrom(ctx), app.CategoryInput{Name: b.Name,
-				Description: b.Description, ParentID: b.ParentID, SystemID: b.SystemID})
-			if err != nil {
-				return nil, err
-			}
-			return &questionCategoryOutput{Body: toQuestionCategoryBody(c)}, nil
-		})
+func (h *handlers) deleteQuizCategory(ctx context.Context, in *quizCategoryIDInput) (*struct{}, error) {
+	return nil, h.svc.DeleteQuizCategory(ctx, auth.MustFrom(ctx), in.CategoryID)
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/question-categories/{cat_id}", Tags: tags,
-		Summary: "Rename, describe, move or re-system a question category (moderators)",
-		Errors:  []int{http.StatusBadRequest, http.StatusConflict}},
-		func(ctx context.Context, in *patchQuestionCategoryInput) (*questionCategoryOutput, error) {
-			b := in.Body
-			c, err := s.UpdateQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, app.CategoryPatch{Name: b.Name,
-				Description: patchOpt(b.Description), ParentID: patchOpt(b.ParentID), SystemID: patchOpt(b.SystemID)})
-			if err != nil {
-				return nil, err
-			}
-			return &questionCategoryOutput{Body: toQuestionCategoryBody(c)}, nil
-		})
+func (h *handlers) setQuizCategory(ctx context.Context, in *setQuizCategoryInput) (*setQuizCategoryOutput, error) {
+	cat := in.CategoryID.Ptr()
+	if err := h.svc.SetQuizCategory(ctx, auth.MustFrom(ctx), in.QuizID, cat); err != nil {
+		return nil, err
+	}
+	out := &setQuizCategoryOutput{}
+	out.Body.QuizID, out.Body.CategoryID = in.QuizID, cat
+	return out, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/question-categories/{cat_id}", Tags: tags,
-		DefaultStatus: http.StatusNoContent,
-		Summary:       "Remove a question category: questions go to move_to (or nowhere), subcategories up a level (moderators)",
-		Errors:        []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *deleteQuestionCategoryInput) (*struct{}, error) {
-			return nil, s.DeleteQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, in.MoveTo.Ptr())
-		})
+func (h *handlers) questionCategories(ctx context.Context, _ *struct{}) (*questionCategoriesOutput, error) {
+	cs, err := h.svc.QuestionCategories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &questionCategoriesOutput{Body: toQuestionCategoryBodies(cs)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/question-categories/{cat_id}/create-quiz",
-		Tags: tags, DefaultStatus: http.StatusCreated,
-		Summary: "Make a quiz of every live question in a category's branch (moderators; starts unpublished)",
-		Errors:  []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *quizFromCategoryInput) (*quizCreatedOutput, error) {
-			in2 := app.NewQuiz{Title: in.Title, Mode: in.Mode}
-			if t := in.TimeLimitMinutes.Ptr(); t != nil {
-				m := int(*t)
-				in2.TimeLimitMinutes = &m
-			}
-			z, err := s.QuizFromCategory(ctx, auth.MustFrom(ctx), in.CatID, in2)
-			if err != nil {
-				return nil, err
-			}
-			return toQuizCreated(z), nil
-		})
+func (h *handlers) createQuestionCategory(ctx context.Context, in *createQuestionCategoryInput) (*questionCategoryOutput, error) {
+	b := in.Body
+	c, err := h.svc.CreateQuestionCategory(ctx, auth.MustFrom(ctx), app.CategoryInput{Name: b.Name,
+		Description: b.Description, ParentID: b.ParentID, SystemID: b.SystemID})
+	if err != nil {
+		return nil, err
+	}
+	return &questionCategoryOutput{Body: toQuestionCategoryBody(c)}, nil
+}
+
+func (h *handlers) patchQuestionCategory(ctx context.Context, in *patchQuestionCategoryInput) (*questionCategoryOutput, error) {
+	b := in.Body
+	c, err := h.svc.UpdateQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, app.CategoryPatch{Name: b.Name,
+		Description: patchOpt(b.Description), ParentID: patchOpt(b.ParentID), SystemID: patchOpt(b.SystemID)})
+	if err != nil {
+		return nil, err
+	}
+	return &questionCategoryOutput{Body: toQuestionCategoryBody(c)}, nil
+}
+
+func (h *handlers) deleteQuestionCategory(ctx context.Context, in *deleteQuestionCategoryInput) (*struct{}, error) {
+	return nil, h.svc.DeleteQuestionCategory(ctx, auth.MustFrom(ctx), in.CatID, in.MoveTo.Ptr())
+}
+
+func (h *handlers) quizFromCategory(ctx context.Context, in *quizFromCategoryInput) (*quizCreatedOutput, error) {
+	in2 := app.NewQuiz{Title: in.Title, Mode: in.Mode}
+	if t := in.TimeLimitMinutes.Ptr(); t != nil {
+		m := int(*t)
+		in2.TimeLimitMinutes = &m
+	}
+	z, err := h.svc.QuizFromCategory(ctx, auth.MustFrom(ctx), in.CatID, in2)
+	if err != nil {
+		return nil, err
+	}
+	return &quizCreatedOutput{Body: toQuizCreated(z)}, nil
+}
+
+func toQuizCategories(cs []app.QuizCategory) []QuizCategoryBody {
+	out := make([]QuizCategoryBody, len(cs))
+	for i, c := range cs {
+		out[i] = QuizCategoryBody(c)
+	}
+	return out
+}
+
+func toQuestionCategoryBodies(cs []app.QuestionCategory) []QuestionCategoryBody {
+	out := make([]QuestionCategoryBody, len(cs))
+	for i := range cs {
+		out[i] = toQuestionCategoryBody(&cs[i])
+	}
+	return out
 }

@@ -2,13 +2,10 @@ package http
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 type customBlockInput struct {
@@ -45,32 +42,20 @@ type BlockCountsBody struct {
 
 type blockCountsOutput struct{ Body BlockCountsBody }
 
-// registerCustomBlocks is issue 38's "create test": a learner's block drawn
-// from what they reach, by category and by their own history.
-func registerCustomBlocks(r *httpapi.Router, s *app.Service) {
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost, Path: "/saved-tests/custom", Tags: []string{"quizzes"},
-		DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict},
-		Summary: "Build a block of your own: N questions you reach, by category and unused / incorrect / flagged"},
-		func(ctx context.Context, in *customBlockInput) (*customBlockOutput, error) {
-			b := in.Body
-			cb := app.CustomBlock{Title: b.Title, Mode: b.Mode, CategoryIDs: b.CategoryIDs, Pools: b.Pools, Count: b.Count}
-			if b.TimeLimitMinutes != nil {
-				cb.TimeLimitMinutes = *b.TimeLimitMinutes
-			}
-			z, available, err := s.BuildCustomBlock(ctx, auth.MustFrom(ctx), cb)
-			if err != nil {
-				return nil, err
-			}
-			return &customBlockOutput{Body: CustomBlockBody{
-				SavedTestBody: SavedTestBody{QuizCreatedBody: toQuizCreated(z).Body, Mode: z.Mode}, Available: available}}, nil
-		})
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/saved-tests/custom/counts", Tags: []string{"quizzes"},
-		Summary: "How many questions you reach are unused, incorrect and flagged (in the categories given)"},
-		func(ctx context.Context, in *blockCountsInput) (*blockCountsOutput, error) {
-			c, err := s.CustomBlockCounts(ctx, auth.MustFrom(ctx), in.CategoryIDs)
-			if err != nil {
-				return nil, err
-			}
-			return &blockCountsOutput{Body: BlockCountsBody{Total: c.Total, Unused: c.Unused, Incorrect: c.Incorrect, Flagged: c.Flagged}}, nil
-		})
+func (h *handlers) buildCustomBlock(ctx context.Context, in *customBlockInput) (*customBlockOutput, error) {
+	b := in.Body
+	z, available, err := h.svc.BuildCustomBlock(ctx, auth.MustFrom(ctx), app.CustomBlock{Title: b.Title, Mode: b.Mode,
+		TimeLimitMinutes: opt.Deref(b.TimeLimitMinutes), CategoryIDs: b.CategoryIDs, Pools: b.Pools, Count: b.Count})
+	if err != nil {
+		return nil, err
+	}
+	return &customBlockOutput{Body: CustomBlockBody{SavedTestBody: toSavedTest(z), Available: available}}, nil
+}
+
+func (h *handlers) customBlockCounts(ctx context.Context, in *blockCountsInput) (*blockCountsOutput, error) {
+	c, err := h.svc.CustomBlockCounts(ctx, auth.MustFrom(ctx), in.CategoryIDs)
+	if err != nil {
+		return nil, err
+	}
+	return &blockCountsOutput{Body: BlockCountsBody{Total: c.Total, Unused: c.Unused, Incorrect: c.Incorrect, Flagged: c.Flagged}}, nil
 }

@@ -2,14 +2,9 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
-
-	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
 // FavoriteBody is a favourite.
@@ -34,32 +29,22 @@ type favoriteQuestionInput struct {
 
 type favoritesOutput struct{ Body []int64 }
 
-func registerFavorites(r *httpapi.Router, s *app.Service) {
-	tags := []string{"favorites"}
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost, Path: "/favorites", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Mark a question as a favourite (idempotent)",
-		Errors: []int{http.StatusNotFound}},
-		func(ctx context.Context, in *addFavoriteInput) (*favoriteOutput, error) {
-			f, err := s.AddFavorite(ctx, auth.MustFrom(ctx), in.Body.QuestionID)
-			if err != nil {
-				return nil, err
-			}
-			return &favoriteOutput{Body: FavoriteBody(*f)}, nil
-		})
+func (h *handlers) addFavorite(ctx context.Context, in *addFavoriteInput) (*favoriteOutput, error) {
+	f, err := h.svc.AddFavorite(ctx, auth.MustFrom(ctx), in.Body.QuestionID)
+	if err != nil {
+		return nil, err
+	}
+	return &favoriteOutput{Body: FavoriteBody(*f)}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodDelete, Path: "/favorites/{question_id}", Tags: tags,
-		DefaultStatus: http.StatusNoContent, Summary: "Unmark a favourite (idempotent)"},
-		func(ctx context.Context, in *favoriteQuestionInput) (*struct{}, error) {
-			return nil, s.RemoveFavorite(ctx, auth.MustFrom(ctx), in.QuestionID)
-		})
+func (h *handlers) removeFavorite(ctx context.Context, in *favoriteQuestionInput) (*struct{}, error) {
+	return nil, h.svc.RemoveFavorite(ctx, auth.MustFrom(ctx), in.QuestionID)
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/favorites", Tags: tags,
-		Summary: "The caller's favourite question ids, newest first"},
-		func(ctx context.Context, _ *struct{}) (*favoritesOutput, error) {
-			ids, err := s.Favorites(ctx, auth.MustFrom(ctx))
-			if err != nil {
-				return nil, err
-			}
-			return &favoritesOutput{Body: ids}, nil
-		})
+func (h *handlers) favorites(ctx context.Context, _ *struct{}) (*favoritesOutput, error) {
+	ids, err := h.svc.Favorites(ctx, auth.MustFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return &favoritesOutput{Body: ids}, nil
 }

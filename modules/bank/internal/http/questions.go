@@ -2,10 +2,7 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -120,112 +117,80 @@ func figures(in []FigureBody) []app.Figure {
 	return out
 }
 
-func registerQuestions(r *httpapi.Router, s *app.Service) {
-	tags := []string{"questions"}
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/questions/create", Tags: tags,
-		DefaultStatus: http.StatusCreated, Summary: "Create a bank question (moderators)"},
-		func(ctx context.Context, in *createQuestionInput) (*questionOutput, error) {
-			b := in.Body
-			q, err := s.CreateQuestion(ctx, auth.MustFrom(ctx), app.NewQuestion{CategoryID: b.QuestionCategoryID,
-				Content: app.Content{Type: b.QuestionType, Text: b.QuestionText, Options: b.Options,
-					CorrectAnswer: b.CorrectAnswer, Explanation: b.Explanation, OptionExplanations: b.OptionExplanations,
-					KeyPoints: b.KeyPoints, AttendingTip: b.AttendingTip,
-					ExplanationImagePath: opt.Deref(b.ExplanationImagePath), ImagePath: opt.Deref(b.ImagePath),
-					Figures: figures(b.Figures)}})
-			if err != nil {
-				return nil, err
-			}
-			return &questionOutput{Body: toQuestionBody(q)}, nil
-		})
+func (h *handlers) createQuestion(ctx context.Context, in *createQuestionInput) (*questionOutput, error) {
+	b := in.Body
+	q, err := h.svc.CreateQuestion(ctx, auth.MustFrom(ctx), app.NewQuestion{CategoryID: b.QuestionCategoryID,
+		Content: app.Content{Type: b.QuestionType, Text: b.QuestionText, Options: b.Options,
+			CorrectAnswer: b.CorrectAnswer, Explanation: b.Explanation, OptionExplanations: b.OptionExplanations,
+			KeyPoints: b.KeyPoints, AttendingTip: b.AttendingTip,
+			ExplanationImagePath: opt.Deref(b.ExplanationImagePath), ImagePath: opt.Deref(b.ImagePath),
+			Figures: figures(b.Figures)}})
+	if err != nil {
+		return nil, err
+	}
+	return &questionOutput{Body: toQuestionBody(q)}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/detail/{id}", Tags: tags,
-		Summary: "A question: stem for anyone, answer side for editors or inside an authorised attempt",
-		Errors:  []int{http.StatusForbidden}},
-		func(ctx context.Context, in *detailInput) (*questionOutput, error) {
-			q, err := s.Detail(ctx, auth.MustFrom(ctx), in.ID, in.AttemptID.Ptr())
-			if err != nil {
-				return nil, err
-			}
-			body := []QuestionBody{toQuestionBody(q)}
-			if err := withReadMore(ctx, s, body); err != nil {
-				return nil, err
-			}
-			return &questionOutput{Body: body[0]}, nil
-		})
+func (h *handlers) question(ctx context.Context, in *detailInput) (*questionOutput, error) {
+	q, err := h.svc.Detail(ctx, auth.MustFrom(ctx), in.ID, in.AttemptID.Ptr())
+	if err != nil {
+		return nil, err
+	}
+	body := []QuestionBody{toQuestionBody(q)}
+	if err := withReadMore(ctx, h.svc, body); err != nil {
+		return nil, err
+	}
+	return &questionOutput{Body: body[0]}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}", Tags: tags,
-		Summary: "Edit a question (moderators or a covering grant); the prior state is snapshotted first",
-		Errors:  []int{http.StatusForbidden, http.StatusConflict}},
-		func(ctx context.Context, in *patchQuestionInput) (*questionOutput, error) {
-			q, err := s.UpdateQuestion(ctx, auth.MustFrom(ctx), in.ID, toPatch(in))
-			if err != nil {
-				return nil, err
-			}
-			return &questionOutput{Body: toQuestionBody(q)}, nil
-		})
+func (h *handlers) patchQuestion(ctx context.Context, in *patchQuestionInput) (*questionOutput, error) {
+	q, err := h.svc.UpdateQuestion(ctx, auth.MustFrom(ctx), in.ID, toPatch(in))
+	if err != nil {
+		return nil, err
+	}
+	return &questionOutput{Body: toQuestionBody(q)}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/questions/detail/{id}/versions",
-		Tags: tags, Summary: "A question's versions, newest first (those who may edit it)",
-		Errors: []int{http.StatusForbidden}},
-		func(ctx context.Context, in *versionsInput) (*versionsOutput, error) {
-			vs, err := s.Versions(ctx, auth.MustFrom(ctx), in.ID, in.Limit, in.Offset)
-			if err != nil {
-				return nil, err
-			}
-			out := &versionsOutput{Body: make([]VersionBody, 0, len(vs))}
-			for _, v := range vs {
-				out.Body = append(out.Body, toVersionBody(v))
-			}
-			return out, nil
-		})
+func (h *handlers) questionVersions(ctx context.Context, in *versionsInput) (*versionsOutput, error) {
+	vs, err := h.svc.Versions(ctx, auth.MustFrom(ctx), in.ID, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &versionsOutput{Body: toVersionBodies(vs)}, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost,
-		Path: "/questions/detail/{question_id}/versions/{version_id}/restore", Tags: tags,
-		Summary: "Put a version back (those who may edit it); the current state is snapshotted first",
-		Errors:  []int{http.StatusForbidden, http.StatusConflict}},
-		func(ctx context.Context, in *restoreVersionInput) (*questionOutput, error) {
-			q, err := s.RestoreVersion(ctx, auth.MustFrom(ctx), in.QuestionID, in.VersionID)
-			if err != nil {
-				return nil, err
-			}
-			return &questionOutput{Body: toQuestionBody(q)}, nil
-		})
+func (h *handlers) restoreVersion(ctx context.Context, in *restoreVersionInput) (*questionOutput, error) {
+	q, err := h.svc.RestoreVersion(ctx, auth.MustFrom(ctx), in.QuestionID, in.VersionID)
+	if err != nil {
+		return nil, err
+	}
+	return &questionOutput{Body: toQuestionBody(q)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/questions/{id}", Tags: tags,
-		DefaultStatus: http.StatusNoContent, Summary: "Move a question to the trash (moderators)"},
-		func(ctx context.Context, in *questionIDInput) (*struct{}, error) {
-			return nil, s.TrashQuestion(ctx, auth.MustFrom(ctx), in.ID)
-		})
+func (h *handlers) trashQuestion(ctx context.Context, in *questionIDInput) (*struct{}, error) {
+	return nil, h.svc.TrashQuestion(ctx, auth.MustFrom(ctx), in.ID)
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodGet, Path: "/questions/trash", Tags: tags,
-		Summary: "Trashed questions, most recently trashed first (moderators)"},
-		func(ctx context.Context, in *pageInput) (*trashOutput, error) {
-			qs, total, err := s.TrashPage(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
-			if err != nil {
-				return nil, err
-			}
-			out := &trashOutput{}
-			out.Body.Total, out.Body.Questions = total, toQuestionBodies(qs)
-			return out, nil
-		})
+func (h *handlers) questionTrash(ctx context.Context, in *pageInput) (*trashOutput, error) {
+	qs, total, err := h.svc.TrashPage(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	out := &trashOutput{}
+	out.Body.Total, out.Body.Questions = total, toQuestionBodies(qs)
+	return out, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/questions/{id}/restore", Tags: tags,
-		Summary: "Bring a question back from the trash (moderators)",
-		Errors:  []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *questionIDInput) (*questionOutput, error) {
-			q, err := s.RestoreQuestion(ctx, auth.MustFrom(ctx), in.ID)
-			if err != nil {
-				return nil, err
-			}
-			return &questionOutput{Body: toQuestionBody(q)}, nil
-		})
+func (h *handlers) restoreQuestion(ctx context.Context, in *questionIDInput) (*questionOutput, error) {
+	q, err := h.svc.RestoreQuestion(ctx, auth.MustFrom(ctx), in.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &questionOutput{Body: toQuestionBody(q)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/questions/{id}/permanent", Tags: tags,
-		DefaultStatus: http.StatusNoContent, Summary: "Remove a trashed question for good (moderators)",
-		Errors: []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *questionIDInput) (*struct{}, error) {
-			return nil, s.PurgeQuestion(ctx, auth.MustFrom(ctx), in.ID)
-		})
+func (h *handlers) purgeQuestion(ctx context.Context, in *questionIDInput) (*struct{}, error) {
+	return nil, h.svc.PurgeQuestion(ctx, auth.MustFrom(ctx), in.ID)
 }
 
 func toPatch(in *patchQuestionInput) app.Patch {
@@ -275,4 +240,12 @@ func toVersionBody(v app.Version) VersionBody {
 		b.Snapshot.Figures = append(b.Snapshot.Figures, FigureBody(f))
 	}
 	return b
+}
+
+func toVersionBodies(vs []app.Version) []VersionBody {
+	out := make([]VersionBody, len(vs))
+	for i, v := range vs {
+		out[i] = toVersionBody(v)
+	}
+	return out
 }

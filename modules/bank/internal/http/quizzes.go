@@ -2,9 +2,6 @@ package http
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -110,173 +107,141 @@ type MatchingQuestionOut struct {
 
 type quizSearchOutput struct{ Body []QuizHitBody }
 
-func registerQuizzes(r *httpapi.Router, s *app.Service) {
-	tags := []string{"quizzes"}
-	bodies := newQuizBodies(s)
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/quizzes/", Tags: tags,
-		Summary: "Quizzes, newest first: moderators see every live quiz, others the published ones"},
-		func(ctx context.Context, in *quizListInput) (*quizzesOutput, error) {
-			zs, err := s.Quizzes(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
-			if err != nil {
-				return nil, err
-			}
-			return &quizzesOutput{Body: toQuizBodies(zs)}, nil
-		})
-
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/quizzes/search", Tags: tags,
-		Summary: "Find quizzes by title and/or by their questions"},
-		func(ctx context.Context, in *quizSearchInput) (*quizSearchOutput, error) {
-			hits, err := s.SearchQuizzes(ctx, auth.MustFrom(ctx), in.Q, in.Mode)
-			if err != nil {
-				return nil, err
-			}
-			out := &quizSearchOutput{Body: make([]QuizHitBody, 0, len(hits))}
-			for _, h := range hits {
-				b := QuizHitBody{QuizID: h.Quiz.ID, QuizTitle: h.Quiz.Title, MatchType: h.MatchType,
-					QuestionsCount: h.Quiz.QuestionsCount, Mode: h.Quiz.Mode, IsPublished: flag(h.Quiz.IsPublished),
-					MatchingQuestions: make([]MatchingQuestionOut, 0, len(h.Matching))}
-				for _, m := range h.Matching {
-					b.MatchingQuestions = append(b.MatchingQuestions, MatchingQuestionOut{ID: m.ID, QuestionText: m.Text})
-				}
-				out.Body = append(out.Body, b)
-			}
-			return out, nil
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodGet, Path: "/quizzes/trash", Tags: tags,
-		Summary: "Trashed quizzes, most recently trashed first (moderators)"},
-		func(ctx context.Context, in *quizListInput) (*quizzesOutput, error) {
-			zs, err := s.QuizTrash(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
-			if err != nil {
-				return nil, err
-			}
-			return &quizzesOutput{Body: toQuizBodies(zs)}, nil
-		})
-
-	// The hot read: answered as bytes (the cached question list), declared
-	// as QuizDetailBody like the shuffle and the review.
-	httpapi.RegisterEncoded[getQuizInput, QuizDetailBody](r, auth.User, huma.Operation{Method: http.MethodGet,
-		Path: "/quizzes/{quiz_id}", Tags: tags,
-		Summary: "A quiz: timed hides answers, learning shows them, study=true forces them in"},
-		func(ctx context.Context, in *getQuizInput) (*httpapi.Encoded, error) {
-			return bodies.get(ctx, in.QuizID, in.Study, in.Conditional)
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}", Tags: tags,
-		Summary: "Rename a quiz (moderators)"},
-		func(ctx context.Context, in *renameQuizInput) (*quizOutput, error) {
-			z, err := s.RenameQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.Body.Title)
-			if err != nil {
-				return nil, err
-			}
-			return &quizOutput{Body: toQuizBody(z)}, nil
-		})
-
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost, Path: "/quizzes/{quiz_id}/shuffle", Tags: tags,
-		Summary: "The timed detail in a fresh random order; nothing is stored"},
-		func(ctx context.Context, in *shuffleInput) (*quizDetailOutput, error) {
-			d, err := s.ShuffleQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.ShuffleOptions)
-			if err != nil {
-				return nil, err
-			}
-			return &quizDetailOutput{Body: toQuizDetailBody(d)}, nil
-		})
-
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/quizzes/{quiz_id}/review", Tags: tags,
-		Summary: "Every answer and explanation: moderators, or learners with a completed attempt",
-		Errors:  []int{http.StatusForbidden}},
-		func(ctx context.Context, in *quizIDInput) (*quizDetailOutput, error) {
-			d, err := s.ReviewQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
-			if err != nil {
-				return nil, err
-			}
-			body := toQuizDetailBody(d)
-			if err := withReadMore(ctx, s, body.Questions); err != nil {
-				return nil, err
-			}
-			return &quizDetailOutput{Body: body}, nil
-		})
-
-	registerQuizQuestions(r, s, tags)
-	registerQuizLifecycle(r, s, tags)
+func (h *handlers) quizzes(ctx context.Context, in *quizListInput) (*quizzesOutput, error) {
+	zs, err := h.svc.Quizzes(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &quizzesOutput{Body: toQuizBodies(zs)}, nil
 }
 
-func registerQuizQuestions(r *httpapi.Router, s *app.Service, tags []string) {
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodGet, Path: "/quizzes/{quiz_id}/questions", Tags: tags,
-		Summary: "A quiz's questions with answers (moderators)"},
-		func(ctx context.Context, in *quizIDInput) (*quizQuestionsOutput, error) {
-			qs, err := s.QuizQuestions(ctx, auth.MustFrom(ctx), in.QuizID)
-			if err != nil {
-				return nil, err
-			}
-			out := &quizQuestionsOutput{Body: make([]QuizQuestionBody, 0, len(qs))}
-			for _, q := range qs {
-				out.Body = append(out.Body, QuizQuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type,
-					Options: opt.NonNil(q.Options), CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation})
-			}
-			return out, nil
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}/questions/{question_id}",
-		Tags: tags, Summary: "Edit a quiz's question (moderators); shared by every quiz using it; 400 if the answer is not an option",
-		Errors: []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *patchQuizQuestionInput) (*questionOutput, error) {
-			b := in.Body
-			pt := app.Patch{Type: b.QuestionType, Text: b.QuestionText, CorrectAnswer: b.CorrectAnswer,
-				Explanation: b.Explanation}
-			if b.Options != nil {
-				pt.Options = &b.Options
-			}
-			q, err := s.UpdateQuizQuestion(ctx, auth.MustFrom(ctx), in.QuizID, in.QuestionID, pt)
-			if err != nil {
-				return nil, err
-			}
-			return &questionOutput{Body: toQuestionBody(q)}, nil
-		})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/quizzes/{quiz_id}/questions/{question_id}",
-		Tags: tags, DefaultStatus: http.StatusNoContent,
-		Summary: "Take a question out of a quiz: only the link when shared, else the question goes to the trash (moderators)"},
-		func(ctx context.Context, in *quizQuestionInput) (*struct{}, error) {
-			return nil, s.RemoveQuizQuestion(ctx, auth.MustFrom(ctx), in.QuizID, in.QuestionID)
-		})
+func (h *handlers) searchQuizzes(ctx context.Context, in *quizSearchInput) (*quizSearchOutput, error) {
+	hits, err := h.svc.SearchQuizzes(ctx, auth.MustFrom(ctx), in.Q, in.Mode)
+	if err != nil {
+		return nil, err
+	}
+	return &quizSearchOutput{Body: toQuizHits(hits)}, nil
 }
 
-func registerQuizLifecycle(r *httpapi.Router, s *app.Service, tags []string) {
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}/publish", Tags: tags,
-		Summary: "Publish or unpublish a quiz (moderators)"},
-		func(ctx context.Context, in *publishInput) (*publishOutput, error) {
-			z, err := s.PublishQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.Published)
-			if err != nil {
-				return nil, err
-			}
-			out := &publishOutput{}
-			out.Body.QuizID, out.Body.IsPublished = z.ID, flag(z.IsPublished)
-			return out, nil
-		})
+func (h *handlers) quizTrash(ctx context.Context, in *quizListInput) (*quizzesOutput, error) {
+	zs, err := h.svc.QuizTrash(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return &quizzesOutput{Body: toQuizBodies(zs)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/quizzes/{quiz_id}", Tags: tags,
-		DefaultStatus: http.StatusNoContent, Summary: "Move a quiz to the trash (moderators)"},
-		func(ctx context.Context, in *quizIDInput) (*struct{}, error) {
-			return nil, s.TrashQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
-		})
+func (h *handlers) quiz(ctx context.Context, in *getQuizInput) (*httpapi.Encoded, error) {
+	return h.bodies.get(ctx, in.QuizID, in.Study, in.Conditional)
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPatch, Path: "/quizzes/{quiz_id}/restore", Tags: tags,
-		Summary: "Bring a quiz back from the trash (moderators)",
-		Errors:  []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *quizIDInput) (*quizOutput, error) {
-			z, err := s.RestoreQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
-			if err != nil {
-				return nil, err
-			}
-			return &quizOutput{Body: toQuizBody(z)}, nil
-		})
+func (h *handlers) renameQuiz(ctx context.Context, in *renameQuizInput) (*quizOutput, error) {
+	z, err := h.svc.RenameQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.Body.Title)
+	if err != nil {
+		return nil, err
+	}
+	return &quizOutput{Body: toQuizBody(z)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodDelete, Path: "/quizzes/{quiz_id}/permanent", Tags: tags,
-		DefaultStatus: http.StatusNoContent,
-		Summary:       "Remove a trashed quiz for good; questions only it used stay in the bank (moderators)",
-		Errors:        []int{http.StatusBadRequest}},
-		func(ctx context.Context, in *quizIDInput) (*struct{}, error) {
-			return nil, s.PurgeQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
-		})
+func (h *handlers) shuffleQuiz(ctx context.Context, in *shuffleInput) (*quizDetailOutput, error) {
+	d, err := h.svc.ShuffleQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.ShuffleOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &quizDetailOutput{Body: toQuizDetailBody(d)}, nil
+}
+
+func (h *handlers) reviewQuiz(ctx context.Context, in *quizIDInput) (*quizDetailOutput, error) {
+	d, err := h.svc.ReviewQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
+	if err != nil {
+		return nil, err
+	}
+	body := toQuizDetailBody(d)
+	if err := withReadMore(ctx, h.svc, body.Questions); err != nil {
+		return nil, err
+	}
+	return &quizDetailOutput{Body: body}, nil
+}
+
+func (h *handlers) quizQuestions(ctx context.Context, in *quizIDInput) (*quizQuestionsOutput, error) {
+	qs, err := h.svc.QuizQuestions(ctx, auth.MustFrom(ctx), in.QuizID)
+	if err != nil {
+		return nil, err
+	}
+	return &quizQuestionsOutput{Body: toQuizQuestions(qs)}, nil
+}
+
+func (h *handlers) patchQuizQuestion(ctx context.Context, in *patchQuizQuestionInput) (*questionOutput, error) {
+	b := in.Body
+	pt := app.Patch{Type: b.QuestionType, Text: b.QuestionText, CorrectAnswer: b.CorrectAnswer,
+		Explanation: b.Explanation}
+	if b.Options != nil {
+		pt.Options = &b.Options
+	}
+	q, err := h.svc.UpdateQuizQuestion(ctx, auth.MustFrom(ctx), in.QuizID, in.QuestionID, pt)
+	if err != nil {
+		return nil, err
+	}
+	return &questionOutput{Body: toQuestionBody(q)}, nil
+}
+
+func (h *handlers) removeQuizQuestion(ctx context.Context, in *quizQuestionInput) (*struct{}, error) {
+	return nil, h.svc.RemoveQuizQuestion(ctx, auth.MustFrom(ctx), in.QuizID, in.QuestionID)
+}
+
+func (h *handlers) publishQuiz(ctx context.Context, in *publishInput) (*publishOutput, error) {
+	z, err := h.svc.PublishQuiz(ctx, auth.MustFrom(ctx), in.QuizID, in.Published)
+	if err != nil {
+		return nil, err
+	}
+	out := &publishOutput{}
+	out.Body.QuizID, out.Body.IsPublished = z.ID, flag(z.IsPublished)
+	return out, nil
+}
+
+func (h *handlers) trashQuiz(ctx context.Context, in *quizIDInput) (*struct{}, error) {
+	return nil, h.svc.TrashQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
+}
+
+func (h *handlers) restoreQuiz(ctx context.Context, in *quizIDInput) (*quizOutput, error) {
+	z, err := h.svc.RestoreQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
+	if err != nil {
+		return nil, err
+	}
+	return &quizOutput{Body: toQuizBody(z)}, nil
+}
+
+func (h *handlers) purgeQuiz(ctx context.Context, in *quizIDInput) (*struct{}, error) {
+	return nil, h.svc.PurgeQuiz(ctx, auth.MustFrom(ctx), in.QuizID)
+}
+
+func toQuizHits(hits []app.QuizHit) []QuizHitBody {
+	out := make([]QuizHitBody, len(hits))
+	for i := range hits {
+		out[i] = toQuizHit(&hits[i])
+	}
+	return out
+}
+
+func toQuizHit(hit *app.QuizHit) QuizHitBody {
+	return QuizHitBody{QuizID: hit.Quiz.ID, QuizTitle: hit.Quiz.Title, MatchType: hit.MatchType,
+		QuestionsCount: hit.Quiz.QuestionsCount, Mode: hit.Quiz.Mode, IsPublished: flag(hit.Quiz.IsPublished),
+		MatchingQuestions: toMatchingQuestions(hit.Matching)}
+}
+
+func toMatchingQuestions(ms []app.MatchingQuestion) []MatchingQuestionOut {
+	out := make([]MatchingQuestionOut, len(ms))
+	for i, m := range ms {
+		out[i] = MatchingQuestionOut{ID: m.ID, QuestionText: m.Text}
+	}
+	return out
+}
+
+func toQuizQuestions(qs []*app.Question) []QuizQuestionBody {
+	out := make([]QuizQuestionBody, len(qs))
+	for i, q := range qs {
+		out[i] = QuizQuestionBody{ID: q.ID, QuestionText: q.Text, QuestionType: q.Type,
+			Options: opt.NonNil(q.Options), CorrectAnswer: q.CorrectAnswer, Explanation: q.Explanation}
+	}
+	return out
 }

@@ -2,13 +2,10 @@ package http
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/opt"
 )
 
 type savedTestInput struct {
@@ -29,22 +26,18 @@ type SavedTestBody struct {
 
 type savedTestOutput struct{ Body SavedTestBody }
 
-// registerSavedTests lets any signed-in user build a test of their own
-// (issue 21); the rules live in app.BuildSavedTest.
-func registerSavedTests(r *httpapi.Router, s *app.Service) {
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodPost, Path: "/saved-tests", Tags: []string{"quizzes"},
-		DefaultStatus: http.StatusCreated, Errors: []int{http.StatusConflict},
-		Summary: "Build a test of your own from bank questions open to you (unpublished; only you sit it)"},
-		func(ctx context.Context, in *savedTestInput) (*savedTestOutput, error) {
-			b := in.Body
-			st := app.SavedTest{Title: b.Title, Mode: b.Mode, QuestionIDs: b.QuestionIDs}
-			if b.TimeLimitMinutes != nil {
-				st.TimeLimitMinutes = *b.TimeLimitMinutes
-			}
-			z, err := s.BuildSavedTest(ctx, auth.MustFrom(ctx), st)
-			if err != nil {
-				return nil, err
-			}
-			return &savedTestOutput{Body: SavedTestBody{QuizCreatedBody: toQuizCreated(z).Body, Mode: z.Mode}}, nil
-		})
+func (h *handlers) buildSavedTest(ctx context.Context, in *savedTestInput) (*savedTestOutput, error) {
+	b := in.Body
+	z, err := h.svc.BuildSavedTest(ctx, auth.MustFrom(ctx), app.SavedTest{Title: b.Title, Mode: b.Mode,
+		TimeLimitMinutes: opt.Deref(b.TimeLimitMinutes), QuestionIDs: b.QuestionIDs})
+	if err != nil {
+		return nil, err
+	}
+	return &savedTestOutput{Body: toSavedTest(z)}, nil
+}
+
+// toSavedTest is the test a learner built for themselves (POST /saved-tests
+// and, inside CustomBlockBody, POST /saved-tests/custom).
+func toSavedTest(z *app.Quiz) SavedTestBody {
+	return SavedTestBody{QuizCreatedBody: toQuizCreated(z), Mode: z.Mode}
 }

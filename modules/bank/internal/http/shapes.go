@@ -158,8 +158,8 @@ type QuizCreatedBody struct {
 	QuestionsCount int    `json:"questions_count"`
 }
 
-func toQuizCreated(z *app.Quiz) *quizCreatedOutput {
-	return &quizCreatedOutput{Body: QuizCreatedBody{ID: z.ID, Title: z.Title, QuestionsCount: z.QuestionsCount}}
+func toQuizCreated(z *app.Quiz) QuizCreatedBody {
+	return QuizCreatedBody{ID: z.ID, Title: z.Title, QuestionsCount: z.QuestionsCount}
 }
 
 func ptr(s string) *string { return &s }

@@ -2,10 +2,7 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -45,32 +42,28 @@ type rollbackOutput struct {
 	}
 }
 
-func registerSnapshots(r *httpapi.Router, s *app.Service) {
-	tags := []string{"admin"}
-	httpapi.Register(r, auth.Admin, huma.Operation{Method: http.MethodGet, Path: "/admin/classification-snapshots",
-		Tags: tags, Summary: "Classification snapshots, newest first (one before each classification run and each rollback)"},
-		func(ctx context.Context, in *struct{ httpapi.Page }) (*httpapi.Listing[ClassificationSnapshotBody], error) {
-			snaps, total, err := s.ClassificationSnapshots(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
-			if err != nil {
-				return nil, err
-			}
-			return httpapi.ListOf(snaps, total, toClassificationSnapshot), nil
-		})
+type classificationSnapshotsIn struct{ httpapi.Page }
 
-	httpapi.Register(r, auth.Admin, huma.Operation{Method: http.MethodPost,
-		Path: "/admin/classification-snapshots/{snapshot_id}/rollback", Tags: tags,
-		Summary: "Restore a snapshot's question tags exactly, snapshotting the current ones first"},
-		func(ctx context.Context, in *struct {
-			ID int64 `path:"snapshot_id" minimum:"1"`
-		}) (*rollbackOutput, error) {
-			rb, err := s.RollbackClassification(ctx, auth.MustFrom(ctx), in.ID)
-			if err != nil {
-				return nil, err
-			}
-			out := &rollbackOutput{}
-			out.Body.Restored, out.Body.Backup = rb.Restored, toClassificationSnapshot(rb.Backup)
-			out.Body.TagsAdded, out.Body.TagsRemoved, out.Body.QuestionsChanged = rb.TagsAdded, rb.TagsRemoved,
-				rb.QuestionsChanged
-			return out, nil
-		})
+func (h *handlers) classificationSnapshots(ctx context.Context, in *classificationSnapshotsIn) (*httpapi.Listing[ClassificationSnapshotBody], error) {
+	snaps, total, err := h.svc.ClassificationSnapshots(ctx, auth.MustFrom(ctx), in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.ListOf(snaps, total, toClassificationSnapshot), nil
+}
+
+type rollbackClassificationIn struct {
+	ID int64 `path:"snapshot_id" minimum:"1"`
+}
+
+func (h *handlers) rollbackClassification(ctx context.Context, in *rollbackClassificationIn) (*rollbackOutput, error) {
+	rb, err := h.svc.RollbackClassification(ctx, auth.MustFrom(ctx), in.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := &rollbackOutput{}
+	out.Body.Restored, out.Body.Backup = rb.Restored, toClassificationSnapshot(rb.Backup)
+	out.Body.TagsAdded, out.Body.TagsRemoved, out.Body.QuestionsChanged = rb.TagsAdded, rb.TagsRemoved,
+		rb.QuestionsChanged
+	return out, nil
 }

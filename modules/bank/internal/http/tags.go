@@ -2,14 +2,11 @@ package http
 
 import (
 	"context"
-	"net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 // TagCountBody is a tag with the live questions carrying it.
@@ -75,54 +72,49 @@ func toTagCounts(in []app.TagCount) []TagCountBody {
 	return out
 }
 
-func registerTags(r *httpapi.Router, s *app.Service) {
-	tags := []string{"tags"}
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/tags", Tags: tags,
-		Summary: "Tags grouped by type with live-question counts"},
-		func(ctx context.Context, _ *struct{}) (*tagsOutput, error) {
-			g, err := s.Tags(ctx)
-			if err != nil {
-				return nil, err
-			}
-			out := &tagsOutput{}
-			out.Body.Subjects, out.Body.Diseases = toTagCounts(g.Subjects), toTagCounts(g.Diseases)
-			out.Body.Systems, out.Body.Keywords = toTagCounts(g.Systems), toTagCounts(g.Keywords)
-			return out, nil
-		})
+func (h *handlers) tags(ctx context.Context, _ *struct{}) (*tagsOutput, error) {
+	g, err := h.svc.Tags(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &tagsOutput{}
+	out.Body.Subjects, out.Body.Diseases = toTagCounts(g.Subjects), toTagCounts(g.Diseases)
+	out.Body.Systems, out.Body.Keywords = toTagCounts(g.Systems), toTagCounts(g.Keywords)
+	return out, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{Method: http.MethodPost, Path: "/tags/classify", Tags: tags,
-		DefaultStatus: http.StatusAccepted, Errors: []int{http.StatusServiceUnavailable},
-		Summary: "Start tagging the bank's live questions with the keyword model, or the rule-based tagger without one (moderators); poll /tags/status/{job_id}"},
-		func(ctx context.Context, _ *struct{}) (*classifyStartedOutput, error) {
-			id, err := s.StartClassify(ctx, auth.MustFrom(ctx))
-			if err != nil {
-				return nil, err
-			}
-			out := &classifyStartedOutput{}
-			out.Body.JobID, out.Body.Status = id, "started"
-			return out, nil
-		})
+func (h *handlers) startClassify(ctx context.Context, _ *struct{}) (*classifyStartedOutput, error) {
+	id, err := h.svc.StartClassify(ctx, auth.MustFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	out := &classifyStartedOutput{}
+	out.Body.JobID, out.Body.Status = id, "started"
+	return out, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{Method: http.MethodGet, Path: "/tags/status/{job_id}", Tags: tags,
-		Summary: "Status, steps and result of a classification job"},
-		func(ctx context.Context, in *tagJobInput) (*tagJobOutput, error) {
-			j, err := s.ClassifyStatus(ctx, in.JobID)
-			if err != nil {
-				return nil, err
-			}
-			out := &tagJobOutput{}
-			out.Body.JobID, out.Body.Status = j.ID, string(j.Status)
-			out.Body.Steps = make([]JobStepBody, 0, len(j.Steps))
-			for _, st := range j.Steps {
-				out.Body.Steps = append(out.Body.Steps, JobStepBody(st))
-			}
-			if j.Error != "" {
-				out.Body.Error = &j.Error
-			}
-			if j.Result != nil {
-				r := ClassifyResultBody(*j.Result)
-				out.Body.Result = &r
-			}
-			return out, nil
-		})
+func (h *handlers) classifyStatus(ctx context.Context, in *tagJobInput) (*tagJobOutput, error) {
+	j, err := h.svc.ClassifyStatus(ctx, in.JobID)
+	if err != nil {
+		return nil, err
+	}
+	out := &tagJobOutput{}
+	out.Body.JobID, out.Body.Status = j.ID, string(j.Status)
+	out.Body.Steps = toJobSteps(j.Steps)
+	if j.Error != "" {
+		out.Body.Error = &j.Error
+	}
+	if j.Result != nil {
+		r := ClassifyResultBody(*j.Result)
+		out.Body.Result = &r
+	}
+	return out, nil
+}
+
+func toJobSteps(steps []jobs.Step) []JobStepBody {
+	out := make([]JobStepBody, len(steps))
+	for i, st := range steps {
+		out[i] = JobStepBody(st)
+	}
+	return out
 }

@@ -6,6 +6,9 @@ import (
 	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 )
 
+// StatusCount is how many documents or drafts are in one status.
+type StatusCount = store.StatusCount
+
 // Pipeline is where the site's PDFs and drafts stand: documents by
 // processing status, drafts by review status, every status listed.
 type Pipeline struct {

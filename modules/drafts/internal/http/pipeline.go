@@ -2,9 +2,9 @@ package http
 
 import (
 	"context"
+	"github.com/roundsedu/rounds/modules/drafts/internal/app"
 	"net/http"
 
-	"github.com/roundsedu/rounds/modules/drafts/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
@@ -36,7 +36,7 @@ func (h *handlers) pipeline(ctx context.Context, _ *struct{}) (*pipelineOut, err
 	return &pipelineOut{Body: PipelineResponse{Documents: toStatusCounts(p.Documents), Drafts: toStatusCounts(p.Drafts)}}, nil
 }
 
-func toStatusCounts(cs []store.StatusCount) []StatusCountResponse {
+func toStatusCounts(cs []app.StatusCount) []StatusCountResponse {
 	out := make([]StatusCountResponse, len(cs))
 	for i, c := range cs {
 		out[i] = StatusCountResponse{Status: c.Status, Count: c.N}

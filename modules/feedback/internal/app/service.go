@@ -20,6 +20,9 @@ import (
 	"github.com/roundsedu/rounds/platform/text"
 )
 
+// Filter picks the reports of the moderators' queue.
+type Filter = store.Filter
+
 // Config is the feedback section.
 type Config struct {
 	ReportsPerHour int `mapstructure:"reports_per_hour" validate:"gte=1"`

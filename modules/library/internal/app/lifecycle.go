@@ -13,6 +13,15 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
+// Revision is one saved revision of an article.
+type Revision = store.Revision
+
+// ArticleRow is an article's stored row, without its sections.
+type ArticleRow = store.Article
+
+// SectionRow is one stored section of an article.
+type SectionRow = store.Section
+
 // Moves are the allowed status changes: review is optional on the way to
 // publishing, a published article is withdrawn by archiving it, and an
 // archived one comes back as a draft or straight to published.

@@ -3,14 +3,11 @@ package http
 import (
 	"context"
 	"encoding/json"
-	nethttp "net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/library/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
+	"github.com/roundsedu/rounds/platform/jobs"
 )
 
 // ArticleJobQueued answers a generation request.
@@ -59,82 +56,79 @@ type ArticleRefineRequest struct {
 	Sources      []string `json:"sources,omitempty" required:"false" maxItems:"10" doc:"from GET /articles/ai-sources"`
 }
 
-func queued(id string, err error) (*struct{ Body ArticleJobQueued }, error) {
+type queuedOut struct{ Body ArticleJobQueued }
+
+func queued(id string, err error) (*queuedOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &struct{ Body ArticleJobQueued }{ArticleJobQueued{JobID: id, Status: "pending"}}, nil
+	return &queuedOut{ArticleJobQueued{JobID: id, Status: "pending"}}, nil
 }
 
-func registerAI(r *httpapi.Router, svc *app.Service) {
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/articles/ai-sources", Tags: tags,
-		Summary: "Which grounding sources an article generation can be offered",
-	}, func(context.Context, *struct{}) (*struct {
-		Body struct {
-			Sources []string `json:"sources"`
-		}
-	}, error) {
-		out := &struct {
-			Body struct {
-				Sources []string `json:"sources"`
-			}
-		}{}
-		out.Body.Sources = app.Sources
-		return out, nil
-	})
+type aiSourcesOut struct {
+	Body struct {
+		Sources []string `json:"sources"`
+	} `nameHint:"Get-articles-ai-sourcesResponse"`
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/articles/ai-draft", Tags: tags, DefaultStatus: nethttp.StatusAccepted,
-		Summary: "Queue the generation of a new article draft (moderators); poll the job",
-		Errors:  []int{nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *struct{ Body ArticleDraftRequest }) (*struct{ Body ArticleJobQueued }, error) {
-		b := in.Body
-		return queued(svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "draft", Title: b.Title,
-			Instructions: b.Instructions, Sources: b.Sources, CategoryID: b.CategoryID}))
-	})
+func (h *handlers) aiSources(context.Context, *struct{}) (*aiSourcesOut, error) {
+	out := &aiSourcesOut{}
+	out.Body.Sources = app.Sources
+	return out, nil
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/articles/{id}/ai-refine", Tags: tags, DefaultStatus: nethttp.StatusAccepted,
-		Summary: "Queue a refinement of an article or one section (its editors); poll the job",
-		Errors:  []int{nethttp.StatusForbidden, nethttp.StatusNotFound, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *struct {
-		ID   int64 `path:"id" minimum:"1"`
-		Body ArticleRefineRequest
-	}) (*struct{ Body ArticleJobQueued }, error) {
-		b := in.Body
-		return queued(svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "refine", ArticleID: in.ID,
-			SectionID: b.SectionID, Instructions: b.Instructions, Sources: b.Sources}))
-	})
+type aiDraftIn struct{ Body ArticleDraftRequest }
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/articles/{id}/ai-cards", Tags: tags, DefaultStatus: nethttp.StatusAccepted,
-		Summary: "Queue the generation of flashcards from an article (moderators); poll the job",
-		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *struct {
-		ID   int64 `path:"id" minimum:"1"`
-		Body ArticleCardsRequest
-	}) (*struct{ Body ArticleJobQueued }, error) {
-		return queued(svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "cards", ArticleID: in.ID,
-			Instructions: in.Body.Instructions, Sources: in.Body.Sources}))
-	})
+func (h *handlers) aiDraft(ctx context.Context, in *aiDraftIn) (*queuedOut, error) {
+	b := in.Body
+	return queued(h.svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "draft", Title: b.Title,
+		Instructions: b.Instructions, Sources: b.Sources, CategoryID: b.CategoryID}))
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/articles/jobs/{job_id}", Tags: tags,
-		Summary: "One of your article generation jobs with its progress steps",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		JobID string `path:"job_id" maxLength:"64"`
-	}) (*struct{ Body ArticleJob }, error) {
-		rec, err := svc.GenerationJob(ctx, auth.MustFrom(ctx), in.JobID)
-		if err != nil {
-			return nil, err
-		}
-		out := ArticleJob{ID: rec.ID.String(), Kind: rec.Kind, Status: string(rec.Status), Result: rec.Result,
-			Error: rec.Error, CreatedAt: rec.CreatedAt, FinishedAt: rec.FinishedAt, Steps: make([]ArticleJobStep, len(rec.Steps))}
-		for i, s := range rec.Steps {
-			out.Steps[i] = ArticleJobStep(s)
-		}
-		return &struct{ Body ArticleJob }{out}, nil
-	})
+type aiRefineIn struct {
+	ID   int64 `path:"id" minimum:"1"`
+	Body ArticleRefineRequest
+}
+
+func (h *handlers) aiRefine(ctx context.Context, in *aiRefineIn) (*queuedOut, error) {
+	b := in.Body
+	return queued(h.svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "refine", ArticleID: in.ID,
+		SectionID: b.SectionID, Instructions: b.Instructions, Sources: b.Sources}))
+}
+
+type aiCardsIn struct {
+	ID   int64 `path:"id" minimum:"1"`
+	Body ArticleCardsRequest
+}
+
+func (h *handlers) aiCards(ctx context.Context, in *aiCardsIn) (*queuedOut, error) {
+	return queued(h.svc.Generate(ctx, auth.MustFrom(ctx), app.GenerationRequest{Mode: "cards", ArticleID: in.ID,
+		Instructions: in.Body.Instructions, Sources: in.Body.Sources}))
+}
+
+type generationJobIn struct {
+	JobID string `path:"job_id" maxLength:"64"`
+}
+
+type generationJobOut struct{ Body ArticleJob }
+
+func (h *handlers) generationJob(ctx context.Context, in *generationJobIn) (*generationJobOut, error) {
+	rec, err := h.svc.GenerationJob(ctx, auth.MustFrom(ctx), in.JobID)
+	if err != nil {
+		return nil, err
+	}
+	return &generationJobOut{toArticleJob(rec)}, nil
+}
+
+func toArticleJob(rec *app.Job) ArticleJob {
+	return ArticleJob{ID: rec.ID.String(), Kind: rec.Kind, Status: string(rec.Status), Result: rec.Result,
+		Error: rec.Error, CreatedAt: rec.CreatedAt, FinishedAt: rec.FinishedAt, Steps: toArticleJobSteps(rec.Steps)}
+}
+
+func toArticleJobSteps(steps []jobs.Step) []ArticleJobStep {
+	out := make([]ArticleJobStep, len(steps))
+	for i, s := range steps {
+		out[i] = ArticleJobStep(s)
+	}
+	return out
 }

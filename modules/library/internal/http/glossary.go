@@ -2,10 +2,7 @@ package http
 
 import (
 	"context"
-	nethttp "net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/library/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -48,92 +45,96 @@ func term(t *app.Term, err error) (*termOut, error) {
 	return &termOut{toTerm(t)}, nil
 }
 
-func registerGlossary(r *httpapi.Router, svc *app.Service) {
-	tags := []string{"glossary"}
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/glossary/", Tags: tags,
-		Summary: "The glossary, alphabetically; q searches terms and definitions",
-	}, func(ctx context.Context, in *struct {
-		httpapi.Page
-		Q string `query:"q" maxLength:"200"`
-	}) (*httpapi.Listing[GlossaryTerm], error) {
-		ts, total, err := svc.Terms(ctx, in.Q, in.Limit, in.Offset)
-		if err != nil {
-			return nil, err
-		}
-		return httpapi.ListOf(ts, total, toTerm), nil
-	})
+type termsIn struct {
+	httpapi.Page
+	Q string `query:"q" maxLength:"200"`
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/glossary/", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Add a term (moderators)", Errors: []int{nethttp.StatusConflict},
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			Term       string  `json:"term" minLength:"1" maxLength:"120"`
-			Definition string  `json:"definition" minLength:"1" maxLength:"1000"`
-			ArticleID  *int64  `json:"article_id,omitempty" required:"false" nullable:"true" minimum:"1"`
-			SectionID  *string `json:"section_id,omitempty" required:"false" nullable:"true" maxLength:"64"`
-		}
-	}) (*termOut, error) {
-		b := in.Body
-		return term(svc.CreateTerm(ctx, auth.MustFrom(ctx), app.TermWrite{Term: &b.Term, Definition: &b.Definition,
-			LinkSet: true, ArticleID: b.ArticleID, SectionID: b.SectionID}))
-	})
+func (h *handlers) terms(ctx context.Context, in *termsIn) (*httpapi.Listing[GlossaryTerm], error) {
+	ts, total, err := h.svc.Terms(ctx, in.Q, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.ListOf(ts, total, toTerm), nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPatch, Path: "/glossary/{term_id}", Tags: tags,
-		Summary: "Edit a term (moderators); article_id null unlinks it",
-		Errors:  []int{nethttp.StatusNotFound, nethttp.StatusConflict},
-	}, func(ctx context.Context, in *struct {
-		ID   int64 `path:"term_id" minimum:"1"`
-		Body struct {
-			Term       *string                  `json:"term,omitempty" required:"false" minLength:"1" maxLength:"120"`
-			Definition *string                  `json:"definition,omitempty" required:"false" minLength:"1" maxLength:"1000"`
-			ArticleID  httpapi.Nullable[int64]  `json:"article_id,omitempty" required:"false"`
-			SectionID  httpapi.Nullable[string] `json:"section_id,omitempty" required:"false" maxLength:"64"`
-		}
-	}) (*termOut, error) {
-		b := in.Body
-		w := app.TermWrite{Term: b.Term, Definition: b.Definition, LinkSet: b.ArticleID.Sent || b.SectionID.Sent}
-		if b.ArticleID.Sent && !b.ArticleID.Null {
-			w.ArticleID = &b.ArticleID.Value
-		}
-		if b.SectionID.Sent && !b.SectionID.Null {
-			w.SectionID = &b.SectionID.Value
-		}
-		return term(svc.UpdateTerm(ctx, in.ID, w))
-	})
+type createTermIn struct {
+	Body struct {
+		Term       string  `json:"term" minLength:"1" maxLength:"120"`
+		Definition string  `json:"definition" minLength:"1" maxLength:"1000"`
+		ArticleID  *int64  `json:"article_id,omitempty" required:"false" nullable:"true" minimum:"1"`
+		SectionID  *string `json:"section_id,omitempty" required:"false" nullable:"true" maxLength:"64"`
+	} `nameHint:"Post-glossaryRequest"`
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/glossary/{term_id}", Tags: tags, DefaultStatus: nethttp.StatusNoContent,
-		Summary: "Remove a term (moderators)", Errors: []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		ID int64 `path:"term_id" minimum:"1"`
-	}) (*struct{}, error) {
-		return nil, svc.DeleteTerm(ctx, in.ID)
-	})
+func (h *handlers) createTerm(ctx context.Context, in *createTermIn) (*termOut, error) {
+	b := in.Body
+	return term(h.svc.CreateTerm(ctx, auth.MustFrom(ctx), app.TermWrite{Term: &b.Term, Definition: &b.Definition,
+		LinkSet: true, ArticleID: b.ArticleID, SectionID: b.SectionID}))
+}
 
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/glossary/annotate", Tags: tags,
-		Summary: "The glossary's terms found in a text (a question or an article), for hover definitions",
-	}, func(ctx context.Context, in *struct {
-		Body struct {
-			Text string `json:"text" maxLength:"20000"`
-		}
-	}) (*struct{ Body []GlossaryAnnotation }, error) {
-		found, err := svc.Annotate(ctx, in.Body.Text)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]GlossaryAnnotation, len(found))
-		for i, a := range found {
-			out[i] = GlossaryAnnotation{Start: a.Start, End: a.End, Text: a.Text, TermID: a.Term.ID, Term: a.Term.Term,
-				Definition: a.Term.Definition}
-			if a.ArticleSlug != "" {
-				slug := a.ArticleSlug
-				out[i].ArticleSlug, out[i].SectionID = &slug, a.Term.SectionKey
-			}
-		}
-		return &struct{ Body []GlossaryAnnotation }{out}, nil
-	})
+type patchTermIn struct {
+	ID   int64 `path:"term_id" minimum:"1"`
+	Body struct {
+		Term       *string                  `json:"term,omitempty" required:"false" minLength:"1" maxLength:"120"`
+		Definition *string                  `json:"definition,omitempty" required:"false" minLength:"1" maxLength:"1000"`
+		ArticleID  httpapi.Nullable[int64]  `json:"article_id,omitempty" required:"false"`
+		SectionID  httpapi.Nullable[string] `json:"section_id,omitempty" required:"false" maxLength:"64"`
+	} `nameHint:"Patch-glossary-by-term-idRequest"`
+}
+
+func (h *handlers) patchTerm(ctx context.Context, in *patchTermIn) (*termOut, error) {
+	b := in.Body
+	w := app.TermWrite{Term: b.Term, Definition: b.Definition, LinkSet: b.ArticleID.Sent || b.SectionID.Sent}
+	if b.ArticleID.Sent && !b.ArticleID.Null {
+		w.ArticleID = &b.ArticleID.Value
+	}
+	if b.SectionID.Sent && !b.SectionID.Null {
+		w.SectionID = &b.SectionID.Value
+	}
+	return term(h.svc.UpdateTerm(ctx, in.ID, w))
+}
+
+type deleteTermIn struct {
+	ID int64 `path:"term_id" minimum:"1"`
+}
+
+func (h *handlers) deleteTerm(ctx context.Context, in *deleteTermIn) (*struct{}, error) {
+	return nil, h.svc.DeleteTerm(ctx, in.ID)
+}
+
+type annotateIn struct {
+	Body struct {
+		Text string `json:"text" maxLength:"20000"`
+	} `nameHint:"Post-glossary-annotateRequest"`
+}
+
+type annotateOut struct{ Body []GlossaryAnnotation }
+
+func (h *handlers) annotate(ctx context.Context, in *annotateIn) (*annotateOut, error) {
+	found, err := h.svc.Annotate(ctx, in.Body.Text)
+	if err != nil {
+		return nil, err
+	}
+	return &annotateOut{toAnnotations(found)}, nil
+}
+
+func toAnnotations(found []app.Annotation) []GlossaryAnnotation {
+	out := make([]GlossaryAnnotation, len(found))
+	for i := range found {
+		out[i] = toAnnotation(&found[i])
+	}
+	return out
+}
+
+// toAnnotation links the term's article (and section) only where the
+// article can be opened by its slug.
+func toAnnotation(a *app.Annotation) GlossaryAnnotation {
+	g := GlossaryAnnotation{Start: a.Start, End: a.End, Text: a.Text, TermID: a.Term.ID, Term: a.Term.Term,
+		Definition: a.Term.Definition}
+	if a.ArticleSlug != "" {
+		slug := a.ArticleSlug
+		g.ArticleSlug, g.SectionID = &slug, a.Term.SectionKey
+	}
+	return g
 }

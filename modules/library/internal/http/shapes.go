@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/library/internal/app"
-	"github.com/roundsedu/rounds/modules/library/internal/store"
 )
 
 // ArticleSectionBody is a section as an author writes it.
@@ -122,7 +121,7 @@ type ArticleSummary struct {
 	DeletedAt  *time.Time `json:"deleted_at,omitempty"`
 }
 
-func toSummary(a *store.Article) ArticleSummary {
+func toSummary(a *app.ArticleRow) ArticleSummary {
 	return ArticleSummary{ID: a.ID, Title: a.Title, Slug: a.Slug, Summary: a.Summary, Status: a.Status,
 		CategoryID: a.CategoryID, UpdatedAt: a.UpdatedAt, DeletedAt: a.DeletedAt}
 }
@@ -143,7 +142,18 @@ type ArticleRevision struct {
 	CreatedAt  time.Time            `json:"created_at"`
 }
 
-func toRevision(r *store.Revision, full bool) ArticleRevision {
+func toSummaries(as []app.ArticleRow) []ArticleSummary {
+	out := make([]ArticleSummary, len(as))
+	for i := range as {
+		out[i] = toSummary(&as[i])
+	}
+	return out
+}
+
+// toRevisionListed is a revision as a listing shows it (without its content).
+func toRevisionListed(r *app.Revision) ArticleRevision { return toRevision(r, false) }
+
+func toRevision(r *app.Revision, full bool) ArticleRevision {
 	out := ArticleRevision{ID: r.ID, ArticleID: r.ArticleID, Title: r.Title, Summary: r.Summary,
 		CategoryID: r.CategoryID, Status: r.Status, Note: r.Note, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt}
 	if full {

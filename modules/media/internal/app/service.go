@@ -25,6 +25,9 @@ import (
 	"github.com/roundsedu/rounds/platform/storage"
 )
 
+// Filter picks the assets of the media library.
+type Filter = store.Filter
+
 // Config is the media section.
 type Config struct {
 	MaxStillBytes int64         `mapstructure:"max_still_bytes" validate:"gte=1024"`

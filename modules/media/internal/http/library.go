@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/media/internal/app"
-	"github.com/roundsedu/rounds/modules/media/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
@@ -109,7 +108,7 @@ func toResponses(as []app.Asset) []AssetResponse {
 }
 
 func (h *handlers) list(ctx context.Context, in *ListInput) (*listOut, error) {
-	as, total, err := h.svc.List(ctx, store.Filter{Q: in.Q, Kind: in.Kind, Modality: in.Modality,
+	as, total, err := h.svc.List(ctx, app.Filter{Q: in.Q, Kind: in.Kind, Modality: in.Modality,
 		LibraryID: in.LibraryID.Ptr(), CategoryID: in.CategoryID.Ptr(), Binned: in.Binned}, in.Limit, in.Offset)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,9 @@ import (
 	"github.com/roundsedu/rounds/platform/jobs"
 )
 
+// KindHealth is how far one kind of document is embedded.
+type KindHealth = store.KindHealth
+
 // Names of the background work.
 const (
 	JobRegenerate   = "regenerate_embeddings"

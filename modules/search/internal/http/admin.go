@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/roundsedu/rounds/modules/search/internal/app"
-	"github.com/roundsedu/rounds/modules/search/internal/store"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
@@ -22,7 +21,7 @@ type EmbeddingCoverageBody struct {
 	Coverage   float64 `json:"coverage" doc:"embedded / (live - empty); 1 when there is nothing to embed"`
 }
 
-func coverage(k store.KindHealth) EmbeddingCoverageBody {
+func coverage(k app.KindHealth) EmbeddingCoverageBody {
 	c := EmbeddingCoverageBody{Kind: k.Kind, Live: k.Live, Embedded: k.Current, Missing: k.Missing, Failed: k.Failed,
 		OtherModel: k.OtherModel, Empty: k.Empty, Coverage: 1}
 	if n := k.Live - k.Empty; n > 0 {
@@ -69,7 +68,7 @@ func toHealth(res app.Health) EmbeddingHealthBody {
 		Regeneration: toEmbeddingJob(res.Regeneration)}
 }
 
-func coverages(ks []store.KindHealth) []EmbeddingCoverageBody {
+func coverages(ks []app.KindHealth) []EmbeddingCoverageBody {
 	out := make([]EmbeddingCoverageBody, len(ks))
 	for i, k := range ks {
 		out[i] = coverage(k)

@@ -1,17 +1,11 @@
-// Package http is the labs module's HTTP surface: the reference table for
-// every signed-in user and the moderators' writes.
 package http
 
 import (
 	"context"
-	nethttp "net/http"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/roundsedu/rounds/modules/labs/internal/app"
 	"github.com/roundsedu/rounds/platform/auth"
-	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
 // LabValue is a reference value on the wire.
@@ -83,94 +77,90 @@ func (r LabValueRecord) toInput() app.Input {
 		ArticleSectionID: r.ArticleSectionID, IsPublished: r.IsPublished}
 }
 
+func toLabValues(vs []app.Value) []LabValue {
+	out := make([]LabValue, len(vs))
+	for i := range vs {
+		out[i] = toLabValue(&vs[i])
+	}
+	return out
+}
+
+func toLabTabs(ts []app.Tab) []LabTab {
+	out := make([]LabTab, len(ts))
+	for i, t := range ts {
+		out[i] = LabTab{Group: t.GroupName, Count: t.Count}
+	}
+	return out
+}
+
+func toLabValueListing(l *app.Listing) LabValueListing {
+	return LabValueListing{Tabs: toLabTabs(l.Tabs), Values: toLabValues(l.Values), Total: l.Total, Truncated: l.Truncated}
+}
+
+type listValuesIn struct {
+	IncludeDrafts bool `query:"include_drafts" default:"false" doc:"moderators: unpublished values too (403 for others)"`
+}
+
+type listingOut struct{ Body LabValueListing }
+
+func (h *handlers) listValues(ctx context.Context, in *listValuesIn) (*listingOut, error) {
+	l, err := h.svc.List(ctx, auth.MustFrom(ctx), in.IncludeDrafts)
+	if err != nil {
+		return nil, err
+	}
+	return &listingOut{toLabValueListing(l)}, nil
+}
+
 type valueOut struct{ Body LabValue }
+
+type createValueIn struct{ Body LabValueRecord }
+
+func (h *handlers) createValue(ctx context.Context, in *createValueIn) (*valueOut, error) {
+	v, err := h.svc.Create(ctx, in.Body.toInput())
+	if err != nil {
+		return nil, err
+	}
+	return &valueOut{toLabValue(v)}, nil
+}
+
+type valuePath struct {
+	ID int64 `path:"id" minimum:"1"`
+}
+
+type replaceValueIn struct {
+	ID   int64 `path:"id" minimum:"1"`
+	Body LabValueRecord
+}
+
+func (h *handlers) replaceValue(ctx context.Context, in *replaceValueIn) (*valueOut, error) {
+	v, err := h.svc.Replace(ctx, in.ID, in.Body.toInput())
+	if err != nil {
+		return nil, err
+	}
+	return &valueOut{toLabValue(v)}, nil
+}
+
+func (h *handlers) deleteValue(ctx context.Context, in *valuePath) (*struct{}, error) {
+	return nil, h.svc.Delete(ctx, in.ID)
+}
 
 type cardPath struct {
 	ID     int64 `path:"id" minimum:"1"`
 	CardID int64 `path:"card_id" minimum:"1"`
 }
 
-// Register adds the lab value operations.
-func Register(r *httpapi.Router, svc *app.Service) {
-	tags := []string{"study-tools"}
-	httpapi.Register(r, auth.User, huma.Operation{
-		Method: nethttp.MethodGet, Path: "/study-tools/lab-values", Tags: tags,
-		Summary: "The lab reference table: published values (everything with include_drafts, moderators only), at most 500, with its tabs",
-		Errors:  []int{nethttp.StatusForbidden},
-	}, func(ctx context.Context, in *struct {
-		IncludeDrafts bool `query:"include_drafts" default:"false" doc:"moderators: unpublished values too (403 for others)"`
-	}) (*struct{ Body LabValueListing }, error) {
-		l, err := svc.List(ctx, auth.MustFrom(ctx), in.IncludeDrafts)
-		if err != nil {
-			return nil, err
-		}
-		out := LabValueListing{Tabs: make([]LabTab, len(l.Tabs)), Values: make([]LabValue, len(l.Values)), Total: l.Total, Truncated: l.Truncated}
-		for i, t := range l.Tabs {
-			out.Tabs[i] = LabTab{Group: t.GroupName, Count: t.Count}
-		}
-		for i := range l.Values {
-			out.Values[i] = toLabValue(&l.Values[i])
-		}
-		return &struct{ Body LabValueListing }{out}, nil
-	})
+func (h *handlers) linkCard(ctx context.Context, in *cardPath) (*valueOut, error) {
+	v, err := h.svc.LinkCard(ctx, in.ID, in.CardID)
+	if err != nil {
+		return nil, err
+	}
+	return &valueOut{toLabValue(v)}, nil
+}
 
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPost, Path: "/study-tools/lab-values", Tags: tags, DefaultStatus: nethttp.StatusCreated,
-		Summary: "Add a reference value",
-	}, func(ctx context.Context, in *struct{ Body LabValueRecord }) (*valueOut, error) {
-		v, err := svc.Create(ctx, in.Body.toInput())
-		if err != nil {
-			return nil, err
-		}
-		return &valueOut{toLabValue(v)}, nil
-	})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/study-tools/lab-values/{id}", Tags: tags,
-		Summary: "Replace a reference value with the record sent (its card links stay)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		ID   int64 `path:"id" minimum:"1"`
-		Body LabValueRecord
-	}) (*valueOut, error) {
-		v, err := svc.Replace(ctx, in.ID, in.Body.toInput())
-		if err != nil {
-			return nil, err
-		}
-		return &valueOut{toLabValue(v)}, nil
-	})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/study-tools/lab-values/{id}", Tags: tags, DefaultStatus: nethttp.StatusNoContent,
-		Summary: "Remove a reference value for good",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *struct {
-		ID int64 `path:"id" minimum:"1"`
-	}) (*struct{}, error) {
-		return nil, svc.Delete(ctx, in.ID)
-	})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodPut, Path: "/study-tools/lab-values/{id}/cards/{card_id}", Tags: tags,
-		Summary: "Link a flashcard to a reference value (again: no change)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *cardPath) (*valueOut, error) {
-		v, err := svc.LinkCard(ctx, in.ID, in.CardID)
-		if err != nil {
-			return nil, err
-		}
-		return &valueOut{toLabValue(v)}, nil
-	})
-
-	httpapi.Register(r, auth.Mod, huma.Operation{
-		Method: nethttp.MethodDelete, Path: "/study-tools/lab-values/{id}/cards/{card_id}", Tags: tags,
-		Summary: "Unlink a flashcard from a reference value (not linked: no change)",
-		Errors:  []int{nethttp.StatusNotFound},
-	}, func(ctx context.Context, in *cardPath) (*valueOut, error) {
-		v, err := svc.UnlinkCard(ctx, in.ID, in.CardID)
-		if err != nil {
-			return nil, err
-		}
-		return &valueOut{toLabValue(v)}, nil
-	})
+func (h *handlers) unlinkCard(ctx context.Context, in *cardPath) (*valueOut, error) {
+	v, err := h.svc.UnlinkCard(ctx, in.ID, in.CardID)
+	if err != nil {
+		return nil, err
+	}
+	return &valueOut{toLabValue(v)}, nil
 }
