@@ -28,8 +28,8 @@ var _ = Describe("The OpenAPI contract of flashcards", func() {
 				}
 			}
 		}
-		Expect(mine.Len()).To(Equal(20))
-		Expect(ops).To(Equal(31))
+		Expect(mine.Len()).To(Equal(21))
+		Expect(ops).To(Equal(32))
 		doc.Paths = mine
 		Expect(doc.Validate(loader.Context, openapi3.DisableExamplesValidation())).To(Succeed())
 	})
