@@ -14,7 +14,7 @@ const navGroups = (page) => page.getByRole("navigation", { name: "Main" }).locat
 
 test("each role sees the navigation its role reaches, grouped by area, from the one route table", async () => {
   const learn = ["Dashboard", "Quizzes", "Create a block", "Study plans", "Exams", "Flashcards", "Browse questions", "Collections", "Library", "Lab values"];
-  const content = ["Question bank", "PDFs and drafts", "Article editor", "Categories", "Feedback", "Trash", "Grants"];
+  const content = ["Question bank", "PDFs and drafts", "Article editor", "Categories", "Feedback", "Trash", "Bank statistics", "Grants"];
   const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
   const you = ["Shared links", "Devices", "Contact"];
   const expect = {
