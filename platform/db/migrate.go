@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"sort"
-	"time"
 
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/rivermigrate"
@@ -55,29 +55,6 @@ func Folders(fsys fs.FS) ([]string, error) {
 	return out, nil
 }
 
-// takeMigrateLock waits for the migration lock by polling rather than in
-// one blocking pg_advisory_lock: a waiting statement holds a snapshot, and a
-// CREATE INDEX CONCURRENTLY run by the holder waits for every snapshot older
-// than its own, so two replicas migrating at once would wait on each other
-// for ever (the holder's index build runs on another connection of the pool,
-// where Postgres sees no deadlock).
-func takeMigrateLock(ctx context.Context, conn *sql.Conn) error {
-	for {
-		var got bool
-		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", migrateLock).Scan(&got); err != nil {
-			return err
-		}
-		if got {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
 // Migrate applies River's migrations, then every folder's (Folders). A
 // module's files live in fsys under <module>/, its tables in the Postgres
 // schema of the same name, and its applied versions in
@@ -92,10 +69,21 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS, log *slog.Logger) error {
 		return err
 	}
 	defer conn.Close()
-	if err := takeMigrateLock(ctx, conn); err != nil {
+	// goose's session locker polls pg_try_advisory_lock rather than waiting
+	// in one blocking pg_advisory_lock: a waiting statement holds a
+	// snapshot, and a CREATE INDEX CONCURRENTLY run by the holder (on another
+	// connection of the pool, where Postgres sees no deadlock) waits for
+	// every older snapshot, so two replicas migrating at once would wait on
+	// each other for ever. Once a second for up to an hour: an index build
+	// over a large bank takes minutes.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrateLock), lock.WithLockTimeout(1, 3600))
+	if err != nil {
+		return err
+	}
+	if err := locker.SessionLock(ctx, conn); err != nil {
 		return fmt.Errorf("migrate: lock: %w", err)
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLock)
+	defer locker.SessionUnlock(context.WithoutCancel(ctx), conn)
 
 	if err := migrateRiver(ctx, d, conn, log); err != nil {
 		return err
