@@ -3,15 +3,19 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// openAPI30 serves the 3.0.3 rendering. huma's Downgrade keeps the 3.1-only
-// keyword contentMediaType that it writes beside every binary string (file
-// uploads), which 3.0 tooling rejects; this rendering drops it. Built once,
-// on first request, after every module has registered.
+// openAPI30 serves the 3.0.3 rendering. huma's Downgrade keeps two things
+// 3.0 does not have: the keyword contentMediaType that it writes beside
+// every binary string (file uploads), dropped here, and keywords beside a
+// schema $ref (the description of a field of a struct type), which 3.0
+// readers ignore and validators refuse; those are kept by wrapping the
+// reference in allOf. Built once, on first request, after every module has
+// registered.
 type openAPI30 struct {
 	once       sync.Once
 	json, yaml []byte
@@ -30,6 +34,7 @@ func (o *openAPI30) build(s *Server) {
 			return
 		}
 		dropKey(doc, "contentMediaType")
+		wrapRefSiblings(doc)
 		if o.json, o.err = json.Marshal(doc); o.err != nil {
 			return
 		}
@@ -67,6 +72,26 @@ func dropKey(v any, key string) {
 	case []any:
 		for _, c := range t {
 			dropKey(c, key)
+		}
+	}
+}
+
+// wrapRefSiblings rewrites {"$ref": schema, "description": ...} as
+// {"allOf": [{"$ref": schema}], "description": ...}, the 3.0 way to say
+// something about a referenced schema.
+func wrapRefSiblings(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		if ref, ok := t["$ref"].(string); ok && len(t) > 1 && strings.HasPrefix(ref, "#/components/schemas/") {
+			delete(t, "$ref")
+			t["allOf"] = []any{map[string]any{"$ref": ref}}
+		}
+		for _, c := range t {
+			wrapRefSiblings(c)
+		}
+	case []any:
+		for _, c := range t {
+			wrapRefSiblings(c)
 		}
 	}
 }
