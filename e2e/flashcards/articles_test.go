@@ -5,8 +5,10 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -16,6 +18,17 @@ func article(title string) int64 {
 		"sections": []map[string]any{{"heading": "Overview", "markdown": "Body of " + title + "."}}})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
 	return res.ID()
+}
+
+// deckLinks are a deck's article links as an answer lists them.
+func deckLinks(res *Response) []deckArticleRow {
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	var out []deckArticleRow
+	for _, l := range Body[[]contract.DeckArticleResponse](res) {
+		ExpectWithOffset(1, l.CreatedAt).NotTo(BeZero())
+		out = append(out, deckArticleRow{l.ArticleId, l.IsSource})
+	}
+	return out
 }
 
 type deckArticleRow struct {
@@ -34,27 +47,25 @@ var _ = Describe("Deck and article links", func() {
 	It("keep exactly one source among the articles a deck's cards came from", func() {
 		d := deck(mod, "Renal", category(0))
 		Expect(mod.Client(h).Put(deckPath(d, "/share"), nil)).To(HaveStatus(200))
-		res := addCard(mod, d, map[string]any{"card_type": "basic", "front": "GFR?", "back": "125 ml/min"})
+		res := addCard(mod, d, cardBody{CardType: "basic", Front: "GFR?", Back: new("125 ml/min")})
 		Expect(res).To(HaveStatus(201))
 		card := cardIDs(res)[0]
 		kidney, nephron, tubule := article("Kidney"), article("Nephron"), article("Tubule")
-		links := func(u *User) []any {
-			res := u.Client(h).Get(deckPath(d, "/articles"))
-			ExpectWithOffset(1, res).To(HaveStatus(200))
-			return res.List()
-		}
 
 		By("linking a card to an article links its deck, the first link as source")
-		Expect(mod.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/article", api, card), map[string]any{"article_id": kidney})).
-			To(HaveStatus(200))
+		res = mod.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/article", api, card),
+			contract.PutFlashcardsCardsByCardIdArticleRequest{ArticleId: kidney})
+		Expect(res).To(HaveStatus(200))
+		Expect(Body[contract.FlashcardResponse](res)).To(MatchFields(IgnoreExtras, Fields{"Id": Equal(card),
+			"ArticleId": HaveValue(Equal(kidney)), "SectionId": BeNil()}))
 		Expect(storedDeckArticles(d)).To(Equal([]deckArticleRow{{kidney, true}}))
 
 		By("a further link is not the source until asked, and then the flag moves")
 		Expect(mod.Client(h).Put(deckPath(d, fmt.Sprintf("/articles/%d", nephron)), nil)).To(HaveStatus(200))
 		Expect(storedDeckArticles(d)).To(Equal([]deckArticleRow{{kidney, true}, {nephron, false}}))
-		res = mod.Client(h).Put(deckPath(d, fmt.Sprintf("/articles/%d?source=true", tubule)), nil)
-		Expect(res).To(HaveStatus(200))
-		Expect(res.List()[0]).To(And(HaveKeyWithValue("article_id", BeNumerically("==", tubule)), HaveKeyWithValue("is_source", true)))
+		// The answer lists the links, the source first.
+		Expect(deckLinks(mod.Client(h).Put(deckPath(d, fmt.Sprintf("/articles/%d?source=true", tubule)), nil))).
+			To(Equal([]deckArticleRow{{tubule, true}, {kidney, false}, {nephron, false}}))
 		Expect(storedDeckArticles(d)).To(Equal([]deckArticleRow{{kidney, false}, {nephron, false}, {tubule, true}}))
 		Expect(mod.Client(h).Put(deckPath(d, fmt.Sprintf("/articles/%d", tubule)), nil)).To(HaveStatus(200), "again: no change")
 		Expect(storedDeckArticles(d)).To(ContainElement(deckArticleRow{tubule, true}))
@@ -66,9 +77,7 @@ var _ = Describe("Deck and article links", func() {
 
 		By("learners read the links of a deck they may study; only moderators change them")
 		learner := h.NewUser(auth.RoleUser)
-		Expect(links(learner)).To(HaveExactElements(
-			And(HaveKeyWithValue("article_id", BeNumerically("==", kidney)), HaveKeyWithValue("is_source", true)),
-			HaveKeyWithValue("is_source", false)))
+		Expect(deckLinks(learner.Client(h).Get(deckPath(d, "/articles")))).To(Equal([]deckArticleRow{{kidney, true}, {nephron, false}}))
 		Expect(learner.Client(h).Put(deckPath(d, fmt.Sprintf("/articles/%d", nephron)), nil)).To(HaveError(403, "forbidden"))
 		holder := h.NewUser(auth.RoleUser)
 		grant(holder, "deck", d)

@@ -101,7 +101,7 @@ func BenchmarkFlashcards(b *testing.B) {
 	}
 	review, err := loadkit.Timed(b.N, func(i int) error {
 		return api.Call(learner.Token, http.MethodPost, fmt.Sprintf("/api/v1/flashcards/cards/%d/review", ids[i%len(ids)]),
-			nil, map[string]any{"rating": "good"}, nil)
+			nil, reviewBody{Rating: "good"}, nil)
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -7,25 +7,25 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-func cardCharts(u *User) map[string]any {
+func cardCharts(u *User) contract.CardChartsResponse {
 	res := u.Client(h).Get(api + "/flashcards/stats/charts")
 	ExpectWithOffset(1, res).To(HaveStatus(200))
-	return res.Map()
+	return Body[contract.CardChartsResponse](res)
 }
 
 // dueRow is one day of the due chart as numbers.
 type dueRow struct{ New, Learning, Review int }
 
-func dueRows(c map[string]any) ([]string, []dueRow) {
+func dueRows(c contract.CardChartsResponse) ([]string, []dueRow) {
 	var days []string
 	var rows []dueRow
-	for _, d := range c["due"].([]any) {
-		m := d.(map[string]any)
-		days = append(days, m["day"].(string))
-		rows = append(rows, dueRow{int(m["new"].(float64)), int(m["learning"].(float64)), int(m["review"].(float64))})
+	for _, d := range all(c.Due) {
+		days = append(days, d.Day)
+		rows = append(rows, dueRow{int(d.New), int(d.Learning), int(d.Review)})
 	}
 	return days, rows
 }
@@ -35,19 +35,19 @@ var _ = Describe("Flashcard statistics", func() {
 		learner, other := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
 		before := cardCharts(learner)
 		d, cards := sharedDeck("Statistics",
-			map[string]any{"card_type": "basic", "front": "1", "back": "1"},
-			map[string]any{"card_type": "basic", "front": "2", "back": "2"},
-			map[string]any{"card_type": "basic", "front": "3", "back": "3"},
-			map[string]any{"card_type": "basic", "front": "4", "back": "4"},
-			map[string]any{"card_type": "basic", "front": "5", "back": "5"},
-			map[string]any{"card_type": "basic", "front": "6", "back": "6"},
-			map[string]any{"card_type": "basic", "front": "7", "back": "7"})
-		Expect(cardCharts(learner)["unseen"]).To(BeNumerically("==", before["unseen"].(float64)+7))
+			cardBody{CardType: "basic", Front: "1", Back: new("1")},
+			cardBody{CardType: "basic", Front: "2", Back: new("2")},
+			cardBody{CardType: "basic", Front: "3", Back: new("3")},
+			cardBody{CardType: "basic", Front: "4", Back: new("4")},
+			cardBody{CardType: "basic", Front: "5", Back: new("5")},
+			cardBody{CardType: "basic", Front: "6", Back: new("6")},
+			cardBody{CardType: "basic", Front: "7", Back: new("7")})
+		Expect(cardCharts(learner).Unseen).To(Equal(before.Unseen + 7))
 
 		// Five cards started today (five new ones of the twenty a day), then
 		// moved to known states and due dates; two stay unseen.
 		for _, c := range cards[:5] {
-			Expect(review(learner, c, map[string]any{"rating": "good"})).To(HaveStatus(200))
+			Expect(review(learner, c, reviewBody{Rating: "good"})).To(HaveStatus(200))
 		}
 		today := time.Now().UTC().Truncate(24 * time.Hour)
 		for i, st := range []struct {
@@ -77,9 +77,9 @@ var _ = Describe("Flashcard statistics", func() {
 			learner.ID, cards[0], d).Error).To(Succeed())
 
 		c := cardCharts(learner)
-		unseen := int(c["unseen"].(float64))
-		Expect(unseen).To(Equal(int(before["unseen"].(float64)) + 2))
-		Expect(c["new_per_day"]).To(BeNumerically("==", 20))
+		unseen := int(c.Unseen)
+		Expect(c.Unseen).To(Equal(before.Unseen + 2))
+		Expect(c.NewPerDay).To(BeEquivalentTo(20))
 		days, rows := dueRows(c)
 		Expect(days).To(HaveLen(30))
 		Expect(days[0]).To(Equal(today.Format(time.DateOnly)))
@@ -102,23 +102,23 @@ var _ = Describe("Flashcard statistics", func() {
 		want[0], want[3], want[5] = dueRow{Review: 1}, dueRow{Review: 1}, dueRow{Learning: 2}
 		Expect(started).To(Equal(want))
 
-		type bucket = map[string]any
-		Expect(c["retention"]).To(Equal([]any{
-			bucket{"min_days": 0.0, "max_days": 1.0, "reviews": 2.0, "passed": 1.0, "retention": 50.0},
-			bucket{"min_days": 2.0, "max_days": 3.0, "reviews": 0.0, "passed": 0.0, "retention": nil},
-			bucket{"min_days": 4.0, "max_days": 7.0, "reviews": 0.0, "passed": 0.0, "retention": nil},
-			bucket{"min_days": 8.0, "max_days": 14.0, "reviews": 3.0, "passed": 2.0, "retention": 66.67},
-			bucket{"min_days": 15.0, "max_days": 30.0, "reviews": 0.0, "passed": 0.0, "retention": nil},
-			bucket{"min_days": 31.0, "max_days": 90.0, "reviews": 0.0, "passed": 0.0, "retention": nil},
-			bucket{"min_days": 91.0, "max_days": nil, "reviews": 1.0, "passed": 1.0, "retention": 100.0},
-		}))
-		var spread []float64
-		for _, b := range c["stability"].([]any) {
-			spread = append(spread, b.(map[string]any)["cards"].(float64))
+		type bucket = contract.RetentionBucketResponse
+		Expect(all(c.Retention)).To(Equal([]bucket{
+			{MinDays: 0, MaxDays: new(int64(1)), Reviews: 2, Passed: 1, Retention: new(50.0)},
+			{MinDays: 2, MaxDays: new(int64(3))},
+			{MinDays: 4, MaxDays: new(int64(7))},
+			{MinDays: 8, MaxDays: new(int64(14)), Reviews: 3, Passed: 2, Retention: new(66.67)},
+			{MinDays: 15, MaxDays: new(int64(30))},
+			{MinDays: 31, MaxDays: new(int64(90))},
+			{MinDays: 91, Reviews: 1, Passed: 1, Retention: new(100.0)},
+		}), "no reviews: a null retention")
+		var spread []int64
+		for _, b := range all(c.Stability) {
+			spread = append(spread, b.Cards)
 		}
 		// Bounds 0, 1, 3, 7, 14, 30, 90, 180, 365 days.
-		Expect(spread).To(Equal([]float64{1, 1, 1, 0, 0, 1, 0, 0, 1}))
-		Expect(c["stability"].([]any)[8]).To(Equal(bucket{"min_days": 365.0, "max_days": nil, "cards": 1.0}))
+		Expect(spread).To(Equal([]int64{1, 1, 1, 0, 0, 1, 0, 0, 1}))
+		Expect(all(c.Stability)[8]).To(Equal(contract.StabilityBucketResponse{MinDays: 365, Cards: 1}), "no upper end")
 
 		By("a binned deck's cards leave the due chart and the spread; the reviews stay history")
 		Expect(mod.Client(h).Delete(deckPath(d, ""))).To(HaveStatus(204))
@@ -127,10 +127,10 @@ var _ = Describe("Flashcard statistics", func() {
 		for _, r := range rows {
 			Expect(r.Learning + r.Review).To(BeZero())
 		}
-		for _, b := range c["stability"].([]any) {
-			Expect(b.(map[string]any)["cards"]).To(BeNumerically("==", 0))
+		for _, b := range all(c.Stability) {
+			Expect(b.Cards).To(BeZero())
 		}
-		Expect(c["retention"].([]any)[0]).To(HaveKeyWithValue("reviews", 2.0))
+		Expect(all(c.Retention)[0].Reviews).To(BeEquivalentTo(2))
 
 		By("another learner sees only their own")
 		o := cardCharts(other)
@@ -138,8 +138,8 @@ var _ = Describe("Flashcard statistics", func() {
 		for _, r := range rows {
 			Expect(r.Learning + r.Review).To(BeZero())
 		}
-		for _, b := range o["retention"].([]any) {
-			Expect(b.(map[string]any)["reviews"]).To(BeNumerically("==", 0))
+		for _, b := range all(o.Retention) {
+			Expect(b.Reviews).To(BeZero())
 		}
 	})
 })

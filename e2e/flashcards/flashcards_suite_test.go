@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -31,9 +33,9 @@ var _ = Suite(&h, func() { admin, mod = h.NewUser(auth.RoleAdmin), h.NewUser(aut
 // category makes a question category, under parent when it is not 0.
 func category(parent int64) int64 {
 	categorySeq++
-	body := map[string]any{"name": fmt.Sprintf("Topic %d", categorySeq)}
+	body := contract.CreateQuestionCategoryInputBody{Name: fmt.Sprintf("Topic %d", categorySeq)}
 	if parent != 0 {
-		body["parent_id"] = parent
+		body.ParentId = &parent
 	}
 	res := mod.Client(h).Post(api+"/question-categories/", body)
 	ExpectWithOffset(1, res).To(HaveStatus(201))
@@ -42,22 +44,69 @@ func category(parent int64) int64 {
 
 // deck makes an unshared deck as u (a moderator) in category cat.
 func deck(u *User, title string, cat int64) int64 {
-	res := u.Client(h).Post(api+"/flashcards/manual", map[string]any{"title": title, "category_id": cat})
+	res := u.Client(h).Post(api+"/flashcards/manual", contract.PostFlashcardsManualRequest{Title: title, CategoryId: cat})
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	return res.ID()
+	return Body[contract.DeckDetail](res).Id
 }
 
 func deckPath(d int64, rest string) string { return fmt.Sprintf("%s/flashcards/%d%s", api, d, rest) }
 
-func addCard(u *User, d int64, body map[string]any) *Response {
+// cardBody adds a card, cardType is its card_type (the contract names an
+// inline request body after its operation).
+type (
+	cardBody = contract.PostFlashcardsDecksByDeckIdCardsRequest
+	cardType = contract.PostFlashcardsDecksByDeckIdCardsRequestCardType
+)
+
+// questionLink links a card to a bank question.
+type questionLink = contract.PutFlashcardsCardsByCardIdQuestionRequest
+
+func addCard(u *User, d int64, body cardBody) *Response {
 	return u.Client(h).Post(fmt.Sprintf("%s/flashcards/decks/%d/cards", api, d), body)
 }
 
-// grant gives learner a deck grant (scope deck or category) through identity.
-func grant(learner *User, scope string, target int64) {
-	res := mod.Client(h).Post(fmt.Sprintf("%s/access/%d/grants", api, learner.ID),
-		map[string]any{"kind": "deck", "scope": scope, "target_id": target})
+// added is the answer to adding a card: the rows it stored. The contract
+// names it AddedOutBody, after the handler's anonymous output body.
+func added(res *Response) (count int64, cards []contract.FlashcardResponse) {
+	b := Body[contract.AddedOutBody](res)
+	return b.Count, all(b.Cards)
+}
+
+// cardIDs are the ids of the cards an add stored.
+func cardIDs(res *Response) []int64 {
 	ExpectWithOffset(1, res).To(HaveStatus(201))
+	_, cards := added(res)
+	out := make([]int64, len(cards))
+	for i, c := range cards {
+		out[i] = c.Id
+	}
+	return out
+}
+
+// deckIDs are the ids of a list of decks (GET /flashcards, /flashcards/trash).
+func deckIDs(res *Response) []int64 {
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	var out []int64
+	for _, d := range Body[[]contract.DeckResponse](res) {
+		out = append(out, d.Id)
+	}
+	return out
+}
+
+// all is an array field of a response: the contract types it as a pointer
+// because a Go slice may be sent as null, so all fails when it was.
+func all[T any](s *[]T) []T {
+	ExpectWithOffset(1, s).NotTo(BeNil(), "an array sent as null")
+	return *s
+}
+
+// grant gives learner a deck grant (scope deck or category) through identity.
+func grant(learner *User, scope contract.GiveGrantInputBodyScope, target int64) {
+	res := mod.Client(h).Post(fmt.Sprintf("%s/access/%d/grants", api, learner.ID),
+		contract.GiveGrantInputBody{Kind: "deck", Scope: &scope, TargetId: target})
+	ExpectWithOffset(1, res).To(HaveStatus(201))
+	ExpectWithOffset(1, Body[contract.GrantResponse](res)).To(MatchFields(IgnoreExtras, Fields{"UserId": Equal(learner.ID),
+		"Kind": BeEquivalentTo("deck"), "Scope": HaveValue(BeEquivalentTo(scope)), "TargetId": Equal(target)}))
 }
 
 type deckRow struct {
@@ -77,12 +126,4 @@ func storedDeck(d int64) (deckRow, bool) {
 		return deckRow{}, false
 	}
 	return rows[0], true
-}
-
-func ids(list []any) []int64 {
-	out := make([]int64, len(list))
-	for i, x := range list {
-		out[i] = int64(x.(map[string]any)["id"].(float64))
-	}
-	return out
 }

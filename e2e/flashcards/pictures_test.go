@@ -9,21 +9,28 @@ import (
 	"image"
 	"image/png"
 	"mime/multipart"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	"github.com/roundsedu/rounds/e2e/fixtures"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
 var pictureSeq int
 
+// occlusion is an image card's occlusion (contract.None and contract.Each
+// are bare names that a later enum holding the same value would rename).
+type occlusion = contract.PostFlashcardsDecksByDeckIdCardsRequestOcclusion
+
 // upload stores a file as a figure of a fresh draft article (a draft's
 // figure is shown to no learner by the library, so only a deck can open
 // it to them) and gives the asset.
-func upload(data []byte, name string) map[string]any {
+func upload(data []byte, name string) contract.AssetResponse {
 	pictureSeq++
 	res := mod.Client(h).Post(api+"/articles/", map[string]any{"title": fmt.Sprintf("Card pictures %d", pictureSeq),
 		"status": "draft", "sections": []map[string]any{{"id": "intro", "heading": "Intro", "markdown": "Text."}}})
@@ -36,23 +43,25 @@ func upload(data []byte, name string) map[string]any {
 	Expect(err).NotTo(HaveOccurred())
 	_, _ = fw.Write(data)
 	Expect(w.Close()).To(Succeed())
+	article := res.ID()
 	res = mod.Client(h).With("Content-Type", w.FormDataContentType()).
-		Post(fmt.Sprintf("%s/articles/%d/figures/image", api, res.ID()), buf.Bytes())
+		Post(fmt.Sprintf("%s/articles/%d/figures/image", api, article), buf.Bytes())
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	return res.Map()["asset"].(map[string]any)
+	fig := Body[contract.FigureResponse](res)
+	ExpectWithOffset(1, fig).To(MatchFields(IgnoreExtras, Fields{"ArticleId": Equal(article), "SectionId": Equal("intro")}))
+	return fig.Asset
 }
 
 // picture uploads a 40×30 PNG with the given overlay shapes.
-func picture(shapes ...map[string]any) (int64, string) {
+func picture(shapes ...contract.Shape) (int64, string) {
 	var buf bytes.Buffer
 	Expect(png.Encode(&buf, image.NewGray(image.Rect(0, 0, 40, 30)))).To(Succeed())
 	a := upload(buf.Bytes(), "p.png")
-	pid := int64(a["id"].(float64))
 	if len(shapes) > 0 {
-		Expect(mod.Client(h).Put(fmt.Sprintf("%s/media/%d/overlay", api, pid), map[string]any{"shapes": shapes})).
+		Expect(mod.Client(h).Put(fmt.Sprintf("%s/media/%d/overlay", api, a.Id), contract.PutMediaByAssetIdOverlayRequest{Shapes: &shapes})).
 			To(HaveStatus(200))
 	}
-	return pid, a["url"].(string)
+	return a.Id, a.Url
 }
 
 // clip uploads a silent MP4 (one video track).
@@ -63,7 +72,7 @@ func clip() int64 {
 	}
 	hdlr := bx("hdlr", make([]byte, 8), []byte("vide"), make([]byte, 13))
 	mp4 := append(bx("ftyp", []byte("isom"), []byte{0, 0, 2, 0}, []byte("isomiso2mp41")), bx("moov", bx("trak", bx("mdia", hdlr)))...)
-	return int64(upload(mp4, "c.mp4")["id"].(float64))
+	return upload(mp4, "c.mp4").Id
 }
 
 type pictureRow struct {
@@ -80,10 +89,14 @@ func storedPictureCards(d int64) []pictureRow {
 	return rows
 }
 
-func maskOf(r pictureRow) map[string]any {
-	var m map[string]any
-	Expect(r.Mask).NotTo(BeNil())
-	Expect(json.Unmarshal([]byte(*r.Mask), &m)).To(Succeed())
+// maskOf is a stored card's mask, read as the contract's Mask (every key
+// the row holds must be one of its fields).
+func maskOf(r pictureRow) contract.Mask {
+	var m contract.Mask
+	ExpectWithOffset(1, r.Mask).NotTo(BeNil())
+	dec := json.NewDecoder(strings.NewReader(*r.Mask))
+	dec.DisallowUnknownFields()
+	ExpectWithOffset(1, dec.Decode(&m)).To(Succeed())
 	return m
 }
 
@@ -91,60 +104,71 @@ var _ = Describe("Image cards", func() {
 	It("stores a plain image card with its picture, which needs a back", func() {
 		d := deck(mod, "Plain pictures", category(0))
 		pid, _ := picture()
-		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the sign", "picture_id": pid})).
+		Expect(addCard(mod, d, cardBody{CardType: "image", Front: "Name the sign", PictureId: &pid})).
 			To(HaveError(422, "invalid_request"))
-		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the sign", "back": "Silhouette sign",
-			"picture_id": pid})
+		res := addCard(mod, d, cardBody{CardType: "image", Front: "Name the sign", Back: new("Silhouette sign"), PictureId: &pid})
 		Expect(res).To(HaveStatus(201))
-		Expect(res.Map()).To(HaveKeyWithValue("count", BeNumerically("==", 1)))
-		Expect(res.Map()["cards"].([]any)[0]).To(And(HaveKeyWithValue("picture_id", BeNumerically("==", pid)),
-			HaveKeyWithValue("mask", BeNil())))
+		count, cards := added(res)
+		Expect(count).To(BeEquivalentTo(1))
+		// The contract types mask as an object, not nullable (huma leaves a
+		// pointer to a struct so), so a null mask reads as the zero Mask; the
+		// row below holds no mask at all.
+		Expect(cards).To(HaveExactElements(MatchFields(IgnoreExtras, Fields{"CardType": Equal("image"),
+			"Back": Equal("Silhouette sign"), "PictureId": HaveValue(Equal(pid)), "Mask": BeZero()})))
 		Expect(storedPictureCards(d)).To(Equal([]pictureRow{{CardType: "image", Back: "Silhouette sign", PictureID: &pid}}))
 	})
 
 	It("makes one card per overlay shape, each hiding its shape and answered by its label", func() {
 		d, _ := sharedDeck("Occlusion")
-		pid, _ := picture(map[string]any{"kind": "rect", "x": 2, "y": 3, "w": 10, "h": 8, "label": "Left atrium"},
-			map[string]any{"kind": "ellipse", "x": 25, "y": 15, "w": 6, "h": 6},
-			map[string]any{"kind": "polygon", "points": [][2]float64{{1, 1}, {5, 1}, {3, 4}}, "label": "Apex"})
-		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the part", "picture_id": pid})).
+		pid, _ := picture(contract.Shape{Kind: "rect", X: new(2.0), Y: new(3.0), W: new(10.0), H: new(8.0), Label: new("Left atrium")},
+			contract.Shape{Kind: "ellipse", X: new(25.0), Y: new(15.0), W: new(6.0), H: new(6.0)},
+			contract.Shape{Kind: "polygon", Points: &[][]float64{{1, 1}, {5, 1}, {3, 4}}, Label: new("Apex")})
+		Expect(addCard(mod, d, cardBody{CardType: "image", Front: "Name the part", PictureId: &pid})).
 			To(HaveError(422, "invalid_request"), "the unlabelled shape needs the card's back")
 		Expect(storedPictureCards(d)).To(BeEmpty())
 
-		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Name the part", "back": "Right ventricle",
-			"picture_id": pid})
+		res := addCard(mod, d, cardBody{CardType: "image", Front: "Name the part", Back: new("Right ventricle"), PictureId: &pid})
 		Expect(res).To(HaveStatus(201))
-		Expect(res.Map()).To(HaveKeyWithValue("count", BeNumerically("==", 3)))
+		count, cards := added(res)
+		Expect(count).To(BeEquivalentTo(3))
+		rect := contract.Mask{Kind: "rect", X: new(2.0), Y: new(3.0), W: new(10.0), H: new(8.0), Label: new("Left atrium")}
+		ellipse := contract.Mask{Kind: "ellipse", X: new(25.0), Y: new(15.0), W: new(6.0), H: new(6.0)}
+		polygon := contract.Mask{Kind: "polygon", Points: &[]*[]float64{{1, 1}, {5, 1}, {3, 4}}, Label: new("Apex")}
+		var masks []contract.Mask
+		for _, c := range cards {
+			masks = append(masks, c.Mask)
+		}
+		Expect(masks).To(Equal([]contract.Mask{rect, ellipse, polygon}))
 		rows := storedPictureCards(d)
 		Expect(rows).To(HaveLen(3))
 		Expect([]string{rows[0].Back, rows[1].Back, rows[2].Back}).To(Equal([]string{"Left atrium", "Right ventricle", "Apex"}))
-		Expect(maskOf(rows[0])).To(Equal(map[string]any{"kind": "rect", "x": 2.0, "y": 3.0, "w": 10.0, "h": 8.0, "label": "Left atrium"}))
-		Expect(maskOf(rows[1])).To(HaveKeyWithValue("kind", "ellipse"))
-		Expect(maskOf(rows[2])).To(HaveKeyWithValue("points", HaveLen(3)))
+		Expect([]contract.Mask{maskOf(rows[0]), maskOf(rows[1]), maskOf(rows[2])}).To(Equal([]contract.Mask{rect, ellipse, polygon}))
 
 		// The learner's queue carries the mask to hide on the question side.
 		its := items(queue(h.NewUser(auth.RoleUser), d))
 		Expect(its).To(HaveLen(3))
-		Expect(its[0]).To(And(HaveKeyWithValue("picture_id", BeNumerically("==", pid)),
-			HaveKeyWithValue("answer", "Left atrium"), HaveKeyWithValue("mask", HaveKeyWithValue("kind", "rect"))))
+		Expect(its[0]).To(MatchFields(IgnoreExtras, Fields{"PictureId": HaveValue(Equal(pid)), "Answer": Equal("Left atrium"),
+			"Mask": Equal(rect)}))
 
 		// Editing the overlay later leaves the cards' masks as they were made.
-		Expect(mod.Client(h).Put(fmt.Sprintf("%s/media/%d/overlay", api, pid), map[string]any{"shapes": []any{}})).
+		Expect(mod.Client(h).Put(fmt.Sprintf("%s/media/%d/overlay", api, pid), contract.PutMediaByAssetIdOverlayRequest{Shapes: &[]contract.Shape{}})).
 			To(HaveStatus(200))
-		Expect(maskOf(storedPictureCards(d)[0])).To(HaveKeyWithValue("label", "Left atrium"))
+		Expect(maskOf(storedPictureCards(d)[0])).To(Equal(rect))
 	})
 
 	It("makes a single card of the whole picture with occlusion none, and refuses each without shapes", func() {
 		d := deck(mod, "Whole picture", category(0))
-		withShapes, _ := picture(map[string]any{"kind": "rect", "x": 1, "y": 1, "w": 2, "h": 2, "label": "Hilum"})
-		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "What is it?", "back": "Chest film",
-			"picture_id": withShapes, "occlusion": "none"})
+		withShapes, _ := picture(contract.Shape{Kind: "rect", X: new(1.0), Y: new(1.0), W: new(2.0), H: new(2.0), Label: new("Hilum")})
+		res := addCard(mod, d, cardBody{CardType: "image", Front: "What is it?", Back: new("Chest film"),
+			PictureId: &withShapes, Occlusion: new(occlusion("none"))})
 		Expect(res).To(HaveStatus(201))
-		Expect(res.Map()).To(HaveKeyWithValue("count", BeNumerically("==", 1)))
+		count, cards := added(res)
+		Expect(count).To(BeEquivalentTo(1))
+		Expect(cards).To(HaveExactElements(MatchFields(IgnoreExtras, Fields{"Back": Equal("Chest film"), "Mask": BeZero()})))
 		plain, _ := picture()
-		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": plain,
-			"occlusion": "each"})).To(HaveError(422, "invalid_request"))
-		Expect(addCard(mod, d, map[string]any{"card_type": "basic", "front": "Q", "back": "A", "occlusion": "none"})).
+		Expect(addCard(mod, d, cardBody{CardType: "image", Front: "Q", Back: new("A"), PictureId: &plain,
+			Occlusion: new(occlusion("each"))})).To(HaveError(422, "invalid_request"))
+		Expect(addCard(mod, d, cardBody{CardType: "basic", Front: "Q", Back: new("A"), Occlusion: new(occlusion("none"))})).
 			To(HaveError(422, "invalid_request"))
 		Expect(storedPictureCards(d)).To(HaveLen(1))
 	})
@@ -154,10 +178,10 @@ var _ = Describe("Image cards", func() {
 		binned, _ := picture()
 		Expect(mod.Client(h).Delete(fmt.Sprintf("%s/media/%d", api, binned))).To(HaveStatus(200))
 		for what, pid := range map[string]int64{"missing": 999999, "binned": binned} {
-			Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": pid})).
+			Expect(addCard(mod, d, cardBody{CardType: "image", Front: "Q", Back: new("A"), PictureId: &pid})).
 				To(HaveError(404, "not_found"), what)
 		}
-		res := addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": clip()})
+		res := addCard(mod, d, cardBody{CardType: "image", Front: "Q", Back: new("A"), PictureId: new(clip())})
 		Expect(res).To(HaveError(422, "invalid_request"))
 		Expect(string(res.Body)).To(ContainSubstring("picture_id"))
 		Expect(storedPictureCards(d)).To(BeEmpty())
@@ -170,7 +194,7 @@ var _ = Describe("Image cards", func() {
 		grant(holder, "deck", d)
 		var first []byte
 		for name, a := range hidden {
-			res := addCard(holder, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": a.ID})
+			res := addCard(holder, d, cardBody{CardType: "image", Front: "Q", Back: new("A"), PictureId: &a.ID})
 			Expect(res).To(HaveError(404, "not_found"), name)
 			if first == nil {
 				first = res.Body
@@ -183,7 +207,7 @@ var _ = Describe("Image cards", func() {
 		// A published article's figure is seen by every reader: it may go
 		// on a card, and it is the one picture the deck's package carries.
 		seen := fixtures.Figure(h, mod, fixtures.Article(h, mod, "published", 0), "intro")
-		Expect(addCard(holder, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": seen.ID})).
+		Expect(addCard(holder, d, cardBody{CardType: "image", Front: "Q", Back: new("A"), PictureId: &seen.ID})).
 			To(HaveStatus(201))
 		exp := holder.Client(h).Get(fmt.Sprintf("%s/flashcard-decks/%d/export/apkg", api, d))
 		Expect(exp).To(HaveStatus(200))
@@ -201,7 +225,7 @@ var _ = Describe("Image cards", func() {
 	It("serves a card's picture and its thumbnail to whoever may study the deck, and to nobody else", func() {
 		d := deck(mod, "Pictures to fetch", category(0))
 		pid, url := picture()
-		Expect(addCard(mod, d, map[string]any{"card_type": "image", "front": "Q", "back": "A", "picture_id": pid})).
+		Expect(addCard(mod, d, cardBody{CardType: "image", Front: "Q", Back: new("A"), PictureId: &pid})).
 			To(HaveStatus(201))
 		holder, outsider := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
 		grant(holder, "deck", d)

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 )
 
 // Issue 33: linking a card to a question asks the bank's reach policy
@@ -15,11 +16,9 @@ var _ = Describe("Card links to hand-picked question ids", func() {
 	It("link only a question the caller reaches: a binned one answers as a missing one and links nothing", func() {
 		hp := h.HandPick(mod)
 		d := deck(mod, "Linked by hand", category(0))
-		res := addCard(mod, d, map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
-		Expect(res).To(HaveStatus(201))
-		card := int64(res.Map()["cards"].([]any)[0].(map[string]any)["id"].(float64))
+		card := cardIDs(addCard(mod, d, cardBody{CardType: "basic", Front: "Q", Back: new("A")}))[0]
 		link := func(id int64) *Response {
-			return mod.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/question", api, card), map[string]any{"question_id": id})
+			return mod.Client(h).Put(fmt.Sprintf("%s/flashcards/cards/%d/question", api, card), questionLink{QuestionId: id})
 		}
 		missing := link(hp.Missing)
 		Expect(missing).To(HaveError(422, "invalid_request"))
@@ -27,6 +26,8 @@ var _ = Describe("Card links to hand-picked question ids", func() {
 		var stored *int64
 		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT question_id FROM flashcards.cards WHERE id = ?`, card).Scan(&stored).Error).To(Succeed())
 		Expect(stored).To(BeNil())
-		Expect(link(hp.Unpublished.ID)).To(HaveStatus(200), "a moderator reaches the whole live bank")
+		res := link(hp.Unpublished.ID)
+		Expect(res).To(HaveStatus(200), "a moderator reaches the whole live bank")
+		Expect(Body[contract.FlashcardResponse](res).QuestionId).To(HaveValue(Equal(hp.Unpublished.ID)))
 	})
 })

@@ -6,13 +6,24 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
-func review(u *User, card int64, body map[string]any) *Response {
+// reviewBody grades a card.
+type reviewBody = contract.PostFlashcardsCardsByCardIdReviewRequest
+
+func review(u *User, card int64, body reviewBody) *Response {
 	return u.Client(h).Post(fmt.Sprintf("%s/flashcards/cards/%d/review", api, card), body)
+}
+
+// reviewed is the answer to a review that must have been taken.
+func reviewed(res *Response) contract.FlashcardReview {
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return Body[contract.FlashcardReview](res)
 }
 
 func queue(u *User, deckID int64) *Response {
@@ -21,12 +32,14 @@ func queue(u *User, deckID int64) *Response {
 	return res
 }
 
-func items(res *Response) []map[string]any {
-	var out []map[string]any
-	for _, it := range res.Map()["items"].([]any) {
-		out = append(out, it.(map[string]any))
-	}
-	return out
+func items(res *Response) []contract.FlashcardStudyItem {
+	return all(Body[contract.FlashcardQueue](res).Items)
+}
+
+func forecast(u *User, d int64) contract.FlashcardForecast {
+	res := u.Client(h).Get(deckPath(d, "/forecast"))
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return Body[contract.FlashcardForecast](res)
 }
 
 type stateRow struct {
@@ -43,7 +56,7 @@ func storedState(u *User, card int64) stateRow {
 }
 
 // sharedDeck makes a shared deck with cards and gives their ids.
-func sharedDeck(title string, cards ...map[string]any) (int64, []int64) {
+func sharedDeck(title string, cards ...cardBody) (int64, []int64) {
 	d := deck(mod, title, category(0))
 	Expect(mod.Client(h).Put(deckPath(d, "/share"), nil)).To(HaveStatus(200))
 	var out []int64
@@ -58,20 +71,20 @@ func sharedDeck(title string, cards ...map[string]any) (int64, []int64) {
 var _ = Describe("Studying", func() {
 	It("serves new cards rendered for their type and records each review as FSRS optimisers read it", func() {
 		d, cards := sharedDeck("Study me",
-			map[string]any{"card_type": "cloze", "front": "{{c1::Aortic::valve}} stenosis gives {{c2::syncope}}.", "back": "SAD"},
-			map[string]any{"card_type": "type_in", "front": "Acute polyneuropathy eponym", "back": "Guillain-Barré|GBS"})
+			cardBody{CardType: "cloze", Front: "{{c1::Aortic::valve}} stenosis gives {{c2::syncope}}.", Back: new("SAD")},
+			cardBody{CardType: "type_in", Front: "Acute polyneuropathy eponym", Back: new("Guillain-Barré|GBS")})
 		learner := h.NewUser(auth.RoleUser)
 
 		its := items(queue(learner, d))
 		Expect(its).To(HaveLen(3))
-		Expect(its[0]).To(And(HaveKeyWithValue("state", "new"), HaveKeyWithValue("due", BeNil()),
-			HaveKeyWithValue("question", "[valve] stenosis gives syncope."),
-			HaveKeyWithValue("answer", "Aortic stenosis gives syncope.\n\nSAD")))
-		Expect(its[1]).To(HaveKeyWithValue("question", "Aortic stenosis gives [...]."))
+		Expect(its[0]).To(Equal(contract.FlashcardStudyItem{CardId: cards[0], DeckId: d, CardType: "cloze", State: "new",
+			Question: "[valve] stenosis gives syncope.", Answer: "Aortic stenosis gives syncope.\n\nSAD"}),
+			"new: no due date, no retrievability, no picture")
+		Expect(its[1]).To(MatchFields(IgnoreExtras, Fields{"CardId": Equal(cards[1]), "Question": Equal("Aortic stenosis gives [...].")}))
 
-		res := review(learner, cards[0], map[string]any{"rating": "good", "duration_ms": 4200})
-		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(And(HaveKeyWithValue("state", "learning"), HaveKeyWithValue("correct", BeNil())))
+		rv := reviewed(review(learner, cards[0], reviewBody{Rating: "good", DurationMs: new(int64(4200))}))
+		Expect(rv).To(MatchFields(IgnoreExtras, Fields{"CardId": Equal(cards[0]), "State": BeEquivalentTo("learning"),
+			"ScheduledDays": BeZero(), "Correct": BeNil()}))
 		st := storedState(learner, cards[0])
 		Expect(st.State).To(Equal(1))
 		Expect(st.Reps).To(Equal(1))
@@ -88,45 +101,45 @@ var _ = Describe("Studying", func() {
 		Expect(items(queue(learner, d))).To(HaveLen(2)) // the reviewed card is due again in minutes
 
 		By("a typed answer is matched, without accents when the deck says so")
-		res = review(learner, cards[2], map[string]any{"rating": "good", "answer": "  guillain-barré "})
-		Expect(res.Map()).To(HaveKeyWithValue("correct", true))
-		res = review(learner, cards[2], map[string]any{"rating": "again", "answer": "Guillain-Barre"})
-		Expect(res.Map()).To(HaveKeyWithValue("correct", false))
-		Expect(mod.Client(h).Patch(deckPath(d, ""), map[string]any{"ignore_accents": true})).To(HaveStatus(200))
-		res = review(learner, cards[2], map[string]any{"rating": "good", "answer": "Guillain-Barre"})
-		Expect(res.Map()).To(HaveKeyWithValue("correct", true))
+		Expect(reviewed(review(learner, cards[2], reviewBody{Rating: "good", Answer: new("  guillain-barré ")})).Correct).
+			To(HaveValue(BeTrue()))
+		Expect(reviewed(review(learner, cards[2], reviewBody{Rating: "again", Answer: new("Guillain-Barre")})).Correct).
+			To(HaveValue(BeFalse()))
+		Expect(mod.Client(h).Patch(deckPath(d, ""), contract.DeckFields{IgnoreAccents: new(true)})).To(HaveStatus(200))
+		Expect(reviewed(review(learner, cards[2], reviewBody{Rating: "good", Answer: new("Guillain-Barre")})).Correct).
+			To(HaveValue(BeTrue()))
 
-		Expect(review(learner, cards[0], map[string]any{"rating": "perfect"})).To(HaveError(422, "invalid_request"))
+		Expect(review(learner, cards[0], reviewBody{Rating: "perfect"})).To(HaveError(422, "invalid_request"))
 	})
 
 	It("lets learners study shared decks only, editors their unshared ones", func() {
 		d := deck(mod, "Unshared study", category(0))
-		card := cardIDs(addCard(mod, d, map[string]any{"card_type": "basic", "front": "Q", "back": "A"}))[0]
+		card := cardIDs(addCard(mod, d, cardBody{CardType: "basic", Front: "Q", Back: new("A")}))[0]
 		learner, holder := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
 		grant(holder, "deck", d)
 
 		Expect(learner.Client(h).Get(fmt.Sprintf("%s/flashcards/study/queue?deck_id=%d", api, d))).To(HaveError(404, "not_found"))
-		Expect(review(learner, card, map[string]any{"rating": "good"})).To(HaveError(404, "not_found"))
+		Expect(review(learner, card, reviewBody{Rating: "good"})).To(HaveError(404, "not_found"))
 		Expect(learner.Client(h).Get(fmt.Sprintf("%s/flashcards/decks/%d/cards", api, d))).To(HaveError(404, "not_found"))
 		Expect(items(queue(holder, d))).To(HaveLen(1))
-		Expect(review(holder, card, map[string]any{"rating": "good"})).To(HaveStatus(200))
-		Expect(review(mod, card, map[string]any{"rating": "easy"})).To(HaveStatus(200))
-		Expect(review(learner, 999999, map[string]any{"rating": "good"})).To(HaveError(404, "not_found"))
+		Expect(review(holder, card, reviewBody{Rating: "good"})).To(HaveStatus(200))
+		Expect(review(mod, card, reviewBody{Rating: "easy"})).To(HaveStatus(200))
+		Expect(review(learner, 999999, reviewBody{Rating: "good"})).To(HaveError(404, "not_found"))
 
 		By("a binned deck is studied by nobody")
 		Expect(mod.Client(h).Delete(deckPath(d, ""))).To(HaveStatus(204))
-		Expect(review(holder, card, map[string]any{"rating": "good"})).To(HaveError(404, "not_found"))
+		Expect(review(holder, card, reviewBody{Rating: "good"})).To(HaveError(404, "not_found"))
 	})
 
 	It("orders a backlog by retrievability, lowest first, within the daily cap", func() {
 		d, cards := sharedDeck("Backlog",
-			map[string]any{"card_type": "basic", "front": "1", "back": "1"},
-			map[string]any{"card_type": "basic", "front": "2", "back": "2"},
-			map[string]any{"card_type": "basic", "front": "3", "back": "3"},
-			map[string]any{"card_type": "basic", "front": "4", "back": "4"})
+			cardBody{CardType: "basic", Front: "1", Back: new("1")},
+			cardBody{CardType: "basic", Front: "2", Back: new("2")},
+			cardBody{CardType: "basic", Front: "3", Back: new("3")},
+			cardBody{CardType: "basic", Front: "4", Back: new("4")})
 		learner := h.NewUser(auth.RoleUser)
 		for _, c := range cards {
-			Expect(review(learner, c, map[string]any{"rating": "easy"})).To(HaveStatus(200))
+			Expect(review(learner, c, reviewBody{Rating: "easy"})).To(HaveStatus(200))
 		}
 		// After a break: all overdue, each last seen long ago with a different stability.
 		for i, stability := range []float64{40, 2, 90, 10} {
@@ -137,10 +150,11 @@ var _ = Describe("Studying", func() {
 		res := learner.Client(h).Get(api + "/flashcards/study/queue")
 		Expect(res).To(HaveStatus(200))
 		// Four reviews today and a cap of five: one left.
-		Expect(res.Map()).To(HaveKeyWithValue("reviews_left_today", BeNumerically("==", 1)))
+		Expect(Body[contract.FlashcardQueue](res).ReviewsLeftToday).To(BeEquivalentTo(1))
 		its := items(res)
 		Expect(its).To(HaveLen(1))
-		Expect(its[0]).To(And(HaveKeyWithValue("card_id", BeNumerically("==", cards[1])), HaveKeyWithValue("state", "review")))
+		Expect(its[0]).To(MatchFields(IgnoreExtras, Fields{"CardId": Equal(cards[1]), "DeckId": Equal(d),
+			"State": BeEquivalentTo("review"), "Due": Not(BeNil()), "Retrievability": Not(BeNil())}))
 
 		Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.review_logs SET reviewed_at = reviewed_at - interval '2 days'
 			WHERE user_id = ?`, learner.ID).Error).To(Succeed())
@@ -148,8 +162,9 @@ var _ = Describe("Studying", func() {
 		var order []int64
 		var last float64
 		for _, it := range its {
-			order = append(order, int64(it["card_id"].(float64)))
-			r := it["retrievability"].(float64)
+			order = append(order, it.CardId)
+			Expect(it.Retrievability).NotTo(BeNil(), "a reviewed card's recall now")
+			r := *it.Retrievability
 			Expect(r).To(BeNumerically(">=", last))
 			last = r
 		}
@@ -158,13 +173,18 @@ var _ = Describe("Studying", func() {
 
 	It("keeps each learner's desired retention, 0.9 until set", func() {
 		learner := h.NewUser(auth.RoleUser)
-		res := learner.Client(h).Get(api + "/flashcards/study/settings")
-		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(HaveKeyWithValue("desired_retention", 0.9))
-		Expect(learner.Client(h).Put(api+"/flashcards/study/settings", map[string]any{"desired_retention": 0.5})).
+		settings := func() contract.FlashcardSettings {
+			res := learner.Client(h).Get(api + "/flashcards/study/settings")
+			ExpectWithOffset(1, res).To(HaveStatus(200))
+			return Body[contract.FlashcardSettings](res)
+		}
+		Expect(settings()).To(Equal(contract.FlashcardSettings{DesiredRetention: 0.9}))
+		Expect(learner.Client(h).Put(api+"/flashcards/study/settings", contract.FlashcardSettings{DesiredRetention: 0.5})).
 			To(HaveError(422, "invalid_request"))
-		Expect(learner.Client(h).Put(api+"/flashcards/study/settings", map[string]any{"desired_retention": 0.95})).To(HaveStatus(200))
-		Expect(learner.Client(h).Get(api + "/flashcards/study/settings").Map()).To(HaveKeyWithValue("desired_retention", 0.95))
+		res := learner.Client(h).Put(api+"/flashcards/study/settings", contract.FlashcardSettings{DesiredRetention: 0.95})
+		Expect(res).To(HaveStatus(200))
+		Expect(Body[contract.FlashcardSettings](res)).To(Equal(contract.FlashcardSettings{DesiredRetention: 0.95}))
+		Expect(settings()).To(Equal(contract.FlashcardSettings{DesiredRetention: 0.95}))
 		var stored float64
 		Expect(h.App.DB.Conn(ctxb).Raw(`SELECT desired_retention FROM flashcards.learner_settings WHERE user_id = ?`,
 			learner.ID).Scan(&stored).Error).To(Succeed())
@@ -173,8 +193,8 @@ var _ = Describe("Studying", func() {
 
 	It("schedules every card's last review before the exam and forecasts the days until it", func() {
 		d, cards := sharedDeck("Exam prep",
-			map[string]any{"card_type": "basic", "front": "1", "back": "1"},
-			map[string]any{"card_type": "basic", "front": "2", "back": "2"})
+			cardBody{CardType: "basic", Front: "1", Back: new("1")},
+			cardBody{CardType: "basic", Front: "2", Back: new("2")})
 		learner := h.NewUser(auth.RoleUser)
 		today := time.Now().UTC().Truncate(24 * time.Hour)
 		exam := today.AddDate(0, 0, 6)
@@ -185,15 +205,16 @@ var _ = Describe("Studying", func() {
 			To(HaveError(422, "invalid_request"))
 		res := learner.Client(h).Put(deckPath(d, "/exam"), map[string]any{"exam_date": exam.Format(time.DateOnly)})
 		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(HaveKeyWithValue("exam_date", exam.Format(time.DateOnly)))
+		Expect(Body[contract.DeckDetail](res)).To(MatchFields(IgnoreExtras, Fields{"Id": Equal(d),
+			"ExamDate": HaveValue(Equal(exam.Format(time.DateOnly))), "CanEdit": BeFalse()}))
 
 		for _, c := range cards {
-			Expect(review(learner, c, map[string]any{"rating": "easy"})).To(HaveStatus(200))
+			Expect(review(learner, c, reviewBody{Rating: "easy"})).To(HaveStatus(200))
 			// A well-known card FSRS would next show in months.
 			Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.card_states SET state = 2, stability = 300, difficulty = 3,
 				last_review = now() - interval '200 days', due = now() WHERE user_id = ? AND card_id = ?`,
 				learner.ID, c).Error).To(Succeed())
-			res = review(learner, c, map[string]any{"rating": "easy"})
+			res = review(learner, c, reviewBody{Rating: "easy"})
 			Expect(res).To(HaveStatus(200))
 			st := storedState(learner, c)
 			Expect(st.Due).To(BeTemporally("<", exam))
@@ -205,25 +226,27 @@ var _ = Describe("Studying", func() {
 		}
 		Expect(days).To(HaveLen(2), "the final pass spreads over the least-loaded days")
 
-		res = learner.Client(h).Get(deckPath(d, "/forecast"))
-		Expect(res).To(HaveStatus(200))
-		f := res.Map()
-		Expect(f).To(And(HaveKeyWithValue("exam_date", exam.Format(time.DateOnly)), HaveKeyWithValue("unseen", BeNumerically("==", 0))))
-		Expect(f["days"]).To(HaveLen(6))
+		f := forecast(learner, d)
+		Expect(f).To(MatchFields(IgnoreExtras, Fields{"ExamDate": HaveValue(Equal(exam.Format(time.DateOnly))),
+			"ExamFrom": Equal("deck"), "Unseen": BeZero()}))
+		fdays := all(f.Days)
+		Expect(fdays).To(HaveLen(6))
+		Expect(fdays[0].Date).To(Equal(today.Format(time.DateOnly)))
 		total := 0
-		for _, day := range f["days"].([]any) {
-			dd := day.(map[string]any)
-			Expect(dd["reviews"]).To(BeNumerically("==", days[dd["date"].(string)]))
-			total += int(dd["reviews"].(float64))
+		for _, day := range fdays {
+			Expect(int(day.Reviews)).To(Equal(days[day.Date]), day.Date)
+			total += int(day.Reviews)
 		}
 		Expect(total).To(Equal(2))
 
-		Expect(learner.Client(h).Delete(deckPath(d, "/exam"))).To(HaveStatus(200))
-		Expect(learner.Client(h).Get(deckPath(d, "/forecast")).Map()["days"]).To(HaveLen(30))
+		res = learner.Client(h).Delete(deckPath(d, "/exam"))
+		Expect(res).To(HaveStatus(200))
+		Expect(Body[contract.DeckDetail](res).ExamDate).To(BeNil())
+		Expect(all(forecast(learner, d).Days)).To(HaveLen(30))
 	})
 
 	It("aims the schedule at the learner's study-plan exam where they set no date for the deck", func() {
-		d, cards := sharedDeck("Plan prep", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
+		d, cards := sharedDeck("Plan prep", cardBody{CardType: "basic", Front: "Q", Back: new("A")})
 		learner := h.NewUser(auth.RoleUser)
 		today := time.Now().UTC().Truncate(24 * time.Hour)
 		planExam, deckExam := today.AddDate(0, 0, 5), today.AddDate(0, 0, 9)
@@ -247,36 +270,33 @@ var _ = Describe("Studying", func() {
 		plan(today.AddDate(0, 0, 2))
 		mine := plan(planExam)
 
-		forecast := func() map[string]any {
-			res := learner.Client(h).Get(deckPath(d, "/forecast"))
-			ExpectWithOffset(1, res).To(HaveStatus(200))
-			return res.Map()
-		}
-		Expect(forecast()).To(And(HaveKeyWithValue("exam_date", BeNil()), HaveKeyWithValue("exam_from", "")),
+		Expect(forecast(learner, d)).To(MatchFields(IgnoreExtras, Fields{"ExamDate": BeNil(), "ExamFrom": BeEmpty()}),
 			"a plan the learner is not enrolled in does not count")
 		Expect(learner.Client(h).Post(fmt.Sprintf("%s/study-plans/%d/enrol", api, mine), nil)).To(HaveStatus(200))
-		f := forecast()
-		Expect(f).To(And(HaveKeyWithValue("exam_date", planExam.Format(time.DateOnly)), HaveKeyWithValue("exam_from", "plan")))
-		Expect(f["days"]).To(HaveLen(5))
+		f := forecast(learner, d)
+		Expect(f).To(MatchFields(IgnoreExtras, Fields{"ExamDate": HaveValue(Equal(planExam.Format(time.DateOnly))),
+			"ExamFrom": Equal("plan")}))
+		Expect(all(f.Days)).To(HaveLen(5))
 
 		// A well-known card FSRS would next show in months lands before the plan's exam.
-		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(review(learner, cards[0], reviewBody{Rating: "easy"})).To(HaveStatus(200))
 		Expect(h.App.DB.Conn(ctxb).Exec(`UPDATE flashcards.card_states SET state = 2, stability = 300, difficulty = 3,
 			last_review = now() - interval '200 days', due = now() WHERE user_id = ? AND card_id = ?`,
 			learner.ID, cards[0]).Error).To(Succeed())
-		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(review(learner, cards[0], reviewBody{Rating: "easy"})).To(HaveStatus(200))
 		Expect(storedState(learner, cards[0]).Due).To(BeTemporally("<", planExam))
 
 		// The learner's own date for the deck wins.
 		Expect(learner.Client(h).Put(deckPath(d, "/exam"), map[string]any{"exam_date": deckExam.Format(time.DateOnly)})).
 			To(HaveStatus(200))
-		Expect(forecast()).To(And(HaveKeyWithValue("exam_date", deckExam.Format(time.DateOnly)), HaveKeyWithValue("exam_from", "deck")))
+		Expect(forecast(learner, d)).To(MatchFields(IgnoreExtras, Fields{"ExamDate": HaveValue(Equal(deckExam.Format(time.DateOnly))),
+			"ExamFrom": Equal("deck")}))
 	})
 
 	It("forgets a deleted learner's schedules and reviews", func() {
-		_, cards := sharedDeck("Forget me", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
+		_, cards := sharedDeck("Forget me", cardBody{CardType: "basic", Front: "Q", Back: new("A")})
 		gone := h.NewUser(auth.RoleUser)
-		Expect(review(gone, cards[0], map[string]any{"rating": "good"})).To(HaveStatus(200))
+		Expect(review(gone, cards[0], reviewBody{Rating: "good"})).To(HaveStatus(200))
 		Expect(admin.Client(h).Delete(fmt.Sprintf("%s/admin/users/%d", api, gone.ID))).To(HaveStatus(204))
 		Eventually(func() int64 {
 			var n int64
@@ -287,21 +307,21 @@ var _ = Describe("Studying", func() {
 	})
 
 	It("offers the new cards of every deck within reach when no deck is named, newest deck first", func() {
-		_, old := sharedDeck("Older shared", map[string]any{"card_type": "basic", "front": "Old", "back": "A"})
+		_, old := sharedDeck("Older shared", cardBody{CardType: "basic", Front: "Old", Back: new("A")})
 		_, cards := sharedDeck("Three new cards",
-			map[string]any{"card_type": "basic", "front": "N1", "back": "1"},
-			map[string]any{"card_type": "basic", "front": "N2", "back": "2"},
-			map[string]any{"card_type": "basic", "front": "N3", "back": "3"})
+			cardBody{CardType: "basic", Front: "N1", Back: new("1")},
+			cardBody{CardType: "basic", Front: "N2", Back: new("2")},
+			cardBody{CardType: "basic", Front: "N3", Back: new("3")})
 		hidden := deck(mod, "Unshared new", category(0))
-		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "S", "back": "S"}))[0]
+		secret := cardIDs(addCard(mod, hidden, cardBody{CardType: "basic", Front: "S", Back: new("S")}))[0]
 		learner, holder := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
 		grant(holder, "deck", hidden)
 
-		cardsOf := func(its []map[string]any) []int64 {
+		cardsOf := func(its []contract.FlashcardStudyItem) []int64 {
 			var out []int64
 			for _, it := range its {
-				Expect(it).To(HaveKeyWithValue("state", "new"))
-				out = append(out, int64(it["card_id"].(float64)))
+				Expect(it).To(MatchFields(IgnoreExtras, Fields{"State": BeEquivalentTo("new"), "Due": BeNil(), "Retrievability": BeNil()}))
+				out = append(out, it.CardId)
 			}
 			return out
 		}
@@ -318,59 +338,50 @@ var _ = Describe("Studying", func() {
 		Expect(cardsOf(items(res))[0]).To(Equal(secret), "a granted deck's new cards count too")
 
 		By("a new card reviewed today counts against the day's new cards")
-		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(review(learner, cards[0], reviewBody{Rating: "easy"})).To(HaveStatus(200))
 		got = cardsOf(items(queue(learner, 0)))
 		Expect(got[:3]).To(Equal(append(cards[1:], old...)))
 	})
 
 	It("previews when each rating would bring a card back, as the review then schedules it", func() {
-		_, cards := sharedDeck("Preview", map[string]any{"card_type": "basic", "front": "Q", "back": "A"})
+		_, cards := sharedDeck("Preview", cardBody{CardType: "basic", Front: "Q", Back: new("A")})
 		learner, stranger := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
-		outcomes := func(card int64) []map[string]any {
+		outcomes := func(card int64) []contract.FlashcardOutcome {
 			res := learner.Client(h).Get(fmt.Sprintf("%s/flashcards/cards/%d/outcomes", api, card))
 			ExpectWithOffset(1, res).To(HaveStatus(200))
-			var out []map[string]any
-			for _, o := range res.List() {
-				out = append(out, o.(map[string]any))
-			}
-			return out
-		}
-		due := func(o map[string]any) time.Time {
-			t, err := time.Parse(time.RFC3339Nano, o["due"].(string))
-			Expect(err).NotTo(HaveOccurred())
-			return t
+			return Body[[]contract.FlashcardOutcome](res)
 		}
 		os := outcomes(cards[0])
 		Expect(os).To(HaveLen(4))
 		var names []string
 		for _, o := range os {
-			names = append(names, o["rating"].(string))
+			names = append(names, string(o.Rating))
 		}
 		Expect(names).To(Equal([]string{"again", "hard", "good", "easy"}))
 		// A new card: again, hard and good are learning steps in minutes, easy is days away.
-		Expect(os[0]).To(And(HaveKeyWithValue("state", "learning"), HaveKeyWithValue("scheduled_days", BeNumerically("==", 0))))
-		Expect(due(os[0])).To(BeTemporally("<", time.Now().Add(time.Hour)))
-		Expect(os[3]).To(And(HaveKeyWithValue("state", "review"), HaveKeyWithValue("scheduled_days", BeNumerically(">=", 1))))
+		Expect(os[0]).To(MatchFields(IgnoreExtras, Fields{"State": BeEquivalentTo("learning"), "ScheduledDays": BeZero()}))
+		Expect(os[0].Due).To(BeTemporally("<", time.Now().Add(time.Hour)))
+		Expect(os[3]).To(MatchFields(IgnoreExtras, Fields{"State": BeEquivalentTo("review"), "ScheduledDays": BeNumerically(">=", 1)}))
 		for i := 1; i < 4; i++ {
-			Expect(due(os[i])).To(BeTemporally(">=", due(os[i-1])), "a better rating never comes back sooner")
+			Expect(os[i].Due).To(BeTemporally(">=", os[i-1].Due), "a better rating never comes back sooner")
 		}
 		Expect(storedState(learner, cards[0]).Reps).To(BeZero(), "a preview writes nothing")
 
-		res := review(learner, cards[0], map[string]any{"rating": "easy"})
-		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()["scheduled_days"]).To(Equal(os[3]["scheduled_days"]))
-		Expect(storedState(learner, cards[0]).Due).To(BeTemporally("~", due(os[3]), 5*time.Second))
+		rv := reviewed(review(learner, cards[0], reviewBody{Rating: "easy"}))
+		Expect(rv.State).To(BeEquivalentTo(os[3].State))
+		Expect(rv.ScheduledDays).To(Equal(os[3].ScheduledDays))
+		Expect(storedState(learner, cards[0]).Due).To(BeTemporally("~", os[3].Due, 5*time.Second))
 
 		Expect(stranger.Client(h).Get(fmt.Sprintf("%s/flashcards/cards/%d/outcomes", api, 999999))).To(HaveError(404, "not_found"))
 		hidden := deck(mod, "Hidden preview", category(0))
-		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "S", "back": "S"}))[0]
+		secret := cardIDs(addCard(mod, hidden, cardBody{CardType: "basic", Front: "S", Back: new("S")}))[0]
 		Expect(stranger.Client(h).Get(fmt.Sprintf("%s/flashcards/cards/%d/outcomes", api, secret))).To(HaveError(404, "not_found"))
 	})
 
 	It("undoes the latest rating only: the schedule returns to what it was and the review leaves the log", func() {
-		_, cards := sharedDeck("Undo",
-			map[string]any{"card_type": "basic", "front": "U1", "back": "1"},
-			map[string]any{"card_type": "basic", "front": "U2", "back": "2"})
+		d, cards := sharedDeck("Undo",
+			cardBody{CardType: "basic", Front: "U1", Back: new("1")},
+			cardBody{CardType: "basic", Front: "U2", Back: new("2")})
 		learner, other := h.NewUser(auth.RoleUser), h.NewUser(auth.RoleUser)
 		undo := func(u *User, card int64) *Response {
 			return u.Client(h).Delete(fmt.Sprintf("%s/flashcards/cards/%d/review", api, card))
@@ -389,17 +400,17 @@ var _ = Describe("Studying", func() {
 		}
 
 		Expect(undo(learner, cards[0])).To(HaveError(404, "not_found"), "nothing rated yet")
-		Expect(review(learner, cards[0], map[string]any{"rating": "again"})).To(HaveStatus(200))
+		Expect(review(learner, cards[0], reviewBody{Rating: "again"})).To(HaveStatus(200))
 		res := undo(learner, cards[0])
 		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(And(HaveKeyWithValue("card_id", BeNumerically("==", cards[0])), HaveKeyWithValue("state", "new"),
-			HaveKeyWithValue("question", "U1"), HaveKeyWithValue("due", BeNil())))
+		Expect(Body[contract.FlashcardStudyItem](res)).To(Equal(contract.FlashcardStudyItem{CardId: cards[0], DeckId: d,
+			CardType: "basic", State: "new", Question: "U1", Answer: "1"}), "new again: no due date, no retrievability")
 		Expect(hasState(cards[0])).To(BeFalse(), "a new card is new again")
 		Expect(logs(cards[0])).To(BeZero())
 		Expect(undo(learner, cards[0])).To(HaveError(404, "not_found"))
 
 		By("a card with a history returns to its state before the rating")
-		Expect(review(learner, cards[0], map[string]any{"rating": "easy"})).To(HaveStatus(200))
+		Expect(review(learner, cards[0], reviewBody{Rating: "easy"})).To(HaveStatus(200))
 		var before, after struct {
 			Due                        time.Time
 			Stability, Difficulty      float64
@@ -413,9 +424,9 @@ var _ = Describe("Studying", func() {
 				learner.ID, cards[0]).Scan(dst).Error).To(Succeed())
 		}
 		read(&before)
-		Expect(review(learner, cards[0], map[string]any{"rating": "again"})).To(HaveStatus(200))
+		Expect(review(learner, cards[0], reviewBody{Rating: "again"})).To(HaveStatus(200))
 		Expect(storedState(learner, cards[0]).State).To(Equal(3), "relearning after again")
-		Expect(review(learner, cards[1], map[string]any{"rating": "good"})).To(HaveStatus(200))
+		Expect(review(learner, cards[1], reviewBody{Rating: "good"})).To(HaveStatus(200))
 
 		Expect(undo(learner, cards[0])).To(HaveError(409, "conflict"), "the latest rating is of the other card")
 		Expect(logs(cards[0])).To(BeEquivalentTo(2))
@@ -424,7 +435,8 @@ var _ = Describe("Studying", func() {
 		Expect(hasState(cards[1])).To(BeFalse())
 		res = undo(learner, cards[0])
 		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(HaveKeyWithValue("state", "review"))
+		Expect(Body[contract.FlashcardStudyItem](res)).To(MatchFields(IgnoreExtras, Fields{"CardId": Equal(cards[0]),
+			"State": BeEquivalentTo("review"), "Due": HaveValue(BeTemporally("~", before.Due, time.Second))}))
 		read(&after)
 		Expect(after.Due).To(BeTemporally("==", before.Due))
 		Expect(after.LastReview).To(BeTemporally("==", before.LastReview))
@@ -438,7 +450,7 @@ var _ = Describe("Studying", func() {
 		Expect(logs(cards[0])).To(BeEquivalentTo(1))
 
 		hidden := deck(mod, "Hidden undo", category(0))
-		secret := cardIDs(addCard(mod, hidden, map[string]any{"card_type": "basic", "front": "S", "back": "S"}))[0]
+		secret := cardIDs(addCard(mod, hidden, cardBody{CardType: "basic", Front: "S", Back: new("S")}))[0]
 		Expect(undo(learner, secret)).To(HaveError(404, "not_found"))
 	})
 })

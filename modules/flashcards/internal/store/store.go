@@ -7,6 +7,8 @@ import (
 	"context"
 	"time"
 
+	"gorm.io/gorm/clause"
+
 	"github.com/roundsedu/rounds/platform/db"
 )
 
@@ -204,15 +206,19 @@ func (s *Store) LiveDeckIDs(ctx context.Context, ids, categories []int64) ([]int
 	return out, err
 }
 
-// InsertCards stores cards in order; a reversed pair's second row gets the
-// first row's id as pair_id on both.
+// InsertCards stores cards in order and fills in each one's id and
+// created_at as stored (the database's clock); a reversed pair's rows both
+// get the first row's id as pair_id.
 func (s *Store) InsertCards(ctx context.Context, cards []Card) error {
-	if err := s.db.Conn(ctx).Omit("ID", "CreatedAt").Create(&cards).Error; err != nil {
+	stored := clause.Returning{Columns: []clause.Column{{Name: "id"}, {Name: "created_at"}}}
+	if err := s.db.Conn(ctx).Omit("ID", "CreatedAt").Clauses(stored).Create(&cards).Error; err != nil {
 		return err
 	}
 	if len(cards) == 2 && cards[0].CardType == "reversed" {
+		pair := cards[0].ID
+		cards[0].PairID, cards[1].PairID = &pair, &pair
 		return s.db.Conn(ctx).Exec(`UPDATE flashcards.cards SET pair_id = ? WHERE id IN (?, ?)`,
-			cards[0].ID, cards[0].ID, cards[1].ID).Error
+			pair, cards[0].ID, cards[1].ID).Error
 	}
 	return nil
 }
