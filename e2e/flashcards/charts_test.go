@@ -23,7 +23,7 @@ type dueRow struct{ New, Learning, Review int }
 func dueRows(c contract.CardChartsResponse) ([]string, []dueRow) {
 	var days []string
 	var rows []dueRow
-	for _, d := range all(c.Due) {
+	for _, d := range Items(c.Due) {
 		days = append(days, d.Day)
 		rows = append(rows, dueRow{int(d.New), int(d.Learning), int(d.Review)})
 	}
@@ -103,7 +103,7 @@ var _ = Describe("Flashcard statistics", func() {
 		Expect(started).To(Equal(want))
 
 		type bucket = contract.RetentionBucketResponse
-		Expect(all(c.Retention)).To(Equal([]bucket{
+		Expect(Items(c.Retention)).To(Equal([]bucket{
 			{MinDays: 0, MaxDays: new(int64(1)), Reviews: 2, Passed: 1, Retention: new(50.0)},
 			{MinDays: 2, MaxDays: new(int64(3))},
 			{MinDays: 4, MaxDays: new(int64(7))},
@@ -113,12 +113,12 @@ var _ = Describe("Flashcard statistics", func() {
 			{MinDays: 91, Reviews: 1, Passed: 1, Retention: new(100.0)},
 		}), "no reviews: a null retention")
 		var spread []int64
-		for _, b := range all(c.Stability) {
+		for _, b := range Items(c.Stability) {
 			spread = append(spread, b.Cards)
 		}
 		// Bounds 0, 1, 3, 7, 14, 30, 90, 180, 365 days.
 		Expect(spread).To(Equal([]int64{1, 1, 1, 0, 0, 1, 0, 0, 1}))
-		Expect(all(c.Stability)[8]).To(Equal(contract.StabilityBucketResponse{MinDays: 365, Cards: 1}), "no upper end")
+		Expect(Items(c.Stability)[8]).To(Equal(contract.StabilityBucketResponse{MinDays: 365, Cards: 1}), "no upper end")
 
 		By("a binned deck's cards leave the due chart and the spread; the reviews stay history")
 		Expect(mod.Client(h).Delete(deckPath(d, ""))).To(HaveStatus(204))
@@ -127,10 +127,10 @@ var _ = Describe("Flashcard statistics", func() {
 		for _, r := range rows {
 			Expect(r.Learning + r.Review).To(BeZero())
 		}
-		for _, b := range all(c.Stability) {
+		for _, b := range Items(c.Stability) {
 			Expect(b.Cards).To(BeZero())
 		}
-		Expect(all(c.Retention)[0].Reviews).To(BeEquivalentTo(2))
+		Expect(Items(c.Retention)[0].Reviews).To(BeEquivalentTo(2))
 
 		By("another learner sees only their own")
 		o := cardCharts(other)
@@ -138,7 +138,7 @@ var _ = Describe("Flashcard statistics", func() {
 		for _, r := range rows {
 			Expect(r.Learning + r.Review).To(BeZero())
 		}
-		for _, b := range all(o.Retention) {
+		for _, b := range Items(o.Retention) {
 			Expect(b.Reviews).To(BeZero())
 		}
 	})

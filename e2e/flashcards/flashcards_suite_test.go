@@ -69,7 +69,7 @@ func addCard(u *User, d int64, body cardBody) *Response {
 // names it AddedOutBody, after the handler's anonymous output body.
 func added(res *Response) (count int64, cards []contract.FlashcardResponse) {
 	b := Body[contract.AddedOutBody](res)
-	return b.Count, all(b.Cards)
+	return b.Count, Items(b.Cards)
 }
 
 // cardIDs are the ids of the cards an add stored.
@@ -91,13 +91,6 @@ func deckIDs(res *Response) []int64 {
 		out = append(out, d.Id)
 	}
 	return out
-}
-
-// all is an array field of a response: the contract types it as a pointer
-// because a Go slice may be sent as null, so all fails when it was.
-func all[T any](s *[]T) []T {
-	ExpectWithOffset(1, s).NotTo(BeNil(), "an array sent as null")
-	return *s
 }
 
 // grant gives learner a deck grant (scope deck or category) through identity.

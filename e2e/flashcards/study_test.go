@@ -33,7 +33,7 @@ func queue(u *User, deckID int64) *Response {
 }
 
 func items(res *Response) []contract.FlashcardStudyItem {
-	return all(Body[contract.FlashcardQueue](res).Items)
+	return Items(Body[contract.FlashcardQueue](res).Items)
 }
 
 func forecast(u *User, d int64) contract.FlashcardForecast {
@@ -229,7 +229,7 @@ var _ = Describe("Studying", func() {
 		f := forecast(learner, d)
 		Expect(f).To(MatchFields(IgnoreExtras, Fields{"ExamDate": HaveValue(Equal(exam.Format(time.DateOnly))),
 			"ExamFrom": Equal("deck"), "Unseen": BeZero()}))
-		fdays := all(f.Days)
+		fdays := Items(f.Days)
 		Expect(fdays).To(HaveLen(6))
 		Expect(fdays[0].Date).To(Equal(today.Format(time.DateOnly)))
 		total := 0
@@ -242,7 +242,7 @@ var _ = Describe("Studying", func() {
 		res = learner.Client(h).Delete(deckPath(d, "/exam"))
 		Expect(res).To(HaveStatus(200))
 		Expect(Body[contract.DeckDetail](res).ExamDate).To(BeNil())
-		Expect(all(forecast(learner, d).Days)).To(HaveLen(30))
+		Expect(Items(forecast(learner, d).Days)).To(HaveLen(30))
 	})
 
 	It("aims the schedule at the learner's study-plan exam where they set no date for the deck", func() {
@@ -276,7 +276,7 @@ var _ = Describe("Studying", func() {
 		f := forecast(learner, d)
 		Expect(f).To(MatchFields(IgnoreExtras, Fields{"ExamDate": HaveValue(Equal(planExam.Format(time.DateOnly))),
 			"ExamFrom": Equal("plan")}))
-		Expect(all(f.Days)).To(HaveLen(5))
+		Expect(Items(f.Days)).To(HaveLen(5))
 
 		// A well-known card FSRS would next show in months lands before the plan's exam.
 		Expect(review(learner, cards[0], reviewBody{Rating: "easy"})).To(HaveStatus(200))

@@ -77,6 +77,16 @@ func Body[T any](r *Response) T {
 	return v
 }
 
+// Items is the array a contract type holds as *[]T (every array of the
+// contract is optional in Go terms), failing when the server sent null
+// where a list, even an empty one, belongs.
+func Items[T any](s *[]T) []T {
+	if s == nil {
+		panic("an array sent as null")
+	}
+	return *s
+}
+
 // Map decodes a JSON object body.
 func (r *Response) Map() map[string]any {
 	var m map[string]any

@@ -37,6 +37,9 @@ func TestContractTypes(t *testing.T) {
 		PackageName:          "contract",
 		NoVCSVersionOverride: &generator,
 		Generate:             codegen.GenerateOptions{Models: true},
+		// Enum constants carry their type's name (DeckStatusPublished), so a
+		// new enum with the same value never renames another's constant.
+		Compatibility: codegen.CompatibilityOptions{AlwaysPrefixEnumValues: true},
 		// Every schema, not only those an operation names by reference.
 		OutputOptions: codegen.OutputOptions{SkipPrune: true},
 	})

@@ -68,16 +68,16 @@ func (e AnswerResponseQuestionType) Valid() bool {
 
 // Defines values for ArticleDeletedOutcome.
 const (
-	Binned  ArticleDeletedOutcome = "binned"
-	Removed ArticleDeletedOutcome = "removed"
+	ArticleDeletedOutcomeBinned  ArticleDeletedOutcome = "binned"
+	ArticleDeletedOutcomeRemoved ArticleDeletedOutcome = "removed"
 )
 
 // Valid indicates whether the value is a known member of the ArticleDeletedOutcome enum.
 func (e ArticleDeletedOutcome) Valid() bool {
 	switch e {
-	case Binned:
+	case ArticleDeletedOutcomeBinned:
 		return true
-	case Removed:
+	case ArticleDeletedOutcomeRemoved:
 		return true
 	default:
 		return false
@@ -86,16 +86,16 @@ func (e ArticleDeletedOutcome) Valid() bool {
 
 // Defines values for ArticleJobKind.
 const (
-	GenerateArticleCards ArticleJobKind = "generate_article_cards"
-	GenerateArticleDraft ArticleJobKind = "generate_article_draft"
+	ArticleJobKindGenerateArticleCards ArticleJobKind = "generate_article_cards"
+	ArticleJobKindGenerateArticleDraft ArticleJobKind = "generate_article_draft"
 )
 
 // Valid indicates whether the value is a known member of the ArticleJobKind enum.
 func (e ArticleJobKind) Valid() bool {
 	switch e {
-	case GenerateArticleCards:
+	case ArticleJobKindGenerateArticleCards:
 		return true
-	case GenerateArticleDraft:
+	case ArticleJobKindGenerateArticleDraft:
 		return true
 	default:
 		return false
@@ -299,13 +299,13 @@ func (e ChatMessageRole) Valid() bool {
 
 // Defines values for ClassificationSnapshotBodyKind.
 const (
-	Tags ClassificationSnapshotBodyKind = "tags"
+	ClassificationSnapshotBodyKindTags ClassificationSnapshotBodyKind = "tags"
 )
 
 // Valid indicates whether the value is a known member of the ClassificationSnapshotBodyKind enum.
 func (e ClassificationSnapshotBodyKind) Valid() bool {
 	switch e {
-	case Tags:
+	case ClassificationSnapshotBodyKindTags:
 		return true
 	default:
 		return false
@@ -314,16 +314,16 @@ func (e ClassificationSnapshotBodyKind) Valid() bool {
 
 // Defines values for ClassificationSnapshotBodyReason.
 const (
-	Classification ClassificationSnapshotBodyReason = "classification"
-	Rollback       ClassificationSnapshotBodyReason = "rollback"
+	ClassificationSnapshotBodyReasonClassification ClassificationSnapshotBodyReason = "classification"
+	ClassificationSnapshotBodyReasonRollback       ClassificationSnapshotBodyReason = "rollback"
 )
 
 // Valid indicates whether the value is a known member of the ClassificationSnapshotBodyReason enum.
 func (e ClassificationSnapshotBodyReason) Valid() bool {
 	switch e {
-	case Classification:
+	case ClassificationSnapshotBodyReasonClassification:
 		return true
-	case Rollback:
+	case ClassificationSnapshotBodyReasonRollback:
 		return true
 	default:
 		return false
@@ -332,16 +332,16 @@ func (e ClassificationSnapshotBodyReason) Valid() bool {
 
 // Defines values for ClassifyResultBodyClassifier.
 const (
-	Model ClassifyResultBodyClassifier = "model"
-	Rules ClassifyResultBodyClassifier = "rules"
+	ClassifyResultBodyClassifierModel ClassifyResultBodyClassifier = "model"
+	ClassifyResultBodyClassifierRules ClassifyResultBodyClassifier = "rules"
 )
 
 // Valid indicates whether the value is a known member of the ClassifyResultBodyClassifier enum.
 func (e ClassifyResultBodyClassifier) Valid() bool {
 	switch e {
-	case Model:
+	case ClassifyResultBodyClassifierModel:
 		return true
-	case Rules:
+	case ClassifyResultBodyClassifierRules:
 		return true
 	default:
 		return false
@@ -350,13 +350,13 @@ func (e ClassifyResultBodyClassifier) Valid() bool {
 
 // Defines values for ClassifyStartedOutputBodyStatus.
 const (
-	Started ClassifyStartedOutputBodyStatus = "started"
+	ClassifyStartedOutputBodyStatusStarted ClassifyStartedOutputBodyStatus = "started"
 )
 
 // Valid indicates whether the value is a known member of the ClassifyStartedOutputBodyStatus enum.
 func (e ClassifyStartedOutputBodyStatus) Valid() bool {
 	switch e {
-	case Started:
+	case ClassifyStartedOutputBodyStatusStarted:
 		return true
 	default:
 		return false
@@ -422,19 +422,19 @@ func (e CustomBlockInputBodyMode) Valid() bool {
 
 // Defines values for CustomBlockInputBodyPools.
 const (
-	Flagged   CustomBlockInputBodyPools = "flagged"
-	Incorrect CustomBlockInputBodyPools = "incorrect"
-	Unused    CustomBlockInputBodyPools = "unused"
+	CustomBlockInputBodyPoolsFlagged   CustomBlockInputBodyPools = "flagged"
+	CustomBlockInputBodyPoolsIncorrect CustomBlockInputBodyPools = "incorrect"
+	CustomBlockInputBodyPoolsUnused    CustomBlockInputBodyPools = "unused"
 )
 
 // Valid indicates whether the value is a known member of the CustomBlockInputBodyPools enum.
 func (e CustomBlockInputBodyPools) Valid() bool {
 	switch e {
-	case Flagged:
+	case CustomBlockInputBodyPoolsFlagged:
 		return true
-	case Incorrect:
+	case CustomBlockInputBodyPoolsIncorrect:
 		return true
-	case Unused:
+	case CustomBlockInputBodyPoolsUnused:
 		return true
 	default:
 		return false
@@ -569,43 +569,43 @@ func (e DraftResponseStatus) Valid() bool {
 
 // Defines values for ErrorObjectCode.
 const (
-	BadRequest      ErrorObjectCode = "bad_request"
-	Conflict        ErrorObjectCode = "conflict"
-	Forbidden       ErrorObjectCode = "forbidden"
-	InvalidRequest  ErrorObjectCode = "invalid_request"
-	NotFound        ErrorObjectCode = "not_found"
-	RateLimited     ErrorObjectCode = "rate_limited"
-	ServerError     ErrorObjectCode = "server_error"
-	TooLarge        ErrorObjectCode = "too_large"
-	Unauthenticated ErrorObjectCode = "unauthenticated"
-	Unavailable     ErrorObjectCode = "unavailable"
-	UpstreamFailed  ErrorObjectCode = "upstream_failed"
+	ErrorObjectCodeBadRequest      ErrorObjectCode = "bad_request"
+	ErrorObjectCodeConflict        ErrorObjectCode = "conflict"
+	ErrorObjectCodeForbidden       ErrorObjectCode = "forbidden"
+	ErrorObjectCodeInvalidRequest  ErrorObjectCode = "invalid_request"
+	ErrorObjectCodeNotFound        ErrorObjectCode = "not_found"
+	ErrorObjectCodeRateLimited     ErrorObjectCode = "rate_limited"
+	ErrorObjectCodeServerError     ErrorObjectCode = "server_error"
+	ErrorObjectCodeTooLarge        ErrorObjectCode = "too_large"
+	ErrorObjectCodeUnauthenticated ErrorObjectCode = "unauthenticated"
+	ErrorObjectCodeUnavailable     ErrorObjectCode = "unavailable"
+	ErrorObjectCodeUpstreamFailed  ErrorObjectCode = "upstream_failed"
 )
 
 // Valid indicates whether the value is a known member of the ErrorObjectCode enum.
 func (e ErrorObjectCode) Valid() bool {
 	switch e {
-	case BadRequest:
+	case ErrorObjectCodeBadRequest:
 		return true
-	case Conflict:
+	case ErrorObjectCodeConflict:
 		return true
-	case Forbidden:
+	case ErrorObjectCodeForbidden:
 		return true
-	case InvalidRequest:
+	case ErrorObjectCodeInvalidRequest:
 		return true
-	case NotFound:
+	case ErrorObjectCodeNotFound:
 		return true
-	case RateLimited:
+	case ErrorObjectCodeRateLimited:
 		return true
-	case ServerError:
+	case ErrorObjectCodeServerError:
 		return true
-	case TooLarge:
+	case ErrorObjectCodeTooLarge:
 		return true
-	case Unauthenticated:
+	case ErrorObjectCodeUnauthenticated:
 		return true
-	case Unavailable:
+	case ErrorObjectCodeUnavailable:
 		return true
-	case UpstreamFailed:
+	case ErrorObjectCodeUpstreamFailed:
 		return true
 	default:
 		return false
@@ -653,19 +653,19 @@ func (e ExtractInBodyReadingMode) Valid() bool {
 
 // Defines values for FigureBodyRole.
 const (
-	Answer      FigureBodyRole = "answer"
-	Explanation FigureBodyRole = "explanation"
-	Stem        FigureBodyRole = "stem"
+	FigureBodyRoleAnswer      FigureBodyRole = "answer"
+	FigureBodyRoleExplanation FigureBodyRole = "explanation"
+	FigureBodyRoleStem        FigureBodyRole = "stem"
 )
 
 // Valid indicates whether the value is a known member of the FigureBodyRole enum.
 func (e FigureBodyRole) Valid() bool {
 	switch e {
-	case Answer:
+	case FigureBodyRoleAnswer:
 		return true
-	case Explanation:
+	case FigureBodyRoleExplanation:
 		return true
-	case Stem:
+	case FigureBodyRoleStem:
 		return true
 	default:
 		return false
@@ -962,19 +962,19 @@ func (e MappingResponseAs) Valid() bool {
 
 // Defines values for ModelChangeResponseAction.
 const (
-	Create ModelChangeResponseAction = "create"
-	Delete ModelChangeResponseAction = "delete"
-	Update ModelChangeResponseAction = "update"
+	ModelChangeResponseActionCreate ModelChangeResponseAction = "create"
+	ModelChangeResponseActionDelete ModelChangeResponseAction = "delete"
+	ModelChangeResponseActionUpdate ModelChangeResponseAction = "update"
 )
 
 // Valid indicates whether the value is a known member of the ModelChangeResponseAction enum.
 func (e ModelChangeResponseAction) Valid() bool {
 	switch e {
-	case Create:
+	case ModelChangeResponseActionCreate:
 		return true
-	case Delete:
+	case ModelChangeResponseActionDelete:
 		return true
-	case Update:
+	case ModelChangeResponseActionUpdate:
 		return true
 	default:
 		return false
@@ -1055,28 +1055,28 @@ func (e PostAdminModelsRequestTask) Valid() bool {
 
 // Defines values for PostFeedbackRequestType.
 const (
-	BrokenMedia PostFeedbackRequestType = "broken_media"
-	Other       PostFeedbackRequestType = "other"
-	Outdated    PostFeedbackRequestType = "outdated"
-	Typo        PostFeedbackRequestType = "typo"
-	Unclear     PostFeedbackRequestType = "unclear"
-	WrongAnswer PostFeedbackRequestType = "wrong_answer"
+	PostFeedbackRequestTypeBrokenMedia PostFeedbackRequestType = "broken_media"
+	PostFeedbackRequestTypeOther       PostFeedbackRequestType = "other"
+	PostFeedbackRequestTypeOutdated    PostFeedbackRequestType = "outdated"
+	PostFeedbackRequestTypeTypo        PostFeedbackRequestType = "typo"
+	PostFeedbackRequestTypeUnclear     PostFeedbackRequestType = "unclear"
+	PostFeedbackRequestTypeWrongAnswer PostFeedbackRequestType = "wrong_answer"
 )
 
 // Valid indicates whether the value is a known member of the PostFeedbackRequestType enum.
 func (e PostFeedbackRequestType) Valid() bool {
 	switch e {
-	case BrokenMedia:
+	case PostFeedbackRequestTypeBrokenMedia:
 		return true
-	case Other:
+	case PostFeedbackRequestTypeOther:
 		return true
-	case Outdated:
+	case PostFeedbackRequestTypeOutdated:
 		return true
-	case Typo:
+	case PostFeedbackRequestTypeTypo:
 		return true
-	case Unclear:
+	case PostFeedbackRequestTypeUnclear:
 		return true
-	case WrongAnswer:
+	case PostFeedbackRequestTypeWrongAnswer:
 		return true
 	default:
 		return false
@@ -1136,16 +1136,16 @@ func (e PostFlashcardsDecksByDeckIdCardsRequestCardType) Valid() bool {
 
 // Defines values for PostFlashcardsDecksByDeckIdCardsRequestOcclusion.
 const (
-	Each PostFlashcardsDecksByDeckIdCardsRequestOcclusion = "each"
-	None PostFlashcardsDecksByDeckIdCardsRequestOcclusion = "none"
+	PostFlashcardsDecksByDeckIdCardsRequestOcclusionEach PostFlashcardsDecksByDeckIdCardsRequestOcclusion = "each"
+	PostFlashcardsDecksByDeckIdCardsRequestOcclusionNone PostFlashcardsDecksByDeckIdCardsRequestOcclusion = "none"
 )
 
 // Valid indicates whether the value is a known member of the PostFlashcardsDecksByDeckIdCardsRequestOcclusion enum.
 func (e PostFlashcardsDecksByDeckIdCardsRequestOcclusion) Valid() bool {
 	switch e {
-	case Each:
+	case PostFlashcardsDecksByDeckIdCardsRequestOcclusionEach:
 		return true
-	case None:
+	case PostFlashcardsDecksByDeckIdCardsRequestOcclusionNone:
 		return true
 	default:
 		return false
@@ -1172,16 +1172,16 @@ func (e PostFlashcardsGrantsRequestScope) Valid() bool {
 
 // Defines values for PostStudyPlansFromBlueprintRequestShape.
 const (
-	Domains PostStudyPlansFromBlueprintRequestShape = "domains"
-	Papers  PostStudyPlansFromBlueprintRequestShape = "papers"
+	PostStudyPlansFromBlueprintRequestShapeDomains PostStudyPlansFromBlueprintRequestShape = "domains"
+	PostStudyPlansFromBlueprintRequestShapePapers  PostStudyPlansFromBlueprintRequestShape = "papers"
 )
 
 // Valid indicates whether the value is a known member of the PostStudyPlansFromBlueprintRequestShape enum.
 func (e PostStudyPlansFromBlueprintRequestShape) Valid() bool {
 	switch e {
-	case Domains:
+	case PostStudyPlansFromBlueprintRequestShapeDomains:
 		return true
-	case Papers:
+	case PostStudyPlansFromBlueprintRequestShapePapers:
 		return true
 	default:
 		return false
@@ -1418,13 +1418,13 @@ func (e ReportResponseStatus) Valid() bool {
 
 // Defines values for SSOConfigLoginMode.
 const (
-	Sso SSOConfigLoginMode = "sso"
+	SSOConfigLoginModeSso SSOConfigLoginMode = "sso"
 )
 
 // Valid indicates whether the value is a known member of the SSOConfigLoginMode enum.
 func (e SSOConfigLoginMode) Valid() bool {
 	switch e {
-	case Sso:
+	case SSOConfigLoginModeSso:
 		return true
 	default:
 		return false
@@ -1673,13 +1673,13 @@ func (e TagJobOutputBodyStatus) Valid() bool {
 
 // Defines values for TokenTokenType.
 const (
-	Bearer TokenTokenType = "bearer"
+	TokenTokenTypeBearer TokenTokenType = "bearer"
 )
 
 // Valid indicates whether the value is a known member of the TokenTokenType enum.
 func (e TokenTokenType) Valid() bool {
 	switch e {
-	case Bearer:
+	case TokenTokenTypeBearer:
 		return true
 	default:
 		return false
@@ -1850,16 +1850,16 @@ func (e GetFeedbackParamsStatus) Valid() bool {
 
 // Defines values for GetFlashcardDecksByDeckIdExportApkgParamsLayout.
 const (
-	Latest GetFlashcardDecksByDeckIdExportApkgParamsLayout = "latest"
-	Legacy GetFlashcardDecksByDeckIdExportApkgParamsLayout = "legacy"
+	GetFlashcardDecksByDeckIdExportApkgParamsLayoutLatest GetFlashcardDecksByDeckIdExportApkgParamsLayout = "latest"
+	GetFlashcardDecksByDeckIdExportApkgParamsLayoutLegacy GetFlashcardDecksByDeckIdExportApkgParamsLayout = "legacy"
 )
 
 // Valid indicates whether the value is a known member of the GetFlashcardDecksByDeckIdExportApkgParamsLayout enum.
 func (e GetFlashcardDecksByDeckIdExportApkgParamsLayout) Valid() bool {
 	switch e {
-	case Latest:
+	case GetFlashcardDecksByDeckIdExportApkgParamsLayoutLatest:
 		return true
-	case Legacy:
+	case GetFlashcardDecksByDeckIdExportApkgParamsLayoutLegacy:
 		return true
 	default:
 		return false
@@ -1907,22 +1907,22 @@ func (e PostQuestionCategoriesByCatIdCreateQuizParamsMode) Valid() bool {
 
 // Defines values for GetQuestionsAnalysisParamsFlag.
 const (
-	NegativeDiscrimination GetQuestionsAnalysisParamsFlag = "negative_discrimination"
-	PoorlyDiscriminating   GetQuestionsAnalysisParamsFlag = "poorly_discriminating"
-	TooEasy                GetQuestionsAnalysisParamsFlag = "too_easy"
-	TooHard                GetQuestionsAnalysisParamsFlag = "too_hard"
+	GetQuestionsAnalysisParamsFlagNegativeDiscrimination GetQuestionsAnalysisParamsFlag = "negative_discrimination"
+	GetQuestionsAnalysisParamsFlagPoorlyDiscriminating   GetQuestionsAnalysisParamsFlag = "poorly_discriminating"
+	GetQuestionsAnalysisParamsFlagTooEasy                GetQuestionsAnalysisParamsFlag = "too_easy"
+	GetQuestionsAnalysisParamsFlagTooHard                GetQuestionsAnalysisParamsFlag = "too_hard"
 )
 
 // Valid indicates whether the value is a known member of the GetQuestionsAnalysisParamsFlag enum.
 func (e GetQuestionsAnalysisParamsFlag) Valid() bool {
 	switch e {
-	case NegativeDiscrimination:
+	case GetQuestionsAnalysisParamsFlagNegativeDiscrimination:
 		return true
-	case PoorlyDiscriminating:
+	case GetQuestionsAnalysisParamsFlagPoorlyDiscriminating:
 		return true
-	case TooEasy:
+	case GetQuestionsAnalysisParamsFlagTooEasy:
 		return true
-	case TooHard:
+	case GetQuestionsAnalysisParamsFlagTooHard:
 		return true
 	default:
 		return false
