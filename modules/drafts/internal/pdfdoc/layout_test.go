@@ -114,7 +114,7 @@ func TestTextSetAlongACurveIsReadAsItsWords(t *testing.T) {
 
 func TestSkewedLinesAreReadAlongTheirBaseline(t *testing.T) {
 	// A text matrix that both turns and shears the text (its baseline
-	// falls at 26.6 degrees, its glyphs lean at 45), two lines of it,
+	// falls at 26.6 degrees, its glyphs stand at 45), two lines of it,
 	// the second a line below the first in the text's own space.
 	content := "BT /F2 1 Tf 14 -7 7 7 50 600 Tm (Lorem ipsum dolor) Tj 0 -2 Td (sit amet consectetur) Tj ET"
 	got := firstPageText(t, pdffixtures.BuildContent([]string{content}, pdffixtures.Options{}))
