@@ -18,6 +18,14 @@ import (
 // left column is read before the right one; otherwise the top row is
 // read and the rest cut again. A title across both columns is therefore
 // read first, and the two columns under it column by column.
+//
+// All of this happens in the frame of the text's own baseline. Upright
+// text and text turned by a quarter turn share the page's axes; text set
+// at another angle (a slanted banner, a skewed text matrix, glyphs placed
+// one by one along a curve) is laid out along its own baseline, and a
+// glyph joins the word before it when it stands where the previous
+// glyph's advance ends, measured along that glyph's baseline: a word on a
+// curve turns a little with each glyph and stays one word.
 
 // Tolerances, in ems of the text's own size.
 const (
@@ -35,40 +43,96 @@ const (
 	minColumnFill = 0.5
 )
 
+// Glyphs join into a word across a turn of at most this much between
+// their baselines (cosine of 45°): letters on a curve turn by a few
+// degrees each, a label set at right angles to its neighbour is another
+// word.
+const minJoinTurn = 0.7071
+
+// diagonalSlope is how far (as the slope of its baseline, about 5.7°,
+// the threshold at which poppler calls text diagonal) text may lean off
+// a quarter turn and still be laid out in that quarter turn's frame: a
+// line drawn slightly askew reads as a line among its neighbours.
+const diagonalSlope = 0.1
+
+// frame is the direction text runs in: its baseline's angle in tenths of
+// a degree (0 to 3599, counter-clockwise from the page's x axis), and
+// whether its y axis is flipped (mirrored text, whose lines run down its
+// own y axis, which is up the page).
+type frame struct {
+	tenths   int
+	mirrored bool
+}
+
+// frameOf is the frame of text drawn with the rendering matrix trm: a
+// quarter turn when its baseline is that close to one, else its own
+// angle.
+func frameOf(trm matrix) frame {
+	angle := math.Atan2(trm[1], trm[0])
+	quarter := math.Round(angle / (math.Pi / 2))
+	tenths := int(quarter) * 900
+	if math.Abs(math.Tan(angle-quarter*math.Pi/2)) > diagonalSlope {
+		tenths = int(math.Round(angle * 1800 / math.Pi))
+	}
+	return frame{tenths: (tenths%3600 + 3600) % 3600, mirrored: trm[0]*trm[3]-trm[1]*trm[2] < 0}
+}
+
+// axial reports whether the frame is a quarter turn of the page's axes.
+func (fr frame) axial() bool { return fr.tenths%900 == 0 }
+
+// point maps a page point into the frame: x along the baseline, y across
+// it, up the page's side of the text.
+func (fr frame) point(x, y float64) (float64, float64) {
+	var sin, cos float64
+	switch fr.tenths {
+	case 0:
+		sin, cos = 0, 1
+	case 900:
+		sin, cos = 1, 0
+	case 1800:
+		sin, cos = 0, -1
+	case 2700:
+		sin, cos = -1, 0
+	default:
+		sin, cos = math.Sincos(float64(fr.tenths) * math.Pi / 1800)
+	}
+	rx, ry := x*cos+y*sin, y*cos-x*sin
+	if fr.mirrored {
+		ry = -ry
+	}
+	return rx, ry
+}
+
 // frag is a word (or a run of words shown without spaces) in the frame
-// of its text direction: x grows along the text, y up the page. dir is
-// the quarter turn of the text (0 upright), plus 4 when mirrored.
+// of its first glyph: x grows along the text, y up the page. An unrolled
+// word continues a curved line: it sits in the frame of the line's first
+// word, at the distance along the curve.
 type frag struct {
 	text       []byte
 	x0, x1, y  float64
 	size       float64
-	dir        int
+	frame      frame
+	unrolled   bool
 	spaceAfter bool
+}
+
+// pen is where the last glyph read ended, on the page, and the unit
+// direction of its baseline (zero before the first).
+type pen struct {
+	x, y, dx, dy float64
+	mirrored     bool
 }
 
 // collector gathers a page's glyphs into words.
 type collector struct {
 	frags []*frag
 	cur   *frag
+	pen   pen
 	// box is the visible part of the page (its crop box): text outside
 	// it is not shown, so it is not read (a page cut out of a larger one
 	// keeps the larger page's text).
 	box   [4]float64
 	boxed bool
-}
-
-// rotate maps a point into the frame where text of direction dir runs
-// left to right.
-func rotate(dir int, x, y float64) (float64, float64) {
-	switch dir {
-	case 1:
-		return y, -x
-	case 2:
-		return -x, -y
-	case 3:
-		return -y, x
-	}
-	return x, y
 }
 
 func (c *collector) add(text string, x0, y0, x1, y1, size float64, trm matrix) {
@@ -86,31 +150,68 @@ func (c *collector) add(text string, x0, y0, x1, y1, size float64, trm matrix) {
 		size = 1
 	}
 	if c.boxed {
-		mx, my := (x0+x1)/2, (y0+y1)/2
-		if mx < c.box[0] || mx > c.box[2] || my < c.box[1]-size || my > c.box[3] {
+		// The middle of the glyph's body (a third of an em above the
+		// middle of its advance, up the text's own y axis) must be on the
+		// visible page.
+		mx, my := (x0+x1)/2+trm[2]/3, (y0+y1)/2+trm[3]/3
+		if mx < c.box[0] || mx > c.box[2] || my < c.box[1] || my > c.box[3] {
 			return
 		}
 	}
-	dir := int(math.Round(math.Atan2(trm[1], trm[0])/(math.Pi/2))) & 3
-	rx0, ry := rotate(dir, x0, y0)
-	rx1, _ := rotate(dir, x1, y1)
-	if trm[0]*trm[3]-trm[1]*trm[2] < 0 {
-		// A mirrored frame (a flipped y axis): its lines run down the
-		// text's own y axis, which is up the page.
-		ry, dir = -ry, dir+4
+	fr := frameOf(trm)
+	dx, dy := trm[0], trm[1]
+	if n := math.Hypot(dx, dy); n > 0 {
+		dx, dy = dx/n, dy/n
+	} else {
+		dx, dy = 1, 0
 	}
-	if rx1 < rx0 {
-		rx1 = rx0
-	}
-	if f := c.cur; f != nil && f.dir == dir && math.Abs(ry-f.y) < 0.3*size &&
-		rx0 > f.x1-0.6*size && rx0-f.x1 < wordGap*max(size, f.size) {
+	next := pen{x: x1, y: y1, dx: dx, dy: dy, mirrored: fr.mirrored}
+	advance := math.Hypot(x1-x0, y1-y0)
+	along, onLine := c.pen.along(next, x0, y0, size)
+	c.pen = next
+	if f := c.cur; f != nil && onLine && along < wordGap*max(size, f.size) {
 		f.text = append(f.text, text...)
-		f.x1 = max(f.x1, rx1)
+		if f.unrolled {
+			f.x1 += along + advance
+		} else {
+			rx1, _ := f.frame.point(x1, y1)
+			f.x1 = max(f.x1, rx1)
+		}
 		f.size = max(f.size, size)
 		return
 	}
-	c.cur = &frag{text: []byte(text), x0: rx0, x1: rx1, y: ry, size: size, dir: dir}
-	c.frags = append(c.frags, c.cur)
+	f := &frag{text: []byte(text), size: size, frame: fr}
+	if last := c.last(); last != nil && onLine && last.frame != fr && along < segmentGap*max(size, last.size) {
+		// The next word along a curve: laid out on the line it
+		// continues, as if the curve were straightened.
+		f.frame, f.y, f.unrolled = last.frame, last.y, true
+		f.x0 = last.x1 + along
+		f.x1 = f.x0 + advance
+	} else {
+		f.x0, f.y = fr.point(x0, y0)
+		f.x1, _ = fr.point(x1, y1)
+		f.x1 = max(f.x1, f.x0)
+	}
+	c.cur = f
+	c.frags = append(c.frags, f)
+}
+
+func (c *collector) last() *frag {
+	if len(c.frags) == 0 {
+		return nil
+	}
+	return c.frags[len(c.frags)-1]
+}
+
+// along is how far a glyph starting at (x, y), on the baseline of next,
+// stands past the pen, measured along the pen's baseline; and whether it
+// stands on that baseline at all: less than a third of an em across it,
+// no more than 0.6 em back, turned little from it.
+func (p pen) along(next pen, x, y, size float64) (float64, bool) {
+	along := (x-p.x)*p.dx + (y-p.y)*p.dy
+	across := (y-p.y)*p.dx - (x-p.x)*p.dy
+	return along, p.mirrored == next.mirrored && p.dx*next.dx+p.dy*next.dy >= minJoinTurn &&
+		math.Abs(across) < 0.3*size && along > -0.6*size
 }
 
 // segment is a piece of a row between wide gaps.
@@ -121,21 +222,32 @@ type segment struct {
 	text   string
 }
 
-// text lays the page out and returns its lines.
+// text lays the page out and returns its lines: the frames of the page's
+// axes first (upright, then turned by a quarter turn, a half and three
+// quarters, then the same mirrored), then the others in the order the
+// page first draws in them.
 func (c *collector) text() string {
+	var frames []frame
+	byFrame := map[frame][]*frag{}
+	for _, f := range c.frags {
+		if _, seen := byFrame[f.frame]; !seen {
+			frames = append(frames, f.frame)
+		}
+		byFrame[f.frame] = append(byFrame[f.frame], f)
+	}
+	rank := func(fr frame) int {
+		if !fr.axial() {
+			return 8
+		}
+		if fr.mirrored {
+			return 4 + fr.tenths/900
+		}
+		return fr.tenths / 900
+	}
+	sort.SliceStable(frames, func(i, j int) bool { return rank(frames[i]) < rank(frames[j]) })
 	var lines []string
-	for dir := 0; dir < 8; dir++ {
-		var frags []*frag
-		for _, f := range c.frags {
-			if f.dir == dir {
-				frags = append(frags, f)
-			}
-		}
-		if len(frags) == 0 {
-			continue
-		}
-		segs := segments(frags)
-		lines = append(lines, joinRows(order(segs))...)
+	for _, fr := range frames {
+		lines = append(lines, joinRows(order(segments(byFrame[fr])))...)
 	}
 	return Clean(strings.Join(dehyphenate(lines), "\n"))
 }

@@ -3,6 +3,8 @@ package pdfdoc
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -78,5 +80,59 @@ func TestInlineImagesFormsAndTheCropBox(t *testing.T) {
 	}
 	if got := firstPageText(t, out.Bytes()); got != "Before the form\nIn the form\nIn the form" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// arc shows text glyph by glyph along a circle (centre cx, cy, radius r),
+// clockwise from the polar angle from (degrees), each glyph under its own
+// text matrix turned to the tangent, as drawing programs set text on a
+// path. Font /F2 at 14 points: every glyph is 7 points wide.
+func arc(text string, cx, cy, r, from float64) string {
+	var c strings.Builder
+	c.WriteString("BT /F2 14 Tf\n")
+	for i, ch := range text {
+		polar := from*math.Pi/180 - float64(7*i)/r
+		tangent := polar - math.Pi/2
+		sin, cos := math.Sincos(tangent)
+		fmt.Fprintf(&c, "%.4f %.4f %.4f %.4f %.2f %.2f Tm (%c) Tj\n",
+			cos, sin, -sin, cos, cx+r*math.Cos(polar), cy+r*math.Sin(polar), ch)
+	}
+	c.WriteString("ET\n")
+	return c.String()
+}
+
+func TestTextSetAlongACurveIsReadAsItsWords(t *testing.T) {
+	// Above a line of upright text, a line set on an arc: its baselines
+	// turn from 75 to 11 degrees, a few degrees a glyph.
+	content := "BT /F2 10 Tf 1 0 0 1 50 100 Tm (Upright text below the arc) Tj ET\n" +
+		arc("Heart sounds and murmurs", 306, 300, 150, 165)
+	got := firstPageText(t, pdffixtures.BuildContent([]string{content}, pdffixtures.Options{}))
+	if want := "Upright text below the arc\nHeart sounds and murmurs"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestSkewedLinesAreReadAlongTheirBaseline(t *testing.T) {
+	// A text matrix that both turns and shears the text (its baseline
+	// falls at 26.6 degrees, its glyphs stand at 45), two lines of it,
+	// the second a line below the first in the text's own space.
+	content := "BT /F2 1 Tf 14 -7 7 7 50 600 Tm (Lorem ipsum dolor) Tj 0 -2 Td (sit amet consectetur) Tj ET"
+	got := firstPageText(t, pdffixtures.BuildContent([]string{content}, pdffixtures.Options{}))
+	if want := "Lorem ipsum dolor\nsit amet consectetur"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestTextIsReadWhereItsGlyphsShowOnThePage(t *testing.T) {
+	// 20-point lines at the page's bottom and top edges: a glyph shows
+	// when the middle of its body (a third of an em above its baseline)
+	// is on the page, not merely its baseline within an em of it.
+	content := "BT /F2 20 Tf 1 0 0 1 50 789 Tm (Cut at the top) Tj ET\n" +
+		"BT /F2 20 Tf 1 0 0 1 50 400 Tm (The middle of the page) Tj ET\n" +
+		"BT /F2 20 Tf 1 0 0 1 50 -3 Tm (Shows above the bottom) Tj ET\n" +
+		"BT /F2 20 Tf 1 0 0 1 300 -16 Tm (Lost below the bottom) Tj ET\n"
+	got := firstPageText(t, pdffixtures.BuildContent([]string{content}, pdffixtures.Options{}))
+	if want := "The middle of the page\nShows above the bottom"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }
