@@ -15,7 +15,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/gin-gonic/gin"
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/app"
@@ -28,13 +27,11 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-func TestIdentity(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Identity")
-}
+func TestIdentity(t *testing.T) { harness.RunSuite(t, "Identity") }
 
 // Two apps: h with no provider role mapping (everyone new is a learner; a
-// bootstrap administrator address), hm with groups deciding roles.
+// bootstrap administrator address), hm with groups deciding roles; idp and
+// idpm are the providers they sign people in through.
 var (
 	h, hm     *harness.Harness
 	idp, idpm *harness.IdP
@@ -47,47 +44,23 @@ const (
 	loginLimit     = 5
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	idp, err = harness.StartIdP()
-	Expect(err).NotTo(HaveOccurred())
-	h, err = harness.Start(harness.WithSSO(idp),
-		harness.WithConfig(func(c *config.Config) {
-			c.Set("identity.bootstrap_admin_email", bootstrapAdmin)
-			c.Set("identity.refresh_max_per_hour", refreshLimit)
-			c.Set("identity.sso_logins_per_hour", loginLimit)
-			// Roles stay cached: every role change must drop the cache itself.
-			c.Auth.RoleCacheTTL = time.Hour
-		}),
-		harness.BeforeStart(func(a *app.App) {
-			registerMediaProbes(a)
-			events.Subscribe(a.Bus, "identity_test.deleted", identity.TopicUserDeleted,
-				func(_ context.Context, evt identity.UserDeleted, _ events.Meta) error {
-					deleted.add(evt.UserID)
-					return nil
-				})
-		}))
-	Expect(err).NotTo(HaveOccurred())
-
-	idpm, err = harness.StartIdP()
-	Expect(err).NotTo(HaveOccurred())
-	hm, err = harness.Start(harness.WithSSO(idpm), withMapping,
-		harness.WithConfig(func(c *config.Config) { c.Auth.RoleCacheTTL = time.Hour }))
-	Expect(err).NotTo(HaveOccurred())
-})
-
-var _ = AfterSuite(func() {
-	for _, x := range []*harness.Harness{h, hm} {
-		if x != nil {
-			Expect(x.Stop()).To(Succeed())
-		}
-	}
-	for _, p := range []*harness.IdP{idp, idpm} {
-		if p != nil {
-			Expect(p.Stop()).To(Succeed())
-		}
-	}
-})
+// Roles stay cached in both: every role change must drop the cache itself.
+var _ = harness.Suite(&h, func() { idp, idpm = h.IdP(), hm.IdP() },
+	harness.WithConfig(func(c *config.Config) {
+		c.Set("identity.bootstrap_admin_email", bootstrapAdmin)
+		c.Set("identity.refresh_max_per_hour", refreshLimit)
+		c.Set("identity.sso_logins_per_hour", loginLimit)
+		c.Auth.RoleCacheTTL = time.Hour
+	}),
+	harness.BeforeStart(func(a *app.App) {
+		registerMediaProbes(a)
+		events.Subscribe(a.Bus, "identity_test.deleted", identity.TopicUserDeleted,
+			func(_ context.Context, evt identity.UserDeleted, _ events.Meta) error {
+				deleted.add(evt.UserID)
+				return nil
+			})
+	}),
+	harness.WithApp(&hm, withMapping, harness.WithConfig(func(c *config.Config) { c.Auth.RoleCacheTTL = time.Hour })))
 
 // withMapping turns provider role mapping on: "groups" decides roles.
 var withMapping = harness.WithConfig(func(c *config.Config) {
