@@ -69,6 +69,14 @@ func (r *Response) JSON(v any) {
 	}
 }
 
+// Body decodes the response into T, usually a type of e2e/support/contract:
+// `deck := harness.Body[contract.DeckDetail](res)`.
+func Body[T any](r *Response) T {
+	var v T
+	r.JSON(&v)
+	return v
+}
+
 // Map decodes a JSON object body.
 func (r *Response) Map() map[string]any {
 	var m map[string]any
