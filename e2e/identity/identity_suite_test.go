@@ -19,6 +19,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
@@ -142,11 +143,14 @@ func person(prefix string, groups ...string) devidp.Claims {
 }
 
 // me reads the caller's account.
-func me(x *harness.Harness, token string) map[string]any {
+func me(x *harness.Harness, token string) contract.UserResponse {
 	res := x.As(token).Get("/api/v1/auth/me")
 	ExpectWithOffset(1, res).To(harness.HaveStatus(200))
-	return res.Map()
+	return harness.Body[contract.UserResponse](res)
 }
+
+// detail is what an error answer's envelope says in detail.
+func detail(res *harness.Response) any { return harness.Body[contract.Envelope](res).Detail }
 
 // userCount counts accounts with this address (case-insensitively).
 func userCount(x *harness.Harness, email string) int64 {
@@ -161,4 +165,13 @@ func userCount(x *harness.Harness, email string) int64 {
 func refresh(x *harness.Harness, token string) *harness.Response {
 	return x.Anon().With("X-Forwarded-For", newAddress()).
 		Post("/api/v1/auth/refresh", map[string]any{"refresh_token": token})
+}
+
+// rotate spends a refresh token at h and returns the new pair.
+func rotate(token string) contract.Token {
+	res := refresh(h, token)
+	ExpectWithOffset(1, res).To(harness.HaveStatus(200))
+	next := harness.Body[contract.Token](res)
+	ExpectWithOffset(1, next.RefreshToken).NotTo(BeNil(), "a refresh answers with the next refresh token")
+	return next
 }
