@@ -17,10 +17,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestAI(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "AI")
-}
+func TestAI(t *testing.T) { RunSuite(t, "AI") }
 
 var (
 	h     *Harness
@@ -36,22 +33,21 @@ const key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 // proxyKey is the configured proxy's key (ai.api_key).
 const proxyKey = "sk-configured-proxy-key"
 
-var _ = BeforeSuite(func() {
-	proxy = standin.Start()
-	var err error
-	h, err = Start(WithConfig(func(c *config.Config) {
-		c.Set("ai.base_url", proxy.URL())
-		c.Set("ai.api_key", proxyKey)
-		c.Set("ai.key_encryption_key", key)
-		c.Set("ai.timeout", 2*time.Second)
-		c.Set("ai.retries", 1)
-		c.Set("ai.tutor_per_10_minutes", 3)
-		c.Set("ai.speech_per_hour", 2)
-	}), CaptureLog())
-	Expect(err).NotTo(HaveOccurred())
+var _ = Suite(&h, func() {
 	admin = h.NewUser(auth.RoleAdmin)
 	mod = h.NewUser(auth.RoleModerator)
-})
+}, BeforeApps(func() {
+	proxy = standin.Start()
+	DeferCleanup(proxy.Close)
+}), WithConfig(func(c *config.Config) {
+	c.Set("ai.base_url", proxy.URL())
+	c.Set("ai.api_key", proxyKey)
+	c.Set("ai.key_encryption_key", key)
+	c.Set("ai.timeout", 2*time.Second)
+	c.Set("ai.retries", 1)
+	c.Set("ai.tutor_per_10_minutes", 3)
+	c.Set("ai.speech_per_hour", 2)
+}), CaptureLog())
 
 // plainFailure matches a learner's 502: the plain sentence, none of the
 // upstream's words.
@@ -69,12 +65,3 @@ func loggedFailure(task string, userID int64, detail string) {
 	Expect(h.Log.Records("ai: model call failed")).To(ContainElement(And(HaveKeyWithValue("task", task),
 		HaveKeyWithValue("user_id", BeNumerically("==", userID)), HaveKeyWithValue("error", ContainSubstring(detail)))))
 }
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-	if proxy != nil {
-		proxy.Close()
-	}
-})

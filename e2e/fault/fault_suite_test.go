@@ -32,10 +32,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestFault(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Fault")
-}
+func TestFault(t *testing.T) { RunSuite(t, "Fault") }
 
 var (
 	h     *Harness
@@ -45,31 +42,22 @@ var (
 	ctxb  = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	proxy = standin.Start()
-	var err error
-	// The suite's own process serves HTTP only: work and schedules run in
-	// the helper processes the tests start and kill.
-	h, err = Start(WithRole(app.RoleServe), WithConfig(func(c *config.Config) {
-		c.Set("ai.base_url", proxy.URL())
-		c.Set("ai.key_encryption_key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
-		c.Set("ai.timeout", gatewayTimeout)
-		c.Set("ai.retries", 0)
-	}), BeforeStart(registerBlock))
-	Expect(err).NotTo(HaveOccurred())
+// The suite's own process serves HTTP only: work and schedules run in the
+// helper processes the tests start and kill, all of them killed before the
+// app stops.
+var _ = Suite(&h, func() {
 	admin = h.NewUser(auth.RoleAdmin)
 	mod = h.NewUser(auth.RoleModerator)
-})
-
-var _ = AfterSuite(func() {
-	stopHelpers()
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-	if proxy != nil {
-		proxy.Close()
-	}
-})
+	DeferCleanup(stopHelpers)
+}, BeforeApps(func() {
+	proxy = standin.Start()
+	DeferCleanup(proxy.Close)
+}), WithRole(app.RoleServe), WithConfig(func(c *config.Config) {
+	c.Set("ai.base_url", proxy.URL())
+	c.Set("ai.key_encryption_key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
+	c.Set("ai.timeout", gatewayTimeout)
+	c.Set("ai.retries", 0)
+}), BeforeStart(registerBlock))
 
 func id(res *Response) int64 {
 	ExpectWithOffset(1, res.Status).To(BeNumerically("<", 300), string(res.Body))

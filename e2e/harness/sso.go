@@ -93,6 +93,11 @@ func withSSO(p *IdP) func(*config.Config) {
 	}
 }
 
+// IdP is the provider the app signs people in through: its own, started
+// with it, unless WithSSO gave it one; nil with WithoutSSO. A test sets the
+// claims of a sign-in on it (SignIn, Browser.SignInAt).
+func (h *Harness) IdP() *IdP { return h.idp }
+
 // Browser is a cookie-keeping user agent that does not follow redirects,
 // so a test can watch (and tamper with) each step of the sign-in.
 type Browser struct {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 )
@@ -16,9 +17,13 @@ var _ = Describe("Your account", func() {
 	It("answers GET /auth/me with the account", func() {
 		u := h.NewUser(auth.RoleModerator)
 		m := me(h, u.Token)
-		Expect(m).To(And(HaveKeyWithValue("id", BeNumerically("==", u.ID)), HaveKeyWithValue("email", u.Email),
-			HaveKeyWithValue("role", "moderator"), HaveKeyWithValue("is_moderator", true), HaveKeyWithValue("is_admin", false),
-			HaveKey("name"), HaveKey("created_at")))
+		Expect(m.Id).To(Equal(u.ID))
+		Expect(m.Email).To(Equal(u.Email))
+		Expect(m.Role).To(Equal(contract.UserResponseRoleModerator))
+		Expect(m.IsModerator).To(BeTrue())
+		Expect(m.IsAdmin).To(BeFalse())
+		Expect(m.Name).NotTo(BeEmpty())
+		Expect(m.CreatedAt).NotTo(BeZero())
 		Expect(h.Anon().Get("/api/v1/auth/me")).To(HaveError(401, "unauthenticated"))
 	})
 
@@ -27,7 +32,7 @@ var _ = Describe("Your account", func() {
 		c := u.Client(h)
 		res := c.Put("/api/v1/auth/me", map[string]any{"name": "  Ada Lovelace  "})
 		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(HaveKeyWithValue("name", "Ada Lovelace"))
+		Expect(Body[contract.UserResponse](res).Name).To(Equal("Ada Lovelace"))
 
 		Expect(c.Put("/api/v1/auth/me", map[string]any{"name": "X", "role": "admin"})).To(HaveError(422, "invalid_request"))
 		Expect(c.Put("/api/v1/auth/me", map[string]any{"name": "X", "email": "x@y.z"})).To(HaveError(422, "invalid_request"))
@@ -36,24 +41,23 @@ var _ = Describe("Your account", func() {
 		Expect(c.Put("/api/v1/auth/me", map[string]any{"name": "   "})).To(HaveError(422, "invalid_request"))
 		Expect(c.Put("/api/v1/auth/me", map[string]any{"name": strings.Repeat("n", 201)})).To(HaveError(422, "invalid_request"))
 		Expect(c.Put("/api/v1/auth/me", map[string]any{})).To(HaveError(422, "invalid_request"))
-		Expect(me(h, u.Token)).To(And(HaveKeyWithValue("name", "Ada Lovelace"), HaveKeyWithValue("role", "user"),
-			HaveKeyWithValue("email", u.Email)))
+		m := me(h, u.Token)
+		Expect(m.Name).To(Equal("Ada Lovelace"))
+		Expect(m.Role).To(Equal(contract.UserResponseRoleUser))
+		Expect(m.Email).To(Equal(u.Email))
 	})
 
 	Describe("settings", func() {
 		It("stores any JSON object and returns it", func() {
 			u := h.NewUser(auth.RoleUser)
 			c := u.Client(h)
-			Expect(c.Get("/api/v1/auth/me/settings").Map()).To(Equal(map[string]any{"reminders_disabled": false}))
+			Expect(c.Get("/api/v1/auth/me/settings").Body).To(MatchJSON(`{"reminders_disabled": false}`))
 			body := map[string]any{"theme": "dark", "font": map[string]any{"size": 14.0}, "recent": []any{"a", "b"}}
 			res := c.Put("/api/v1/auth/me/settings", body)
 			Expect(res).To(HaveStatus(200))
-			Expect(res.Map()).To(Equal(map[string]any{"saved": true}))
-			got := c.Get("/api/v1/auth/me/settings").Map()
-			Expect(got).To(HaveKeyWithValue("theme", "dark"))
-			Expect(got).To(HaveKeyWithValue("font", map[string]any{"size": 14.0}))
-			Expect(got).To(HaveKeyWithValue("recent", []any{"a", "b"}))
-			Expect(got).To(HaveKeyWithValue("reminders_disabled", false))
+			Expect(res.Body).To(MatchJSON(`{"saved": true}`))
+			Expect(c.Get("/api/v1/auth/me/settings").Body).To(MatchJSON(
+				`{"theme": "dark", "font": {"size": 14}, "recent": ["a", "b"], "reminders_disabled": false}`))
 		})
 
 		It("keeps reminders_disabled in its durable column, which wins", func() {
@@ -66,12 +70,12 @@ var _ = Describe("Your account", func() {
 
 			// Other keys replace the object; the durable flag stays when absent.
 			Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"theme": "dark"})).To(HaveStatus(200))
-			Expect(c.Get("/api/v1/auth/me/settings").Map()).To(Equal(map[string]any{"theme": "dark", "reminders_disabled": true}))
+			Expect(c.Get("/api/v1/auth/me/settings").Body).To(MatchJSON(`{"theme": "dark", "reminders_disabled": true}`))
 
 			// A stray copy among the other keys never wins over the column.
 			Expect(h.App.DB.Conn(ctxBG).Exec(`UPDATE identity.users SET settings = '{"reminders_disabled": false}' WHERE id = ?`, u.ID).Error).
 				To(Succeed())
-			Expect(c.Get("/api/v1/auth/me/settings").Map()).To(HaveKeyWithValue("reminders_disabled", true))
+			Expect(c.Get("/api/v1/auth/me/settings").Body).To(MatchJSON(`{"reminders_disabled": true}`))
 
 			Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"reminders_disabled": false})).To(HaveStatus(200))
 			info, _ = app.Lookup[*identity.Module](h.App).User(ctxBG, u.ID)
@@ -90,7 +94,7 @@ var _ = Describe("Your account", func() {
 			Expect(res.Body).To(ContainSubstring("reminders_disabled"))
 			Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"blob": strings.Repeat("x", 70_000)})).
 				To(HaveError(413, "too_large"))
-			Expect(c.Get("/api/v1/auth/me/settings").Map()).To(Equal(map[string]any{"theme": "keep", "reminders_disabled": false}))
+			Expect(c.Get("/api/v1/auth/me/settings").Body).To(MatchJSON(`{"theme": "keep", "reminders_disabled": false}`))
 		})
 	})
 })
@@ -100,7 +104,7 @@ var _ = Describe("Closed password routes", func() {
 		for _, body := range []any{nil, map[string]any{"email": "a@b.c", "password": "x"}} {
 			res := h.Anon().Post("/api/v1/auth/login", body)
 			Expect(res).To(HaveError(410, "not_found"))
-			Expect(res.Map()["detail"]).To(ContainSubstring("single sign-on"))
+			Expect(detail(res)).To(ContainSubstring("single sign-on"))
 		}
 		Expect(h.Anon().Post("/api/auth/login", nil)).To(HaveError(410, "not_found"))
 	})

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
@@ -36,29 +37,32 @@ var _ = Describe("The personal-data export during a running attempt", func() {
 		// side is what a body shows of one question's answer side in an attempt.
 		type side struct{ CorrectAnswer, IsCorrect any }
 		fromAPI := func(attempt int64) []side {
-			var d struct {
-				Answers []struct {
-					CorrectAnswer any `json:"correct_answer"`
-					IsCorrect     any `json:"is_correct"`
-				} `json:"answers"`
-			}
 			res := c.Get(fmt.Sprintf("/api/v1/attempts/%d", attempt))
 			ExpectWithOffset(1, res).To(HaveStatus(200))
-			res.JSON(&d)
-			out := make([]side, len(d.Answers))
-			for i, a := range d.Answers {
-				out[i] = side{a.CorrectAnswer, a.IsCorrect}
+			d := Body[contract.AttemptDetail](res)
+			ExpectWithOffset(1, d.Answers).NotTo(BeNil())
+			out := make([]side, len(*d.Answers))
+			for i, a := range *d.Answers {
+				out[i] = side{orNil(a.CorrectAnswer), orNil(a.IsCorrect)}
 			}
 			return out
+		}
+		// The export's attempt rows (a file of the archive, outside the
+		// contract): the answer side as it is, null or not.
+		type exportedAttempt struct {
+			ID      int64 `json:"id"`
+			Answers []struct {
+				CorrectAnswer any `json:"correct_answer"`
+				IsCorrect     any `json:"is_correct"`
+			} `json:"answers"`
 		}
 		fromExport := func() (map[int64][]side, *Response) {
 			res := c.Get("/api/v1/auth/me/export")
 			ExpectWithOffset(1, res).To(HaveStatus(200))
 			out := map[int64][]side{}
-			for _, a := range decode[rows](unzipped(res.Body)["attempts/attempts.json"]) {
-				for _, x := range a["answers"].([]any) {
-					ans := x.(map[string]any)
-					out[int64(a["id"].(float64))] = append(out[int64(a["id"].(float64))], side{ans["correct_answer"], ans["is_correct"]})
+			for _, a := range decode[[]exportedAttempt](unzipped(res.Body)["attempts/attempts.json"]) {
+				for _, ans := range a.Answers {
+					out[a.ID] = append(out[a.ID], side{ans.CorrectAnswer, ans.IsCorrect})
 				}
 			}
 			return out, res
@@ -77,3 +81,12 @@ var _ = Describe("The personal-data export during a running attempt", func() {
 		Expect(exported[timed]).To(Equal([]side{{keys[0].Answer, true}, {keys[1].Answer, false}}))
 	})
 })
+
+// orNil is what p points to, or an untyped nil: a JSON null as an `any`
+// decodes.
+func orNil[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -15,11 +15,11 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/gin-gonic/gin"
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
@@ -28,13 +28,11 @@ import (
 	"github.com/roundsedu/rounds/platform/httpapi"
 )
 
-func TestIdentity(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Identity")
-}
+func TestIdentity(t *testing.T) { harness.RunSuite(t, "Identity") }
 
 // Two apps: h with no provider role mapping (everyone new is a learner; a
-// bootstrap administrator address), hm with groups deciding roles.
+// bootstrap administrator address), hm with groups deciding roles; idp and
+// idpm are the providers they sign people in through.
 var (
 	h, hm     *harness.Harness
 	idp, idpm *harness.IdP
@@ -47,47 +45,23 @@ const (
 	loginLimit     = 5
 )
 
-var _ = BeforeSuite(func() {
-	var err error
-	idp, err = harness.StartIdP()
-	Expect(err).NotTo(HaveOccurred())
-	h, err = harness.Start(harness.WithSSO(idp),
-		harness.WithConfig(func(c *config.Config) {
-			c.Set("identity.bootstrap_admin_email", bootstrapAdmin)
-			c.Set("identity.refresh_max_per_hour", refreshLimit)
-			c.Set("identity.sso_logins_per_hour", loginLimit)
-			// Roles stay cached: every role change must drop the cache itself.
-			c.Auth.RoleCacheTTL = time.Hour
-		}),
-		harness.BeforeStart(func(a *app.App) {
-			registerMediaProbes(a)
-			events.Subscribe(a.Bus, "identity_test.deleted", identity.TopicUserDeleted,
-				func(_ context.Context, evt identity.UserDeleted, _ events.Meta) error {
-					deleted.add(evt.UserID)
-					return nil
-				})
-		}))
-	Expect(err).NotTo(HaveOccurred())
-
-	idpm, err = harness.StartIdP()
-	Expect(err).NotTo(HaveOccurred())
-	hm, err = harness.Start(harness.WithSSO(idpm), withMapping,
-		harness.WithConfig(func(c *config.Config) { c.Auth.RoleCacheTTL = time.Hour }))
-	Expect(err).NotTo(HaveOccurred())
-})
-
-var _ = AfterSuite(func() {
-	for _, x := range []*harness.Harness{h, hm} {
-		if x != nil {
-			Expect(x.Stop()).To(Succeed())
-		}
-	}
-	for _, p := range []*harness.IdP{idp, idpm} {
-		if p != nil {
-			Expect(p.Stop()).To(Succeed())
-		}
-	}
-})
+// Roles stay cached in both: every role change must drop the cache itself.
+var _ = harness.Suite(&h, func() { idp, idpm = h.IdP(), hm.IdP() },
+	harness.WithConfig(func(c *config.Config) {
+		c.Set("identity.bootstrap_admin_email", bootstrapAdmin)
+		c.Set("identity.refresh_max_per_hour", refreshLimit)
+		c.Set("identity.sso_logins_per_hour", loginLimit)
+		c.Auth.RoleCacheTTL = time.Hour
+	}),
+	harness.BeforeStart(func(a *app.App) {
+		registerMediaProbes(a)
+		events.Subscribe(a.Bus, "identity_test.deleted", identity.TopicUserDeleted,
+			func(_ context.Context, evt identity.UserDeleted, _ events.Meta) error {
+				deleted.add(evt.UserID)
+				return nil
+			})
+	}),
+	harness.WithApp(&hm, withMapping, harness.WithConfig(func(c *config.Config) { c.Auth.RoleCacheTTL = time.Hour })))
 
 // withMapping turns provider role mapping on: "groups" decides roles.
 var withMapping = harness.WithConfig(func(c *config.Config) {
@@ -169,11 +143,14 @@ func person(prefix string, groups ...string) devidp.Claims {
 }
 
 // me reads the caller's account.
-func me(x *harness.Harness, token string) map[string]any {
+func me(x *harness.Harness, token string) contract.UserResponse {
 	res := x.As(token).Get("/api/v1/auth/me")
 	ExpectWithOffset(1, res).To(harness.HaveStatus(200))
-	return res.Map()
+	return harness.Body[contract.UserResponse](res)
 }
+
+// detail is what an error answer's envelope says in detail.
+func detail(res *harness.Response) any { return harness.Body[contract.Envelope](res).Detail }
 
 // userCount counts accounts with this address (case-insensitively).
 func userCount(x *harness.Harness, email string) int64 {
@@ -188,4 +165,13 @@ func userCount(x *harness.Harness, email string) int64 {
 func refresh(x *harness.Harness, token string) *harness.Response {
 	return x.Anon().With("X-Forwarded-For", newAddress()).
 		Post("/api/v1/auth/refresh", map[string]any{"refresh_token": token})
+}
+
+// rotate spends a refresh token at h and returns the new pair.
+func rotate(token string) contract.Token {
+	res := refresh(h, token)
+	ExpectWithOffset(1, res).To(harness.HaveStatus(200))
+	next := harness.Body[contract.Token](res)
+	ExpectWithOffset(1, next.RefreshToken).NotTo(BeNil(), "a refresh answers with the next refresh token")
+	return next
 }

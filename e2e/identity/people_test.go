@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/modules/identity"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/devidp"
@@ -32,7 +33,7 @@ var _ = Describe("People administration", func() {
 			Expect(c.Delete(userPath(target.ID))).To(HaveError(403, "forbidden"))
 		}
 		Expect(h.Anon().Get("/api/v1/admin/users")).To(HaveError(401, "unauthenticated"))
-		Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+		Expect(me(h, target.Token).Role).To(Equal(contract.UserResponseRoleUser))
 	})
 
 	It("lists accounts page by page with the total", func() {
@@ -46,12 +47,16 @@ var _ = Describe("People administration", func() {
 		total, err := strconv.Atoi(first.Header.Get("X-Total-Count"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(total).To(BeNumerically(">=", 4))
-		page1 := first.List()
+		page1 := Body[[]contract.UserResponse](first)
 		Expect(page1).To(HaveLen(2))
-		page2 := c.Get("/api/v1/admin/users?limit=2&offset=2").List()
+		page2 := Body[[]contract.UserResponse](c.Get("/api/v1/admin/users?limit=2&offset=2"))
 		Expect(page2).NotTo(BeEmpty())
-		Expect(page1[1].(map[string]any)["id"]).To(BeNumerically("<", page2[0].(map[string]any)["id"]))
-		Expect(page1[0]).To(And(HaveKey("email"), HaveKey("name"), HaveKey("role"), HaveKey("created_at"), HaveKey("unthrottled")))
+		Expect(page1[1].Id).To(BeNumerically("<", page2[0].Id))
+		Expect(page1[0].Email).NotTo(BeEmpty())
+		Expect(page1[0].Name).NotTo(BeEmpty())
+		Expect(page1[0].Role.Valid()).To(BeTrue(), string(page1[0].Role))
+		Expect(page1[0].CreatedAt).NotTo(BeZero())
+		Expect(string(first.Body)).To(ContainSubstring(`"unthrottled":`))
 		Expect(c.Get("/api/v1/admin/users?limit=0")).To(HaveError(422, "invalid_request"))
 		Expect(c.Get("/api/v1/admin/users?limit=201")).To(HaveError(422, "invalid_request"))
 		Expect(c.Get("/api/v1/admin/users?offset=-1")).To(HaveError(422, "invalid_request"))
@@ -63,10 +68,14 @@ var _ = Describe("People administration", func() {
 			email := newEmail("precreated")
 			res := admin.Client(h).Post("/api/v1/admin/users", map[string]any{"email": email, "password": "ignored", "name": "Pre Created"})
 			Expect(res).To(HaveStatus(201))
-			created := res.Map()
-			Expect(created).To(And(HaveKeyWithValue("email", email), HaveKeyWithValue("name", "Pre Created"), HaveKeyWithValue("role", "user")))
+			created := Body[contract.UserResponse](res)
+			Expect(created.Email).To(Equal(email))
+			Expect(created.Name).To(Equal("Pre Created"))
+			Expect(created.Role).To(Equal(contract.UserResponseRoleUser))
 			tok := h.SignIn(idp, devidp.Claims{Email: strings.ToUpper(email), Name: "Other Name"}, false, "")
-			Expect(me(h, tok.AccessToken)).To(And(HaveKeyWithValue("id", created["id"]), HaveKeyWithValue("name", "Pre Created")))
+			m := me(h, tok.AccessToken)
+			Expect(m.Id).To(Equal(created.Id))
+			Expect(m.Name).To(Equal("Pre Created"))
 		})
 
 		It("refuses a taken address (any letter case) with 409", func() {
@@ -93,7 +102,7 @@ var _ = Describe("People administration", func() {
 			admin, target := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleUser)
 			res := admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "moderator"})
 			Expect(res).To(HaveStatus(200))
-			Expect(res.Map()).To(HaveKeyWithValue("role", "moderator"))
+			Expect(Body[contract.UserResponse](res).Role).To(Equal(contract.UserResponseRoleModerator))
 			Expect(target.Client(h).Get(fmt.Sprintf("/api/v1/access/%d/grants", admin.ID))).To(HaveStatus(200))
 
 			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "admin"})).To(HaveStatus(200))
@@ -105,7 +114,7 @@ var _ = Describe("People administration", func() {
 		It("refuses your own role with 400", func() {
 			admin := h.NewUser(auth.RoleAdmin)
 			Expect(admin.Client(h).Put(rolePath(admin.ID), map[string]any{"role": "user"})).To(HaveError(400, "bad_request"))
-			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "admin"))
+			Expect(me(h, admin.Token).Role).To(Equal(contract.UserResponseRoleAdmin))
 		})
 
 		It("refuses an unknown user and an unknown role", func() {
@@ -114,7 +123,7 @@ var _ = Describe("People administration", func() {
 			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{"role": "owner"})).To(HaveError(422, "invalid_request"))
 			Expect(admin.Client(h).Put(rolePath(target.ID), map[string]any{})).To(HaveError(422, "invalid_request"))
 			Expect(admin.Client(h).Put("/api/v1/admin/users/abc/role", map[string]any{"role": "user"})).To(HaveError(422, "invalid_request"))
-			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+			Expect(me(h, target.Token).Role).To(Equal(contract.UserResponseRoleUser))
 		})
 	})
 
@@ -122,9 +131,9 @@ var _ = Describe("People administration", func() {
 		It("makes someone a moderator or a learner", func() {
 			mod, target := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleUser)
 			Expect(mod.Client(h).Put(accessPath(target.ID), map[string]any{"role": "moderator"})).To(HaveStatus(200))
-			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "moderator"))
+			Expect(me(h, target.Token).Role).To(Equal(contract.UserResponseRoleModerator))
 			Expect(mod.Client(h).Put(accessPath(target.ID), map[string]any{"role": "user"})).To(HaveStatus(200))
-			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+			Expect(me(h, target.Token).Role).To(Equal(contract.UserResponseRoleUser))
 		})
 
 		It("accepts only user or moderator", func() {
@@ -132,15 +141,15 @@ var _ = Describe("People administration", func() {
 			Expect(mod.Client(h).Put(accessPath(target.ID), map[string]any{"role": "admin"})).To(HaveError(422, "invalid_request"))
 			admin := h.NewUser(auth.RoleAdmin)
 			Expect(admin.Client(h).Put(accessPath(target.ID), map[string]any{"role": "admin"})).To(HaveError(422, "invalid_request"))
-			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+			Expect(me(h, target.Token).Role).To(Equal(contract.UserResponseRoleUser))
 		})
 
 		It("refuses a moderator touching an administrator, but not an administrator", func() {
 			mod, admin, other := h.NewUser(auth.RoleModerator), h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleAdmin)
 			Expect(mod.Client(h).Put(accessPath(admin.ID), map[string]any{"role": "user"})).To(HaveError(403, "forbidden"))
-			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "admin"))
+			Expect(me(h, admin.Token).Role).To(Equal(contract.UserResponseRoleAdmin))
 			Expect(other.Client(h).Put(accessPath(admin.ID), map[string]any{"role": "moderator"})).To(HaveStatus(200))
-			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "moderator"))
+			Expect(me(h, admin.Token).Role).To(Equal(contract.UserResponseRoleModerator))
 		})
 
 		It("refuses bad input and changes nothing", func() {
@@ -151,7 +160,7 @@ var _ = Describe("People administration", func() {
 			Expect(c.Put(accessPath(target.ID), map[string]any{"role": 1})).To(HaveError(422, "invalid_request"))
 			Expect(c.Put("/api/v1/access/abc/role", map[string]any{"role": "moderator"})).To(HaveError(422, "invalid_request"))
 			Expect(c.Put("/api/v1/access/0/role", map[string]any{"role": "moderator"})).To(HaveError(422, "invalid_request"))
-			Expect(me(h, target.Token)).To(HaveKeyWithValue("role", "user"))
+			Expect(me(h, target.Token).Role).To(Equal(contract.UserResponseRoleUser))
 		})
 
 		It("refuses learners, your own role and unknown users", func() {
@@ -160,8 +169,8 @@ var _ = Describe("People administration", func() {
 			Expect(learner.Client(h).Put(accessPath(learner.ID), map[string]any{"role": "moderator"})).To(HaveError(403, "forbidden"))
 			Expect(mod.Client(h).Put(accessPath(mod.ID), map[string]any{"role": "user"})).To(HaveError(400, "bad_request"))
 			Expect(mod.Client(h).Put(accessPath(999_999_999), map[string]any{"role": "user"})).To(HaveError(404, "not_found"))
-			Expect(me(h, mod.Token)).To(HaveKeyWithValue("role", "moderator"))
-			Expect(me(h, learner.Token)).To(HaveKeyWithValue("role", "user"))
+			Expect(me(h, mod.Token).Role).To(Equal(contract.UserResponseRoleModerator))
+			Expect(me(h, learner.Token).Role).To(Equal(contract.UserResponseRoleUser))
 		})
 	})
 
@@ -170,20 +179,22 @@ var _ = Describe("People administration", func() {
 		c := admin.Client(h)
 		res := c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": true})
 		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(HaveKeyWithValue("unthrottled", true))
-		Expect(me(h, target.Token)).To(HaveKeyWithValue("unthrottled", true))
-		Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": false}).Map()).To(HaveKeyWithValue("unthrottled", false))
+		Expect(Body[contract.UserResponse](res).Unthrottled).To(BeTrue())
+		Expect(me(h, target.Token).Unthrottled).To(BeTrue())
+		res = c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": false})
+		Expect(res).To(HaveStatus(200))
+		Expect(Body[contract.UserResponse](res).Unthrottled).To(BeFalse())
 		Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{})).To(HaveError(422, "invalid_request"))
 		Expect(c.Put(userPath(target.ID)+"/unthrottle", map[string]any{"unthrottled": "yes"})).To(HaveError(422, "invalid_request"))
 		Expect(c.Put(userPath(999_999_999)+"/unthrottle", map[string]any{"unthrottled": true})).To(HaveError(404, "not_found"))
-		Expect(me(h, target.Token)).To(HaveKeyWithValue("unthrottled", false))
+		Expect(me(h, target.Token).Unthrottled).To(BeFalse())
 	})
 
 	Describe("deleting an account", func() {
 		It("removes it with its sessions and grants and tells the other modules", func() {
 			admin, mod := h.NewUser(auth.RoleAdmin), h.NewUser(auth.RoleModerator)
 			tok := h.SignIn(idp, person("leaving"), true, "phone")
-			id := IDOf(me(h, tok.AccessToken))
+			id := me(h, tok.AccessToken).Id
 			Expect(mod.Client(h).Post(fmt.Sprintf("/api/v1/access/%d/grants", id),
 				map[string]any{"kind": "quiz", "target_id": 7})).To(HaveStatus(201))
 
@@ -200,7 +211,7 @@ var _ = Describe("People administration", func() {
 		It("refuses deleting yourself with 400", func() {
 			admin := h.NewUser(auth.RoleAdmin)
 			Expect(admin.Client(h).Delete(userPath(admin.ID))).To(HaveError(400, "bad_request"))
-			Expect(me(h, admin.Token)).To(HaveKeyWithValue("role", "admin"))
+			Expect(me(h, admin.Token).Role).To(Equal(contract.UserResponseRoleAdmin))
 			Expect(admin.Client(h).Delete("/api/v1/admin/users/0")).To(HaveError(422, "invalid_request"))
 		})
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
 	"github.com/roundsedu/rounds/platform/devidp"
@@ -34,7 +35,7 @@ type owner struct {
 func seedOwner(quiz int64, qs []int64) *owner {
 	claims := person("owner")
 	t := h.SignIn(idp, claims, true, "laptop")
-	u := &owner{User: &User{ID: IDOf(me(h, t.AccessToken)), Email: claims.Email, Token: t.AccessToken},
+	u := &owner{User: &User{ID: me(h, t.AccessToken).Id, Email: claims.Email, Token: t.AccessToken},
 		mark: "mark-" + claims.Email, refresh: t.RefreshToken}
 	c := u.Client(h)
 	Expect(c.Put("/api/v1/auth/me/settings", map[string]any{"theme": u.mark})).To(HaveStatus(200))
@@ -293,9 +294,9 @@ var _ = Describe("A learner's own data", func() {
 		DeferCleanup(x.Stop)
 		admin := x.SignIn(p, devidp.Claims{Email: "only-admin@solo.test", EmailVerified: verified(true), Name: "Solo"},
 			false, "")
-		Expect(me(x, admin.AccessToken)["role"]).To(Equal("admin"))
+		Expect(me(x, admin.AccessToken).Role).To(Equal(contract.UserResponseRoleAdmin))
 		Expect(admin.Client(x).Do("DELETE", "/api/v1/auth/me", map[string]any{"confirm": "delete my account"})).
 			To(HaveError(409, "conflict"))
-		Expect(me(x, admin.AccessToken)["role"]).To(Equal("admin"))
+		Expect(me(x, admin.AccessToken).Role).To(Equal(contract.UserResponseRoleAdmin))
 	})
 })

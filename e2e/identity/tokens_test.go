@@ -9,15 +9,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 )
 
 // sessions lists the caller's session rows.
-func sessions(token string) []map[string]any {
+func sessions(token string) []contract.SessionResponse {
 	res := h.As(token).Get("/api/v1/auth/sessions")
 	ExpectWithOffset(1, res).To(HaveStatus(200))
-	var rows []map[string]any
-	res.JSON(&rows)
-	return rows
+	return Body[[]contract.SessionResponse](res)
 }
 
 var _ = Describe("Refresh tokens and sessions", func() {
@@ -31,17 +30,14 @@ var _ = Describe("Refresh tokens and sessions", func() {
 
 	It("spends the old token at each refresh and issues a new pair", func() {
 		tok := h.SignIn(idp, person("rotate"), true, "laptop")
-		res := refresh(h, tok.RefreshToken)
-		Expect(res).To(HaveStatus(200))
-		var next Token
-		res.JSON(&next)
-		Expect(next.TokenType).To(Equal("bearer"))
-		Expect(next.ExpiresIn).To(Equal(86400))
-		Expect(next.RefreshToken).NotTo(BeEmpty())
-		Expect(next.RefreshToken).NotTo(Equal(tok.RefreshToken))
-		Expect(next.Client(h).Get("/api/v1/auth/me")).To(HaveStatus(200))
+		next := rotate(tok.RefreshToken)
+		Expect(next.TokenType).To(Equal(contract.Bearer))
+		Expect(next.ExpiresIn).To(Equal(int64(86400)))
+		Expect(*next.RefreshToken).NotTo(BeEmpty())
+		Expect(*next.RefreshToken).NotTo(Equal(tok.RefreshToken))
+		Expect(h.As(next.AccessToken).Get("/api/v1/auth/me")).To(HaveStatus(200))
 
-		res = refresh(h, next.RefreshToken)
+		res := refresh(h, *next.RefreshToken)
 		Expect(res).To(HaveStatus(200))
 		Expect(res.Header.Get("Set-Cookie")).To(BeEmpty(), "refresh is for native clients: no media cookie")
 	})
@@ -50,14 +46,13 @@ var _ = Describe("Refresh tokens and sessions", func() {
 		claims := person("reuse")
 		tok := h.SignIn(idp, claims, true, "stolen")
 		other := h.SignIn(idp, claims, true, "other device")
-		var next Token
-		refresh(h, tok.RefreshToken).JSON(&next)
+		next := rotate(tok.RefreshToken)
 
 		res := refresh(h, tok.RefreshToken)
 		Expect(res).To(HaveError(401, "unauthenticated"))
-		Expect(res.Map()["detail"]).To(ContainSubstring("already used"))
+		Expect(detail(res)).To(ContainSubstring("already used"))
 		// The newest token of that family died with it.
-		Expect(refresh(h, next.RefreshToken)).To(HaveError(401, "unauthenticated"))
+		Expect(refresh(h, *next.RefreshToken)).To(HaveError(401, "unauthenticated"))
 		// Another device's family lives on.
 		Expect(refresh(h, other.RefreshToken)).To(HaveStatus(200))
 		Expect(sessions(other.AccessToken)).To(HaveLen(1))
@@ -70,8 +65,8 @@ var _ = Describe("Refresh tokens and sessions", func() {
 			`UPDATE identity.refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ?`, sum[:]).Error).To(Succeed())
 		res := refresh(h, tok.RefreshToken)
 		Expect(res).To(HaveError(401, "unauthenticated"))
-		Expect(res.Map()["detail"]).To(ContainSubstring("expired"))
-		Expect(res.Map()).NotTo(HaveKey("access_token"))
+		Expect(detail(res)).To(ContainSubstring("expired"))
+		Expect(string(res.Body)).NotTo(ContainSubstring("access_token"))
 	})
 
 	It("refuses an unknown token and bad input", func() {
@@ -90,25 +85,23 @@ var _ = Describe("Refresh tokens and sessions", func() {
 		h.SignIn(idp, claims, false, "") // a browser sign-in opens no family
 		cur := a.RefreshToken
 		for i := 0; i < 3; i++ {
-			var next Token
-			refresh(h, cur).JSON(&next)
-			cur = next.RefreshToken
+			cur = *rotate(cur).RefreshToken
 		}
 		rows := sessions(a.AccessToken)
 		Expect(rows).To(HaveLen(2))
-		Expect(rows[0]).To(HaveKeyWithValue("device", "phone"), "most recently used first")
-		Expect(rows[1]).To(HaveKeyWithValue("device", "tablet"))
+		Expect(rows[0].Device).To(Equal("phone"), "most recently used first")
+		Expect(rows[1].Device).To(Equal("tablet"))
 		for _, r := range rows {
-			Expect(r).To(HaveKey("family"))
-			Expect(r).To(HaveKey("created_at"))
-			Expect(r).To(HaveKey("last_used_at"))
-			Expect(r).To(HaveKey("expires_at"))
+			Expect(r.Family).NotTo(BeEmpty())
+			Expect(r.CreatedAt).NotTo(BeZero())
+			Expect(r.LastUsedAt).NotTo(BeZero())
+			Expect(r.ExpiresAt).NotTo(BeZero())
 		}
 		res := h.As(a.AccessToken).Get("/api/v1/auth/sessions?limit=1")
 		Expect(res.Header.Get("X-Total-Count")).To(Equal("2"))
-		Expect(res.List()).To(HaveLen(1))
+		Expect(Body[[]contract.SessionResponse](res)).To(HaveLen(1))
 
-		tablet := rows[1]["family"].(string)
+		tablet := rows[1].Family
 		Expect(h.As(a.AccessToken).Delete("/api/v1/auth/sessions/" + tablet)).To(HaveStatus(204))
 		Expect(refresh(h, b.RefreshToken)).To(HaveError(401, "unauthenticated"))
 		Expect(refresh(h, cur)).To(HaveStatus(200))
@@ -117,7 +110,7 @@ var _ = Describe("Refresh tokens and sessions", func() {
 
 	It("never lets anyone end another person's session", func() {
 		owner := h.SignIn(idp, person("owner"), true, "mine")
-		family := sessions(owner.AccessToken)[0]["family"].(string)
+		family := sessions(owner.AccessToken)[0].Family
 		stranger := h.SignIn(idp, person("stranger"), false, "")
 		Expect(h.As(stranger.AccessToken).Delete("/api/v1/auth/sessions/" + family)).To(HaveError(404, "not_found"))
 		Expect(h.As(stranger.AccessToken).Post("/api/v1/auth/logout",
@@ -157,12 +150,11 @@ var _ = Describe("Refresh tokens and sessions", func() {
 
 		It("ends a session by a token it already spent", func() {
 			tok := h.SignIn(idp, person("logout-spent"), true, "rotated")
-			var next Token
-			refresh(h, tok.RefreshToken).JSON(&next)
-			Expect(next.RefreshToken).NotTo(BeEmpty())
+			next := rotate(tok.RefreshToken)
+			Expect(*next.RefreshToken).NotTo(BeEmpty())
 			Expect(tok.Client(h).Post("/api/v1/auth/logout", map[string]any{"refresh_token": tok.RefreshToken})).To(HaveStatus(204))
 			Expect(sessions(tok.AccessToken)).To(BeEmpty())
-			Expect(refresh(h, next.RefreshToken)).To(HaveError(401, "unauthenticated"))
+			Expect(refresh(h, *next.RefreshToken)).To(HaveError(401, "unauthenticated"))
 		})
 
 		It("ends every session with everywhere", func() {
@@ -201,9 +193,7 @@ var _ = Describe("Refresh tokens and sessions", func() {
 		for i := 0; i < refreshLimit; i++ {
 			res := c.Post("/api/v1/auth/refresh", map[string]any{"refresh_token": cur})
 			Expect(res).To(HaveStatus(200), strconv.Itoa(i))
-			var next Token
-			res.JSON(&next)
-			cur = next.RefreshToken
+			cur = *Body[contract.Token](res).RefreshToken
 		}
 		res := c.Post("/api/v1/auth/refresh", map[string]any{"refresh_token": cur})
 		Expect(res).To(HaveError(429, "rate_limited"))

@@ -26,10 +26,7 @@ import (
 	"github.com/roundsedu/rounds/platform/module"
 )
 
-func TestSearch(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Search")
-}
+func TestSearch(t *testing.T) { harness.RunSuite(t, "Search") }
 
 var (
 	// local runs the built-in embedder, with the stand-in as rerank endpoint.
@@ -39,47 +36,33 @@ var (
 	proxy  *standin.Server
 )
 
-var _ = BeforeSuite(func() {
+// Both reach the stand-in through the AI module's gateway. remote embeds
+// through it: an admin switches it the only way a model changes, by
+// re-embedding (settings refuse it).
+var _ = harness.Suite(&local, func() {
+	Expect(remote.NewUser(auth.RoleAdmin).Client(remote).Post("/api/v1/admin/embedding/regenerate",
+		map[string]any{"model": "standin-embedding"})).To(harness.HaveStatus(202))
+	waitRegenerationIdle(remote)
+}, harness.BeforeApps(func() {
 	// Put first, so it is the one asked about the kinds it claims.
 	app.Modules = append([]module.Constructor{func(context.Context, *module.Kit) (module.Module, error) {
 		return seededKinds{}, nil
 	}}, app.Modules...)
 	proxy = standin.New(384)
 	proxy.SetSlowDelay(3 * time.Second)
-	var err error
-	// Both reach the stand-in through the AI module's gateway.
-	local, err = harness.Start(harness.WithConfig(func(c *config.Config) {
-		c.Set("ai.base_url", proxy.URL)
-		c.Set("ai.rerank_timeout", 500*time.Millisecond)
-	}))
-	Expect(err).NotTo(HaveOccurred())
-	remote, err = harness.Start(harness.WithConfig(func(c *config.Config) {
-		c.Set("ai.base_url", proxy.URL)
-		c.Set("ai.api_key", "proxy-key")
-		c.Set("ai.embedding_timeout", 2*time.Second)
-		c.Set("ai.retries", 1)
-		c.Set("search.embedding_batch", 2)
-		c.Set("search.retry_interval", 300*time.Millisecond)
-		c.Set("ai.rerank_timeout", 500*time.Millisecond)
-	}))
-	Expect(err).NotTo(HaveOccurred())
-	// remote embeds through the gateway: an admin switches it the only way
-	// a model changes, by re-embedding (settings refuse it).
-	Expect(remote.NewUser(auth.RoleAdmin).Client(remote).Post("/api/v1/admin/embedding/regenerate",
-		map[string]any{"model": "standin-embedding"})).To(harness.HaveStatus(202))
-	waitRegenerationIdle(remote)
-})
-
-var _ = AfterSuite(func() {
-	for _, h := range []*harness.Harness{local, remote} {
-		if h != nil {
-			Expect(h.Stop()).To(Succeed())
-		}
-	}
-	if proxy != nil {
-		proxy.Close()
-	}
-})
+	DeferCleanup(proxy.Close)
+}), harness.WithConfig(func(c *config.Config) {
+	c.Set("ai.base_url", proxy.URL)
+	c.Set("ai.rerank_timeout", 500*time.Millisecond)
+}), harness.WithApp(&remote, harness.WithConfig(func(c *config.Config) {
+	c.Set("ai.base_url", proxy.URL)
+	c.Set("ai.api_key", "proxy-key")
+	c.Set("ai.embedding_timeout", 2*time.Second)
+	c.Set("ai.retries", 1)
+	c.Set("search.embedding_batch", 2)
+	c.Set("search.retry_interval", 300*time.Millisecond)
+	c.Set("ai.rerank_timeout", 500*time.Millisecond)
+})))
 
 // seededKinds vouches (search.Reach) for the article, deck and media rows
 // tests write straight into the index, no module feeding those kinds yet:

@@ -22,10 +22,7 @@ import (
 	"github.com/roundsedu/rounds/platform/config"
 )
 
-func TestSite(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Site")
-}
+func TestSite(t *testing.T) { RunSuite(t, "Site") }
 
 const (
 	adminMail   = "team@rounds.test"
@@ -33,39 +30,25 @@ const (
 )
 
 var (
-	h       *Harness // captcha on, mail through SMTP, counts never cached
-	plain   *Harness // the defaults: no captcha, no admin address, counts cached
-	inbox   = &mailbox{}
-	captcha *captchaServer
-	ctxb    = context.Background()
+	h        *Harness // captcha on, mail through SMTP, counts never cached
+	plain    *Harness // the defaults: no captcha, no admin address, counts cached
+	inbox    = &mailbox{}
+	smtpAddr string // the mail server h sends through
+	captcha  *captchaServer
+	ctxb     = context.Background()
 )
 
-var _ = BeforeSuite(func() {
-	smtpAddr := startSMTP(inbox)
+var _ = Suite(&h, nil, BeforeApps(func() {
+	smtpAddr = startSMTP(inbox)
 	captcha = startCaptcha()
-	var err error
-	h, err = Start(WithConfig(func(c *config.Config) {
-		c.Set("site.admin_email", adminMail)
-		c.Set("site.smtp_url", "smtp://"+smtpAddr)
-		c.Set("site.captcha_verify_url", captcha.URL)
-		c.Set("site.captcha_secret", "captcha-secret")
-		c.Set("site.stats_ttl", time.Duration(0))
-	}))
-	Expect(err).NotTo(HaveOccurred())
-	plain, err = Start()
-	Expect(err).NotTo(HaveOccurred())
-})
-
-var _ = AfterSuite(func() {
-	for _, x := range []*Harness{h, plain} {
-		if x != nil {
-			Expect(x.Stop()).To(Succeed())
-		}
-	}
-	if captcha != nil {
-		captcha.Close()
-	}
-})
+	DeferCleanup(captcha.Close)
+}), WithConfig(func(c *config.Config) {
+	c.Set("site.admin_email", adminMail)
+	c.Set("site.smtp_url", "smtp://"+smtpAddr)
+	c.Set("site.captcha_verify_url", captcha.URL)
+	c.Set("site.captcha_secret", "captcha-secret")
+	c.Set("site.stats_ttl", time.Duration(0))
+}), WithApp(&plain))
 
 // mail is one message the SMTP server accepted.
 type mail struct {
