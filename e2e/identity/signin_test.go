@@ -20,7 +20,7 @@ var _ = Describe("Sign-in through the identity provider", func() {
 		Expect(res).To(HaveStatus(200))
 		cfg := Body[contract.SSOConfig](res)
 		Expect(cfg.Available).To(BeTrue())
-		Expect(cfg.LoginMode).To(Equal(contract.Sso))
+		Expect(cfg.LoginMode).To(Equal(contract.SSOConfigLoginModeSso))
 		Expect(cfg.LoginUrl).To(Equal("/api/v1/auth/sso/login"))
 		Expect(cfg.RoleMapping).To(BeFalse())
 		res = hm.Anon().Get("/api/auth/sso/config")

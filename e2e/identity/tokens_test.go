@@ -31,7 +31,7 @@ var _ = Describe("Refresh tokens and sessions", func() {
 	It("spends the old token at each refresh and issues a new pair", func() {
 		tok := h.SignIn(idp, person("rotate"), true, "laptop")
 		next := rotate(tok.RefreshToken)
-		Expect(next.TokenType).To(Equal(contract.Bearer))
+		Expect(next.TokenType).To(Equal(contract.TokenTokenTypeBearer))
 		Expect(next.ExpiresIn).To(Equal(int64(86400)))
 		Expect(*next.RefreshToken).NotTo(BeEmpty())
 		Expect(*next.RefreshToken).NotTo(Equal(tok.RefreshToken))
