@@ -88,6 +88,9 @@ var _ = Describe("The bank facade", func() {
 		Expect(ok).To(BeTrue())
 		Expect(ae.Code).To(Equal(apperr.Invalid))
 		Expect(ae.Fields[0].Field).To(Equal("questions[1].correct_answer"))
+		var refusal *bank.RefusedQuestions
+		Expect(errors.As(err, &refusal)).To(BeTrue(), "drafts finds which draft broke which rule")
+		Expect(refusal.Refusals).To(Equal([]bank.QuestionRefusal{{Item: 1, Field: "correct_answer", Rule: ae.Fields[0].Message}}))
 		Expect(list(mod, "limit=1").Total).To(Equal(before))
 	})
 

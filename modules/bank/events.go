@@ -55,12 +55,20 @@ func IndexOf(e QuestionChanged) search.IndexChanged {
 		Title: e.Text, Body: strings.Join(e.Options, "\n"), Hidden: e.Explanation, At: e.At}
 }
 
-// publishChange publishes a question's change, in the caller's
-// transaction, on the bank's topic and on the search index's.
-func publishChange(ctx context.Context, bus events.Publisher, c app.Change) error {
+// publisher turns the service's changes into the public events: each
+// change on the bank's topic and on the search index's, in the caller's
+// transaction.
+type publisher struct{ bus events.Publisher }
+
+func (p publisher) QuestionChanged(ctx context.Context, c app.Change) error {
 	e := toEvent(c)
-	if err := events.Publish(ctx, bus, TopicQuestionChanged, e); err != nil {
+	if err := events.Publish(ctx, p.bus, TopicQuestionChanged, e); err != nil {
 		return err
 	}
-	return events.Publish(ctx, bus, search.TopicIndexChanged, IndexOf(e))
+	return events.Publish(ctx, p.bus, search.TopicIndexChanged, IndexOf(e))
+}
+
+func toEvent(c app.Change) QuestionChanged {
+	return QuestionChanged{ID: c.ID, Change: Change(c.Kind), Live: c.Live, Text: c.Text, Options: c.Options,
+		Explanation: c.Explanation, CategoryID: c.CategoryID, Version: c.Version, At: c.At}
 }

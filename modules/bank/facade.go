@@ -75,11 +75,53 @@ type NewQuestion struct {
 	ImagePath, ExplanationImagePath string
 }
 
+// QuestionRefusal is one reason the bank refused a question another module
+// asked it to file: which question (its index in the request), which of
+// its fields ("options[1]", "question_category_id"), and the rule that
+// field broke.
+type QuestionRefusal = app.QuestionRefusal
+
+// RefusedQuestions is CreateQuestions' error when questions break the
+// bank's rules; nothing was filed. Find it with errors.As. It wraps the
+// bank's own 422 (fields named "questions[i].field"), so a caller that
+// answers it as it is still can.
+type RefusedQuestions = app.RefusedQuestions
+
 // Filing is where a question is filed (the service's own type: the facade
 // adds nothing to it).
 type Filing = app.Filing
 
-// Facade is what other modules may ask the bank.
+// Difficulties are the levels a question may be rated.
+var Difficulties = app.Difficulties
+
+// RatedQuestion is a live question as a model reads it to write from it
+// or to rate how hard it is; Difficulty is nil until rated.
+type RatedQuestion struct {
+	ID            int64
+	Text          string
+	Options       []string
+	CorrectAnswer string
+	Explanation   string
+	Difficulty    *string
+}
+
+// TutorQuestion is a question as the AI tutor may discuss it with the
+// caller: the answer side is filled in only when the caller may see it
+// (AnswersShown: an editor, or inside the caller's own attempt that shows
+// answers), exactly as the question detail redacts it.
+type TutorQuestion struct {
+	ID            int64
+	Text          string
+	Options       []string
+	CorrectAnswer string
+	Explanation   string
+	AnswersShown  bool
+	CategoryID    *int64 // where it is filed (nil: unfiled)
+	CategoryName  string
+}
+
+// Facade is what other modules may ask the bank (offers.go answers it,
+// with every other port the bank answers).
 type Facade interface {
 	// QuizForSitting returns the quiz if p may sit it (published, or p is a
 	// moderator), with every live question as it is now. ErrNotFound otherwise.
@@ -120,6 +162,10 @@ type Facade interface {
 	// below it (for other grants evaluated against the tree).
 	CategoryWithin(ctx context.Context, id, root int64) (bool, error)
 }
+
+// GrantSource is the port bank needs from identity: the editorial grants a
+// user holds (identity.Facade satisfies it).
+type GrantSource = app.Grants
 
 // AttemptAccess is the port bank needs from attempts (wired by app/): the
 // answer side of a question opens inside the caller's own authorised attempt

@@ -1,7 +1,9 @@
 // Package bank is the question bank: questions with their answer side,
 // versions and trash; quizzes over them; the question-category tree, quiz
-// categories, tags and favourites. Other modules reach it through Facade
-// and learn about question changes from TopicQuestionChanged.
+// categories, tags and favourites. Other modules reach it through the
+// ports offers.go answers (Facade among them: one file lists them all) and
+// learn about question changes from TopicQuestionChanged; the rules live in
+// internal/app.
 package bank
 
 import (
@@ -11,15 +13,10 @@ import (
 	"github.com/roundsedu/rounds/modules/bank/internal/app"
 	bankhttp "github.com/roundsedu/rounds/modules/bank/internal/http"
 	"github.com/roundsedu/rounds/modules/search"
-	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/httpapi"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/module"
 )
-
-// GrantSource is the port bank needs from identity: the editorial grants a
-// user holds (identity.Facade satisfies it).
-type GrantSource = app.Grants
 
 // Config is the bank section.
 type Config struct {
@@ -86,16 +83,3 @@ func (m *Module) Background(ctx context.Context) error { return m.svc.FollowQuiz
 // or categories) and reports whether it did; safe to call from several
 // replicas at once.
 func (m *Module) SeedDemo(ctx context.Context) (bool, error) { return m.svc.SeedDemo(ctx) }
-
-// publisher turns the service's changes into the public event, in the
-// caller's transaction.
-type publisher struct{ bus events.Publisher }
-
-func (p publisher) QuestionChanged(ctx context.Context, c app.Change) error {
-	return publishChange(ctx, p.bus, c)
-}
-
-func toEvent(c app.Change) QuestionChanged {
-	return QuestionChanged{ID: c.ID, Change: Change(c.Kind), Live: c.Live, Text: c.Text, Options: c.Options,
-		Explanation: c.Explanation, CategoryID: c.CategoryID, Version: c.Version, At: c.At}
-}

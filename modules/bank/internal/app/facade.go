@@ -66,9 +66,15 @@ func (s *Service) QuestionFilings(ctx context.Context, ids []int64) (map[int64]F
 }
 
 // CreateQuestions files questions for another module (accepted drafts) in
-// the transaction on ctx; field errors name questions[i].
+// the transaction on ctx. Questions that break the bank's rules are a
+// *RefusedQuestions naming each one's index, field and rule (its 422 names
+// the fields questions[i].field); nothing is filed then.
 func (s *Service) CreateQuestions(ctx context.Context, by int64, qs []NewQuestion) ([]int64, error) {
-	return s.createQuestions(ctx, by, qs, "questions")
+	ids, err := s.createQuestions(ctx, by, qs, "questions")
+	if err != nil {
+		return nil, refused(err, len(qs))
+	}
+	return ids, nil
 }
 
 // CheckCategory refuses (422 on field) a question category that does not

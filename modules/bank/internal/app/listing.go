@@ -97,6 +97,18 @@ func (s *Service) BankIDs(ctx context.Context, p auth.Principal, f BankFilter) (
 	return s.store.BankIDs(ctx, q)
 }
 
+// DomainQuestions lists the ids of the live questions p reaches that are
+// filed under the category branch of categoryID (when set) and carry every
+// tag in tagIDs, newest first: a blueprint domain drawn "by category
+// branch or tag".
+func (s *Service) DomainQuestions(ctx context.Context, p auth.Principal, categoryID *int64, tagIDs []int64) ([]int64, error) {
+	f := BankFilter{TagIDs: tagIDs}
+	if categoryID != nil {
+		f.CategoryIDs = []int64{*categoryID}
+	}
+	return s.BankIDs(ctx, p, f)
+}
+
 func modeOf(match string) string {
 	if match == store.MatchNone {
 		return ""

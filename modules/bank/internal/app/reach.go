@@ -32,6 +32,20 @@ func (s *Service) Reach(ctx context.Context, p auth.Principal, ids []int64) (vis
 	return s.reach(ctx, v, ids)
 }
 
+// ReachIndexed is Reach for ids search found: search holds only live
+// questions (the bank's events take binned ones out), so a moderator, who
+// reaches and edits every live question, is answered without the lookup.
+func (s *Service) ReachIndexed(ctx context.Context, p auth.Principal, ids []int64) (visible, editable map[int64]bool, err error) {
+	if !p.IsModerator() {
+		return s.Reach(ctx, p, ids)
+	}
+	visible, editable = make(map[int64]bool, len(ids)), make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		visible[id], editable[id] = true, true
+	}
+	return visible, editable, nil
+}
+
 // reach is Reach for a viewer whose grants are read.
 func (s *Service) reach(ctx context.Context, v *viewer, ids []int64) (visible, editable map[int64]bool, err error) {
 	visible, editable = map[int64]bool{}, map[int64]bool{}

@@ -47,3 +47,14 @@ func (s *Service) ReachedDetail(ctx context.Context, p auth.Principal, id int64,
 	}
 	return q, err
 }
+
+// ReportTitle is the title of a report on question id: its stem, once p
+// reaches it (ReachedDetail without an attempt: a binned or unreached
+// question is the 404 of a missing one).
+func (s *Service) ReportTitle(ctx context.Context, p auth.Principal, id int64) (string, error) {
+	q, err := s.ReachedDetail(ctx, p, id, nil)
+	if err != nil {
+		return "", err
+	}
+	return q.Text, nil
+}
