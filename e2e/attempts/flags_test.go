@@ -24,7 +24,7 @@ func storedFlags(attemptID int64) []int64 {
 	return ids
 }
 
-// flagsOf lists the flags of a read progress.
+// flagsRead lists the flags of a read progress.
 func flagsRead(c *Client, quizID int64) []int64 {
 	res := c.Get(progressPath(quizID))
 	ExpectWithOffset(1, res).To(HaveStatus(200))
