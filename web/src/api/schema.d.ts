@@ -6302,6 +6302,8 @@ export interface components {
             attempt_id: number;
             /** Format: int64 */
             current_idx?: number;
+            /** @description ids of the questions flagged for review, each a question of the attempt; absent or null keeps the flags saved before, [] clears them */
+            flagged?: number[] | null;
             mode?: string | null;
             /** Format: int64 */
             quiz_id: number;
@@ -6336,6 +6338,8 @@ export interface components {
             device: string | null;
             /** Format: date-time */
             expires_at: string;
+            /** @description ids of the questions flagged for review, ascending */
+            flagged: number[];
             mode: string | null;
             /** Format: int64 */
             quiz_id: number;
@@ -7096,7 +7100,7 @@ export interface components {
             answers?: {
                 [key: string]: string;
             };
-            /** @description ids of the questions you flagged while sitting; kept with the attempt and shown in its review */
+            /** @description ids of the questions you flagged while sitting; kept with the attempt and shown in its review (absent: the flags saved with the progress) */
             flagged?: number[] | null;
         };
         SuccessBody: {

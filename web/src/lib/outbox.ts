@@ -1,7 +1,7 @@
 // The outbox: writes that must not be lost when the network drops (a
 // sitting's saves and its submission, flashcard reviews) wait in IndexedDB and are sent in the
 // order they were made, one at a time, once the network is back. A save
-// carries the full answers with its revision (the time it was made), so
+// carries the full answers and flags with its revision (the time it was made), so
 // the server's revision rule keeps a stale one from overwriting a newer
 // one, and its device id, so the device lock applies as it would online.
 import { openDB, type IDBPDatabase } from "idb";
@@ -12,7 +12,7 @@ export type ProgressSave = {
   device: string;
   /** The question whose answer this save changed, if it changed one. */
   answered?: string;
-  body: { quiz_id: number; attempt_id: number; answers: Record<string, string>; current_idx: number; mode: string; revision: number };
+  body: { quiz_id: number; attempt_id: number; answers: Record<string, string>; flagged: number[]; current_idx: number; mode: string; revision: number };
 };
 /** A submission made offline: queued behind the attempt's saves, so it
  * goes once they have. */

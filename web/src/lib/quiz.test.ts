@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clock, deviceID, flagStore, keyAction, leftToCheck, peerLine } from "./quiz";
+import { clock, deviceID, keyAction, leftToCheck, peerLine } from "./quiz";
 
 describe("clock", () => {
   it("renders minutes and seconds, rounding up", () => {
@@ -71,19 +71,5 @@ describe("leftToCheck", () => {
   it("lists unanswered and flagged questions by position", () => {
     const got = leftToCheck([10, 11, 12, 13], { "10": "A", "12": "" }, new Set([12, 13, 99]));
     expect(got).toEqual({ unanswered: [1, 2, 3], flagged: [2, 3] });
-  });
-});
-
-describe("flagStore", () => {
-  it("keeps an attempt's flags and forgets them when none are left", () => {
-    const m = new Map<string, string>();
-    const store = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
-    flagStore.write(store, 7, new Set([3, 5]));
-    expect([...flagStore.read(store, 7)]).toEqual([3, 5]);
-    expect(flagStore.read(store, 8).size).toBe(0);
-    flagStore.write(store, 7, new Set());
-    expect(m.size).toBe(0);
-    m.set("rounds.flags.9", "not json");
-    expect(flagStore.read(store, 9).size).toBe(0);
   });
 });

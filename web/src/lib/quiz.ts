@@ -81,20 +81,3 @@ export function leftToCheck(ids: number[], answers: Record<string, string>, flag
   });
   return { unanswered, flagged: marked };
 }
-
-/** Flags are the questions flagged in one attempt, kept in this tab
- * (sessionStorage) until the submission takes them to the server. */
-export const flagStore = {
-  read(store: Pick<Storage, "getItem">, attemptId: number): Set<number> {
-    try {
-      const ids = JSON.parse(store.getItem(`rounds.flags.${attemptId}`) ?? "[]");
-      return new Set(Array.isArray(ids) ? ids.filter((x) => Number.isInteger(x)) : []);
-    } catch {
-      return new Set();
-    }
-  },
-  write(store: Pick<Storage, "setItem" | "removeItem">, attemptId: number, flags: Set<number>) {
-    if (flags.size) store.setItem(`rounds.flags.${attemptId}`, JSON.stringify([...flags]));
-    else store.removeItem(`rounds.flags.${attemptId}`);
-  },
-};

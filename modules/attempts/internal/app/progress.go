@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,10 +16,12 @@ import (
 	"github.com/roundsedu/rounds/platform/db"
 )
 
-// Limits of an answer set a client sends (saved or given at submission).
+// Limits of an answer set a client sends (saved or given at submission),
+// and of the flags a save carries.
 const (
 	maxSavedAnswers = 1000
 	maxAnswerLength = 2000
+	maxSavedFlags   = 1000
 )
 
 // Progress is a learner's saved progress for one quiz: the stored row,
@@ -44,6 +47,9 @@ type SaveInput struct {
 	StartedAt   *time.Time
 	TotalTime   *float64
 	Revision    *int64 // optional, monotonic per device: an older save never overwrites a newer one
+	// Flagged are the questions the learner flagged (each a question of the
+	// attempt); nil keeps the ones saved before, empty clears them.
+	Flagged []int64
 }
 
 // Saved is the outcome of an autosave. Stale means a newer save from the
@@ -69,16 +75,24 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 	if err != nil {
 		return nil, err
 	}
+	flags, err := checkFlags(in.Flagged)
+	if err != nil {
+		return nil, err
+	}
 	row := &store.Progress{UserID: p.UserID, QuizID: in.QuizID, AttemptID: in.AttemptID,
 		Answers: in.Answers, CurrentIdx: in.CurrentIdx, Mode: in.Mode, Voice: in.Voice, TimeLeft: in.TimeLeft,
-		StartedAt: in.StartedAt, TotalTime: in.TotalTime, Device: device, Revision: in.Revision}
+		StartedAt: in.StartedAt, TotalTime: in.TotalTime, Device: device, Revision: in.Revision, Flagged: flags}
 	// The common case in one statement shared with other learners' saves
-	// (saves.go), once its answers are known to name questions of the
-	// attempt, each once; anything else takes the slow path, which applies
-	// the same rules step by step and says what went wrong.
+	// (saves.go), once its answers and flags are known to name questions
+	// of the attempt; anything else takes the slow path, which applies the
+	// same rules step by step and says what went wrong.
 	fits := canonical
-	if fits && len(ids) > 0 {
-		if fits, err = s.attemptHolds(ctx, in.AttemptID, ids); err != nil {
+	named := ids
+	if len(flags) > 0 {
+		named = slices.Concat(ids, flags) // a copy: attemptHolds sorts it, the slow path counts ids
+	}
+	if fits && len(named) > 0 {
+		if fits, err = s.attemptHolds(ctx, in.AttemptID, named); err != nil {
 			return nil, err
 		}
 	}
@@ -119,6 +133,15 @@ func (s *Service) SaveProgress(ctx context.Context, p auth.Principal, device str
 			}
 			if n != len(ids) {
 				return apperr.Invalidf("answers", "answers name questions that are not in this attempt")
+			}
+		}
+		if len(flags) > 0 {
+			n, err := s.store.CountInAttempt(ctx, a.ID, flags)
+			if err != nil {
+				return err
+			}
+			if n != len(flags) {
+				return apperr.Invalidf("flagged", "flagged names questions that are not in this attempt")
 			}
 		}
 		applied, err := s.store.SaveProgress(ctx, row, s.policy.DeviceLock, s.policy.ProgressTTL)
@@ -221,6 +244,24 @@ func checkAnswers(answers iter.Seq2[string, string], each func(key string, id in
 		return apperr.Invalidf("answers", "at most %d answers", maxSavedAnswers)
 	}
 	return keyErr
+}
+
+// checkFlags bounds the flags a save sends and returns them ascending,
+// each once (nil stays nil: the save keeps the flags stored before).
+func checkFlags(flagged []int64) ([]int64, error) {
+	if flagged == nil {
+		return nil, nil
+	}
+	if len(flagged) > maxSavedFlags {
+		return nil, apperr.Invalidf("flagged", "at most %d flagged questions", maxSavedFlags)
+	}
+	out := slices.Clone(flagged)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > 0 && out[0] <= 0 {
+		return nil, apperr.Invalidf("flagged", "flagged holds question ids; %d is not one", out[0])
+	}
+	return out, nil
 }
 
 // lockedError is the 409 for progress held by another device; Retry-After

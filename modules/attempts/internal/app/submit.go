@@ -16,10 +16,11 @@ import (
 // Submit scores the caller's attempt and returns it in full. answers holds
 // final answers keyed by question id in decimal (nil: none); they win over
 // the saved progress. flagged names the questions the learner flagged,
-// kept with the attempt for its review. A second submit changes nothing and
-// returns the same result. A timed attempt submitted after its time (plus
-// the grace) is scored on what was saved in time, as if auto-submitted at
-// its deadline (its flags are kept).
+// kept with the attempt for its review (nil: the flags saved with the
+// progress). A second submit changes nothing and returns the same result.
+// A timed attempt submitted after its time (plus the grace) is scored on
+// what was saved in time, as if auto-submitted at its deadline (its flags
+// are kept).
 func (s *Service) Submit(ctx context.Context, p auth.Principal, id int64, answers map[string]string, flagged []int64) (*Detail, error) {
 	var given map[int64]string
 	if len(answers) > 0 {
@@ -57,7 +58,7 @@ func (s *Service) expired(a *store.Attempt) bool {
 
 // finish scores a locked, incomplete attempt inside the caller's
 // transaction: grades every question (unanswered ones are wrong), records
-// the score and the flags, clears the saved progress, updates the reminder
+// the score and the flags (those given, else the saved ones), clears the saved progress, updates the reminder
 // schedule and announces the completion. auto marks an auto-submit,
 // completed at the deadline. a is updated in place.
 func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]string, flagged []int64, auto bool) error {
@@ -65,9 +66,16 @@ func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]
 	if err != nil {
 		return err
 	}
-	answers, err := s.answersToScore(ctx, a, qs, given)
+	saved, err := s.savedProgress(ctx, a)
 	if err != nil {
 		return err
+	}
+	answers, err := answersToScore(qs, saved, given)
+	if err != nil {
+		return err
+	}
+	if flagged == nil && saved != nil {
+		flagged = saved.Flagged
 	}
 	flags, err := flagsOf(qs, flagged)
 	if err != nil {
@@ -117,22 +125,32 @@ func (s *Service) finish(ctx context.Context, a *store.Attempt, given map[int64]
 		AutoSubmitted: auto})
 }
 
-// answersToScore merges the saved progress (unless it expired) with the
-// answers given at submission, which win. Given answers must name
-// questions of the attempt.
-func (s *Service) answersToScore(ctx context.Context, a *store.Attempt, qs []store.SatAnswer, given map[int64]string) (map[int64]string, error) {
+// savedProgress reads the attempt's saved progress under lock, nil when
+// there is none or it expired.
+func (s *Service) savedProgress(ctx context.Context, a *store.Attempt) (*store.Progress, error) {
+	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID, db.ForUpdate)
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case !p.ExpiresAt.After(s.now()):
+		return nil, nil
+	}
+	return p, nil
+}
+
+// answersToScore merges the saved progress (nil: none) with the answers
+// given at submission, which win. Given answers must name questions of the
+// attempt.
+func answersToScore(qs []store.SatAnswer, saved *store.Progress, given map[int64]string) (map[int64]string, error) {
 	inAttempt := make(map[int64]bool, len(qs))
 	for _, q := range qs {
 		inAttempt[q.QuestionID] = true
 	}
 	out := map[int64]string{}
-	p, err := s.store.ProgressOfAttempt(ctx, a.UserID, a.ID, db.ForUpdate)
-	switch {
-	case errors.Is(err, db.ErrNotFound):
-	case err != nil:
-		return nil, err
-	case p.ExpiresAt.After(s.now()):
-		for k, v := range p.Answers {
+	if saved != nil {
+		for k, v := range saved.Answers {
 			if id, err := strconv.ParseInt(k, 10, 64); err == nil && inAttempt[id] {
 				out[id] = v
 			}

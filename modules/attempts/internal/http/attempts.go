@@ -45,7 +45,7 @@ func (h *handlers) start(ctx context.Context, in *startIn) (*startOut, error) {
 // questions (both optional).
 type SubmitBody struct {
 	Answers map[string]string `json:"answers" required:"false" doc:"question id -> answer (the option text for MCQ); wins over saved progress"`
-	Flagged []int64           `json:"flagged" required:"false" maxItems:"10000" doc:"ids of the questions you flagged while sitting; kept with the attempt and shown in its review"`
+	Flagged []int64           `json:"flagged" required:"false" maxItems:"10000" doc:"ids of the questions you flagged while sitting; kept with the attempt and shown in its review (absent: the flags saved with the progress)"`
 }
 
 type submitIn struct {

@@ -29,6 +29,7 @@ type ProgressFields struct {
 	StartedAt  *time.Time        `json:"started_at" required:"false" nullable:"true"`
 	TotalTime  *float64          `json:"total_time" required:"false" nullable:"true" minimum:"0" doc:"seconds"`
 	Revision   *int64            `json:"revision" required:"false" nullable:"true" minimum:"0" doc:"monotonic per device (a counter or a clock in ms): an older save never overwrites a newer one"`
+	Flagged    []int64           `json:"flagged" required:"false" nullable:"true" maxItems:"1000" doc:"ids of the questions flagged for review, each a question of the attempt; absent or null keeps the flags saved before, [] clears them"`
 
 	invalid     []error // what the schema refused (progressbody.go)
 	textChecked bool    // read by readProgress: no NUL, valid UTF-8
@@ -68,7 +69,7 @@ func (h *handlers) saveProgress(ctx context.Context, in *saveProgressIn) (*httpa
 	b := in.Body
 	res, err := h.svc.SaveProgress(ctx, auth.MustFrom(ctx), in.Session, app.SaveInput{QuizID: b.QuizID,
 		AttemptID: b.AttemptID, Answers: b.Answers, AnswersJSON: b.answersJSON, CurrentIdx: b.CurrentIdx, Mode: b.Mode, Voice: b.Voice,
-		TimeLeft: b.TimeLeft, StartedAt: b.StartedAt, TotalTime: b.TotalTime, Revision: b.Revision})
+		TimeLeft: b.TimeLeft, StartedAt: b.StartedAt, TotalTime: b.TotalTime, Revision: b.Revision, Flagged: b.Flagged})
 	if err != nil {
 		return nil, err
 	}
@@ -89,6 +90,7 @@ type ProgressResponse struct {
 	StartedAt  *time.Time        `json:"started_at"`
 	TotalTime  *float64          `json:"total_time"`
 	Revision   *int64            `json:"revision"`
+	Flagged    []int64           `json:"flagged" nullable:"false" doc:"ids of the questions flagged for review, ascending"`
 	Device     *string           `json:"device" doc:"x-quiz-session of the last save"`
 	SavedAt    time.Time         `json:"saved_at"`
 	ExpiresAt  time.Time         `json:"expires_at"`
@@ -128,10 +130,14 @@ func toProgressOut(read *app.ProgressRead) *progressOut {
 		if answers == nil {
 			answers = map[string]string{}
 		}
+		flagged := []int64(p.Flagged)
+		if flagged == nil {
+			flagged = []int64{}
+		}
 		out.Body = &ProgressResponse{QuizID: p.QuizID, AttemptID: p.AttemptID, Answers: answers,
 			CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft, StartedAt: p.StartedAt,
-			TotalTime: p.TotalTime, Revision: p.Revision, Device: opt.NilIfZero(p.Device), SavedAt: p.SavedAt,
-			ExpiresAt: p.ExpiresAt}
+			TotalTime: p.TotalTime, Revision: p.Revision, Flagged: flagged, Device: opt.NilIfZero(p.Device),
+			SavedAt: p.SavedAt, ExpiresAt: p.ExpiresAt}
 	}
 	return out
 }

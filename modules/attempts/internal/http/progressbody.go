@@ -89,6 +89,16 @@ func (f *ProgressFields) from(m map[string]any) bool {
 	if n, set := wholeOf("revision"); set {
 		f.Revision = &n
 	}
+	if ids, set := m["flagged"].([]any); set {
+		f.Flagged = make([]int64, len(ids))
+		for i, x := range ids {
+			n, _ := x.(float64)
+			if n != math.Trunc(n) || math.Abs(n) >= 1<<53 {
+				ok = false
+			}
+			f.Flagged[i] = int64(n)
+		}
+	}
 	if a, set := m["answers"].(map[string]any); set {
 		f.Answers = make(map[string]string, len(a))
 		for k, x := range a {

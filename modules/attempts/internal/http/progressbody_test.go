@@ -42,6 +42,7 @@ func TestProgressBodyOnce(t *testing.T) {
 	wholeWithFraction := map[string]plain{
 		`{"quiz_id":1,"attempt_id":2,"current_idx":2.0}`: {QuizID: 1, AttemptID: 2, CurrentIdx: 2},
 		`{"quiz_id":1e3,"attempt_id":2}`:                 {QuizID: 1000, AttemptID: 2},
+		`{"quiz_id":1,"attempt_id":2,"flagged":[2.0]}`:   {QuizID: 1, AttemptID: 2, Flagged: []int64{2}},
 	}
 
 	bodies := progressBodies()
@@ -116,6 +117,16 @@ func progressBodies() []string {
 		`{"quiz_id":1,"attempt_id":2,"revision":nan}`, `{"quiz_id":1,"attempt_id":2,"revision":true}`,
 		`{"quiz_id":1,"attempt_id":2} {}`, `{"quiz_id":1,"attempt_id":2`, `{"quiz_id":1 "attempt_id":2}`, ``, ` `,
 		`{"quiz_id":1,"attempt_id":2,"quiz_id\u0000":3}`, `{"quiz_id\"":1,"attempt_id":2}`,
+		// Flags: null keeps, [] clears, ids are the service's to judge.
+		`{"quiz_id":1,"attempt_id":2,"answers":{"9":"a"},"flagged":[9,10,11]}`, `{"quiz_id":1,"attempt_id":2,"flagged":[]}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":null}`, `{"quiz_id":1,"attempt_id":2,"flagged":[ 0 , 7 ]}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":[-3]}`, `{"quiz_id":1,"attempt_id":2,"flagged":[1.5]}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":["9"]}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":[9,]}`, `{"quiz_id":1,"attempt_id":2,"flagged":{"9":true}}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":[9007199254740993]}`, `{"quiz_id":1,"attempt_id":2,"flagged":[null]}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":[1],"flagged":[2]}`, `{"quiz_id":1,"attempt_id":2,"flagged":9}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":[` + strings.Repeat("5,", 999) + `5]}`,
+		`{"quiz_id":1,"attempt_id":2,"flagged":[` + strings.Repeat("5,", 1000) + `5]}`,
 	}
 }
 

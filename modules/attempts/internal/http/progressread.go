@@ -69,6 +69,8 @@ func readProgress(b []byte, f *ProgressFields) bool {
 			f.TotalTime, ok = optFloat(d)
 		case "started_at":
 			f.StartedAt, ok = optTime(d)
+		case "flagged":
+			f.Flagged, ok = optIDs(d, 1000)
 		}
 		if !ok {
 			return false
@@ -104,7 +106,7 @@ func (r *progressReader) reading(b []byte) *jsontext.Decoder {
 
 // progressFieldNames are the body's keys, required ones first.
 var progressFieldNames = [...]string{"quiz_id", "attempt_id", "answers", "current_idx", "mode", "voice",
-	"time_left", "started_at", "total_time", "revision"}
+	"time_left", "started_at", "total_time", "revision", "flagged"}
 
 func fieldIndex(key string) int {
 	for i, name := range progressFieldNames {
@@ -182,6 +184,28 @@ func optText(d *jsontext.Decoder, max int) (*string, bool) {
 	}
 	s, ok := text(d)
 	return &s, ok && utf8.RuneCountInString(s) <= max
+}
+
+// optIDs reads null or an array of at most max integers (an empty array
+// is not nil: it clears the flags, where null keeps them). Whether each
+// is a question id is the service's to judge, as for the old path.
+func optIDs(d *jsontext.Decoder, max int) ([]int64, bool) {
+	if null(d) {
+		return nil, true
+	}
+	if t, err := d.ReadToken(); err != nil || t.Kind() != '[' {
+		return nil, false
+	}
+	ids := []int64{}
+	for d.PeekKind() == '0' {
+		n, ok := whole(d, 0, maxWhole)
+		if !ok || len(ids) == max {
+			return nil, false
+		}
+		ids = append(ids, n)
+	}
+	t, err := d.ReadToken()
+	return ids, err == nil && t.Kind() == ']'
 }
 
 // optTime reads null or a date-time that both the schema's check (RFC

@@ -27,7 +27,7 @@ import (
 func fitBatch(saves []*FitSave) (string, error) {
 	n, most := 0, 0
 	for _, f := range saves {
-		n += 256 + len(f.Progress.Device) + len(f.AnswersJSON)
+		n += 256 + len(f.Progress.Device) + len(f.AnswersJSON) + 20*len(f.Progress.Flagged)
 		if f.AnswersJSON == "" {
 			for k, v := range f.Progress.Answers {
 				n += len(k) + len(v) + 8
@@ -90,9 +90,27 @@ func fitBatch(saves []*FitSave) (string, error) {
 		} else {
 			b = strconv.AppendInt(b, *p.Revision, 10)
 		}
+		b = append(b, `,"flagged":`...)
+		b = appendFlags(b, p.Flagged)
 		b = append(b, '}')
 	}
 	return string(append(b, ']')), nil
+}
+
+// appendFlags writes the flagged question ids as a JSON array, or null
+// when the save sent none (the stored ones stay).
+func appendFlags(b []byte, ids []int64) []byte {
+	if ids == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return append(b, ']')
 }
 
 // appendAnswers writes answers as a JSON object, keys in jsonb's order

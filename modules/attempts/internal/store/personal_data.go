@@ -30,6 +30,7 @@ type ProgressExport struct {
 	AttemptID  int64           `json:"attempt_id"`
 	QuizID     int64           `json:"quiz_id"`
 	Answers    json.RawMessage `json:"answers"`
+	Flagged    json.RawMessage `json:"flagged"`
 	CurrentIdx int             `json:"current_idx"`
 	Mode       *string         `json:"mode"`
 	TimeLeft   *float64        `json:"time_left"`
@@ -101,7 +102,8 @@ func (s *Store) ExportPersonalData(ctx context.Context, userID int64, x *module.
 		return err
 	}
 	if err := module.Rows[ProgressExport](x, "saved_progress", conn.Raw(`
-				SELECT attempt_id, quiz_id, answers, current_idx, mode, time_left, device, saved_at, expires_at
+				SELECT attempt_id, quiz_id, answers, coalesce(flagged, '[]') AS flagged, current_idx, mode, time_left,
+				       device, saved_at, expires_at
 				  FROM attempts.saved_progress WHERE user_id = ? ORDER BY saved_at, attempt_id`, userID)); err != nil {
 		return err
 	}

@@ -13,17 +13,20 @@ import (
 // progress when the stored row has expired, or it is the same device's and
 // the save is not older by revision, or it is another device's whose lock
 // (the last parameter, in seconds) has lapsed (a device of "" holds no
-// lock). Positional parameters: gorm's named ones re-parse the statement
-// on every save, the hottest write.
+// lock). A save without flags (NULL) keeps the stored ones, unless they
+// expired with the rest. Positional parameters: gorm's named ones re-parse
+// the statement on every save, the hottest write.
 const upsertProgress = `INSERT INTO attempts.saved_progress AS sp
 		  (user_id, quiz_id, attempt_id, answers, current_idx, mode, voice, time_left, started_at, total_time,
-		   device, revision, saved_at, expires_at)
+		   device, revision, flagged, saved_at, expires_at)
 		%s
 		ON CONFLICT (attempt_id) DO UPDATE SET
 		  answers = EXCLUDED.answers, current_idx = EXCLUDED.current_idx,
 		  mode = EXCLUDED.mode, voice = EXCLUDED.voice, time_left = EXCLUDED.time_left,
 		  started_at = EXCLUDED.started_at, total_time = EXCLUDED.total_time, device = EXCLUDED.device,
-		  revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at
+		  revision = EXCLUDED.revision, saved_at = EXCLUDED.saved_at, expires_at = EXCLUDED.expires_at,
+		  flagged = CASE WHEN EXCLUDED.flagged IS NOT NULL OR sp.expires_at <= now() THEN EXCLUDED.flagged
+		                 ELSE sp.flagged END
 		WHERE sp.expires_at <= now()
 		   OR (sp.device = EXCLUDED.device
 		       AND (EXCLUDED.revision IS NULL OR sp.revision IS NULL OR EXCLUDED.revision >= sp.revision))
@@ -32,9 +35,19 @@ const upsertProgress = `INSERT INTO attempts.saved_progress AS sp
 		RETURNING sp.attempt_id, sp.saved_at, sp.expires_at`
 
 // savedFields are the saved fields after the attempt id, in upsertProgress's
-// column order (answers to revision).
+// column order (answers to flagged).
 func savedFields(p *Progress) []any {
-	return []any{p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt, p.TotalTime, p.Device, p.Revision}
+	return []any{p.Answers, p.CurrentIdx, p.Mode, p.Voice, p.TimeLeft, p.StartedAt, p.TotalTime, p.Device, p.Revision,
+		flaggedParam(p.Flagged)}
+}
+
+// flaggedParam is the flags as the statement takes them: NULL when the save
+// sent none (the stored ones stay), else a JSON array.
+func flaggedParam(ids db.JSONList[int64]) any {
+	if ids == nil {
+		return nil
+	}
+	return ids
 }
 
 // Progress is a row of attempts.saved_progress.
@@ -51,15 +64,18 @@ type Progress struct {
 	TotalTime  *float64
 	Device     string
 	Revision   *int64
-	SavedAt    time.Time
-	ExpiresAt  time.Time
+	// Flagged are the questions the learner flagged, ascending; nil in a
+	// save keeps the stored ones (and reads as none when none were sent).
+	Flagged   db.JSONList[int64] `gorm:"type:jsonb"`
+	SavedAt   time.Time
+	ExpiresAt time.Time
 }
 
 // TableName places the row in the module's schema.
 func (Progress) TableName() string { return "attempts.saved_progress" }
 
 var saveProgress = fmt.Sprintf(upsertProgress,
-	`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))`)
+	`VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))`)
 
 // SaveProgress upserts the progress of an attempt in one statement,
 // under the row lock ON CONFLICT takes, so racing saves are decided against
@@ -161,7 +177,7 @@ type FitSave struct {
 var saveManyIfFits = `WITH input AS (
 		  SELECT * FROM jsonb_to_recordset(CAST(? AS jsonb)) AS i(attempt_id bigint, user_id bigint, quiz_id bigint,
 		    answers jsonb, current_idx int, mode text, voice text, time_left float8,
-		    started_at bigint, total_time float8, device text, revision bigint)
+		    started_at bigint, total_time float8, device text, revision bigint, flagged jsonb)
 		), a AS (
 		  SELECT i.* FROM (SELECT * FROM input ORDER BY attempt_id) i
 		  CROSS JOIN LATERAL (
@@ -176,7 +192,7 @@ var saveManyIfFits = `WITH input AS (
 		  mode, voice, time_left,
 		  timestamptz 'epoch' + started_at / 1000000 * interval '1 second' + started_at % 1000000 * interval '1 microsecond',
 		  total_time,
-		  device, revision, now(), now() + make_interval(secs => ?)
+		  device, revision, flagged, now(), now() + make_interval(secs => ?)
 		  FROM a ORDER BY attempt_id`)
 
 // SaveManyIfFits is the common autosave of many learners in one statement

@@ -49,7 +49,7 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 	at := time.Date(0, 1, 1, 0, 0, 0, 123000, time.UTC)
 	saves := []*FitSave{{Progress: &Progress{AttemptID: 1, UserID: 2, QuizID: 3, CurrentIdx: 4, Device: hostile[0],
 		Mode: &mode, Voice: &voice, TimeLeft: &left, TotalTime: &total, StartedAt: &at, Revision: &rev,
-		Answers: AnswerMap{}}}, {Progress: &Progress{AttemptID: 5, Answers: AnswerMap{}}},
+		Answers: AnswerMap{}, Flagged: []int64{10, 11, 1 << 62}}}, {Progress: &Progress{AttemptID: 5, Answers: AnswerMap{}, Flagged: []int64{}}},
 		{Progress: &Progress{AttemptID: 6, Answers: AnswerMap{"7": "a", "10": "é"}}, AnswersJSON: `{ "7":"a", "10" : "é" }`}}
 	for i, s := range hostile {
 		saves[0].Progress.Answers[fmt.Sprint(i+10)] = s
@@ -72,13 +72,14 @@ func TestFitBatchIsTheJSONOfTheRows(t *testing.T) {
 		TotalTime  *float64          `json:"total_time"`
 		Device     string            `json:"device"`
 		Revision   *int64            `json:"revision"`
+		Flagged    []int64           `json:"flagged"`
 	}
 	var want []row
 	for _, f := range saves {
 		p := f.Progress
 		r := row{AttemptID: p.AttemptID, UserID: p.UserID, QuizID: p.QuizID,
 			Answers: p.Answers, CurrentIdx: p.CurrentIdx, Mode: p.Mode, Voice: p.Voice, TimeLeft: p.TimeLeft,
-			TotalTime: p.TotalTime, Device: p.Device, Revision: p.Revision}
+			TotalTime: p.TotalTime, Device: p.Device, Revision: p.Revision, Flagged: p.Flagged}
 		if p.StartedAt != nil {
 			us := p.StartedAt.UnixMicro()
 			r.StartedAt = &us

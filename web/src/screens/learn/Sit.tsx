@@ -1,7 +1,8 @@
 // The sitting screen: start or resume the attempt, answer with the mouse
 // or the keyboard, every change saved at once, the server's clock, flags,
 // the lab values at hand, and before submitting the questions still
-// unanswered or flagged. A submission made offline waits behind the
+// unanswered or flagged. Flags are saved with the answers, so they follow
+// the learner to another device. A submission made offline waits behind the
 // saves and goes when the network is back, then the result opens. In study mode the answer side shows after each
 // answer. The tools of the best question banks sit beside the question:
 // strike an option through, highlight the stem, a timer per question, the
@@ -13,7 +14,7 @@ import { attemptDone, attemptStarted, type AnswerDetail } from "../../api/attemp
 import { navigate } from "../../router";
 import { LabTable } from "./Labs";
 import { AnswerSide, Options } from "./AnswerSide";
-import { clock, deviceID, flagStore, keyAction, leftToCheck, saveLabel, type SaveState } from "../../lib/quiz";
+import { clock, deviceID, keyAction, leftToCheck, saveLabel, type SaveState } from "../../lib/quiz";
 import { plural } from "../../ui/ui";
 import { Markdown } from "../../ui/Markdown";
 import { addMark, offsetsOf } from "../../lib/highlight";
@@ -72,7 +73,7 @@ export function Sit({ quizId }: { quizId: number }) {
   const [panel, setPanel] = useState<"notes" | "calculator" | null>(null);
   const [mem, setMem] = useState<SitMemory>({ struck: {}, marks: {}, seconds: {} });
   const [look, setLook] = useState<Prefs>(() => prefs.read(localStorage));
-  const latest = useRef({ answers, idx });
+  const latest = useRef({ answers, idx, flags });
   const retry = useRef<number | undefined>(undefined);
   const submissionQueued = useRef(false);
 
@@ -107,14 +108,15 @@ export function Sit({ quizId }: { quizId: number }) {
         latest.current = {
           answers: from.answers ?? {},
           idx: Math.min(from.current_idx ?? 0, Math.max(0, loaded.questions.length - 1)),
+          flags: new Set(from.flagged ?? []),
         };
         setAnswers(latest.current.answers);
         setIdx(latest.current.idx);
+        setFlags(latest.current.flags);
         setSave("saved");
       }
       if (gone) return;
       keepShell();
-      setFlags(flagStore.read(sessionStorage, loaded.attempt.id));
       setMem(sitMemory.read(sessionStorage, loaded.attempt.id));
       setLocked(null);
       setData(loaded);
@@ -132,7 +134,6 @@ export function Sit({ quizId }: { quizId: number }) {
   // The attempt is submitted: what this tab kept for it goes, the result opens.
   const finish = useCallback(async () => {
     if (!data) return;
-    flagStore.write(sessionStorage, data.attempt.id, new Set());
     sitMemory.forget(sessionStorage, data.attempt.id);
     await Promise.all(attemptDone(data.attempt.id).map((k) => qc.invalidateQueries({ queryKey: k })));
     navigate(`/attempts/${data.attempt.id}`);
@@ -176,22 +177,31 @@ export function Sit({ quizId }: { quizId: number }) {
 
   const persist = async (answered?: string) => {
     if (!data) return;
-    const { answers, idx } = latest.current;
+    const { answers, idx, flags } = latest.current;
     setSave((s) => (s === "offline" ? s : "saving"));
     await enqueue({
       kind: "progress",
       attemptId: data.attempt.id,
       device,
       answered,
-      body: { quiz_id: quizId, attempt_id: data.attempt.id, answers, current_idx: idx, mode: study ? "study" : data.attempt.mode, revision: Date.now() },
+      body: {
+        quiz_id: quizId,
+        attempt_id: data.attempt.id,
+        answers,
+        flagged: [...flags].sort((x, y) => x - y),
+        current_idx: idx,
+        mode: study ? "study" : data.attempt.mode,
+        revision: Date.now(),
+      },
     });
     await send();
   };
 
-  const change = (next: { answers?: Record<string, string>; idx?: number }, answered?: string) => {
-    latest.current = { answers: next.answers ?? latest.current.answers, idx: next.idx ?? latest.current.idx };
+  const change = (next: { answers?: Record<string, string>; idx?: number; flags?: Set<number> }, answered?: string) => {
+    latest.current = { answers: next.answers ?? latest.current.answers, idx: next.idx ?? latest.current.idx, flags: next.flags ?? latest.current.flags };
     if (next.answers) setAnswers(next.answers);
     if (next.idx !== undefined) setIdx(next.idx);
+    if (next.flags) setFlags(next.flags);
     void persist(answered);
   };
 
@@ -200,7 +210,7 @@ export function Sit({ quizId }: { quizId: number }) {
   const submit = useCallback(async () => {
     if (!data || submitting || submissionQueued.current) return;
     setSubmitting(true);
-    const body = { answers: latest.current.answers, flagged: [...flags] };
+    const body = { answers: latest.current.answers, flagged: [...latest.current.flags] };
     try {
       const saves = await flush(sendEntry);
       if (saves.kind === "sent") {
@@ -219,7 +229,7 @@ export function Sit({ quizId }: { quizId: number }) {
     await enqueue({ kind: "submit", attemptId: data.attempt.id, body });
     setQueued(true);
     await send();
-  }, [data, submitting, flags, finish, send]);
+  }, [data, submitting, finish, send]);
 
   // The server's deadline drives the clock; at zero the attempt is submitted.
   const deadline = !study && data?.attempt.deadline_at ? Date.parse(data.attempt.deadline_at) : null;
@@ -278,13 +288,13 @@ export function Sit({ quizId }: { quizId: number }) {
 
   const choose = (option: string) => q && change({ answers: { ...latest.current.answers, [String(q.question_id)]: option } }, String(q.question_id));
   const move = (to: number) => (setChecking(false), change({ idx: Math.max(0, Math.min(questions.length - 1, to)) }));
+  // A flag is saved like an answer: it follows the learner to another device.
   const flag = () => {
     if (!q || !data) return;
-    const n = new Set(flags);
+    const n = new Set(latest.current.flags);
     if (n.has(q.question_id)) n.delete(q.question_id);
     else n.add(q.question_id);
-    flagStore.write(sessionStorage, data.attempt.id, n);
-    setFlags(n);
+    change({ flags: n });
   };
 
   useEffect(() => {
