@@ -4432,8 +4432,11 @@ type ProgressFields struct {
 	Answers    *map[string]string `json:"answers,omitempty"`
 	AttemptId  int64              `json:"attempt_id"`
 	CurrentIdx *int64             `json:"current_idx,omitempty"`
-	Mode       *string            `json:"mode,omitempty"`
-	QuizId     int64              `json:"quiz_id"`
+
+	// Flagged ids of the questions flagged for review, each a question of the attempt; absent or null keeps the flags saved before, [] clears them
+	Flagged *[]int64 `json:"flagged,omitempty"`
+	Mode    *string  `json:"mode,omitempty"`
+	QuizId  int64    `json:"quiz_id"`
 
 	// Revision monotonic per device (a counter or a clock in ms): an older save never overwrites a newer one
 	Revision  *int64     `json:"revision,omitempty"`
@@ -4454,8 +4457,11 @@ type ProgressResponse struct {
 	CurrentIdx int64             `json:"current_idx"`
 
 	// Device x-quiz-session of the last save
-	Device    *string    `json:"device"`
-	ExpiresAt time.Time  `json:"expires_at"`
+	Device    *string   `json:"device"`
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// Flagged ids of the questions flagged for review, ascending
+	Flagged   []int64    `json:"flagged"`
 	Mode      *string    `json:"mode"`
 	QuizId    int64      `json:"quiz_id"`
 	Revision  *int64     `json:"revision"`
@@ -5210,7 +5216,7 @@ type SubmitBody struct {
 	// Answers question id -> answer (the option text for MCQ); wins over saved progress
 	Answers *map[string]string `json:"answers,omitempty"`
 
-	// Flagged ids of the questions you flagged while sitting; kept with the attempt and shown in its review
+	// Flagged ids of the questions you flagged while sitting; kept with the attempt and shown in its review (absent: the flags saved with the progress)
 	Flagged *[]int64 `json:"flagged,omitempty"`
 }
 
