@@ -290,22 +290,15 @@ var _ = Describe("Reviewing drafts", func() {
 	})
 
 	It("refuses edits that name nothing, or a category that does not exist", func() {
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{})).To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"category_id": 999999})).
-			To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"category_id": 0})).
-			To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"category_id": "cardio"})).
-			To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"question_type": "essay"})).
-			To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"stem": "x"})).
-			To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch("/api/v1/drafts/999999", map[string]any{"question_text": "x"})).To(HaveError(404, "not_found"))
-		Expect(mod.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/batches/%d", batch), map[string]any{"category_id": 999999})).
-			To(HaveError(422, "invalid_request"))
-		Expect(mod.Client(h).Patch("/api/v1/drafts/batches/999999", map[string]any{"category_id": category})).
-			To(HaveError(404, "not_found"))
+		Expect(patchDraft(mod, all[0], map[string]any{})).To(HaveError(422, "invalid_request"))
+		Expect(patchDraft(mod, all[0], map[string]any{"category_id": 999999})).To(HaveError(422, "invalid_request"))
+		Expect(patchDraft(mod, all[0], map[string]any{"category_id": 0})).To(HaveError(422, "invalid_request"))
+		Expect(patchDraft(mod, all[0], map[string]any{"category_id": "cardio"})).To(HaveError(422, "invalid_request"))
+		Expect(patchDraft(mod, all[0], map[string]any{"question_type": "essay"})).To(HaveError(422, "invalid_request"))
+		Expect(patchDraft(mod, all[0], map[string]any{"stem": "x"})).To(HaveError(422, "invalid_request"))
+		Expect(patchDraft(mod, 999999, map[string]any{"question_text": "x"})).To(HaveError(404, "not_found"))
+		Expect(fileBatch(mod, batch, 999999)).To(HaveError(422, "invalid_request"))
+		Expect(fileBatch(mod, 999999, category)).To(HaveError(404, "not_found"))
 	})
 
 	It("names missing drafts with 404 and validates the selection", func() {
@@ -316,7 +309,8 @@ var _ = Describe("Reviewing drafts", func() {
 		Expect(reject(mod, 999998)).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Post("/api/v1/drafts/999999/reopen", nil)).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Get("/api/v1/drafts/batches/999999")).To(HaveError(404, "not_found"))
-		Expect(mod.Client(h).Post("/api/v1/drafts/accept", map[string]any{"draft_ids": []int64{}})).To(HaveError(422, "invalid_request"))
+		Expect(mod.Client(h).Post("/api/v1/drafts/accept", contract.SelectionInBody{DraftIds: []int64{}})).
+			To(HaveError(422, "invalid_request"))
 		Expect(mod.Client(h).Post("/api/v1/drafts/reject", map[string]any{})).To(HaveError(422, "invalid_request"))
 	})
 
@@ -347,15 +341,16 @@ var _ = Describe("Reviewing drafts", func() {
 	})
 
 	It("is for moderators only", func() {
-		learner := h.NewUser(auth.RoleUser).Client(h)
+		user := h.NewUser(auth.RoleUser)
+		learner := user.Client(h)
 		Expect(learner.Get("/api/v1/drafts/batches")).To(HaveError(403, "forbidden"))
 		Expect(learner.Get(fmt.Sprintf("/api/v1/drafts/batches/%d", batch))).To(HaveError(403, "forbidden"))
 		Expect(learner.Get(fmt.Sprintf("/api/v1/drafts/batches/%d/drafts", batch))).To(HaveError(403, "forbidden"))
-		Expect(learner.Patch(fmt.Sprintf("/api/v1/drafts/batches/%d", batch), map[string]any{"category_id": category})).To(HaveError(403, "forbidden"))
+		Expect(fileBatch(user, batch, category)).To(HaveError(403, "forbidden"))
 		Expect(learner.Get(fmt.Sprintf("/api/v1/drafts/%d", all[0]))).To(HaveError(403, "forbidden"))
-		Expect(learner.Patch(fmt.Sprintf("/api/v1/drafts/%d", all[0]), map[string]any{"question_text": "x"})).To(HaveError(403, "forbidden"))
-		Expect(learner.Post("/api/v1/drafts/accept", map[string]any{"draft_ids": all[:1]})).To(HaveError(403, "forbidden"))
-		Expect(learner.Post("/api/v1/drafts/reject", map[string]any{"draft_ids": all[:1]})).To(HaveError(403, "forbidden"))
+		Expect(patchDraft(user, all[0], map[string]any{"question_text": "x"})).To(HaveError(403, "forbidden"))
+		Expect(accept(user, all[0])).To(HaveError(403, "forbidden"))
+		Expect(reject(user, all[0])).To(HaveError(403, "forbidden"))
 		Expect(learner.Post(fmt.Sprintf("/api/v1/drafts/%d/reopen", all[0]), nil)).To(HaveError(403, "forbidden"))
 		Expect(learner.Delete(fmt.Sprintf("/api/v1/drafts/%d", all[0]))).To(HaveError(403, "forbidden"))
 		Expect(draftsOf(mod, batch, "pending")).To(HaveLen(7))
