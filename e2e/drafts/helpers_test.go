@@ -171,6 +171,12 @@ func batchWithCategory(u *harness.User) (batchID, categoryID int64) {
 	return batchID, categoryID
 }
 
+// ok reads a 200 answer into T, a contract type.
+func ok[T any](res *harness.Response) T {
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return Body[T](res)
+}
+
 // message is an error envelope's message.
 func message(r *harness.Response) string { return Body[contract.Envelope](r).Error.Message }
 

@@ -22,18 +22,8 @@ func reject(u *harness.User, ids ...int64) *harness.Response {
 
 // accepted reads a successful acceptance.
 func accepted(res *harness.Response) contract.AcceptResponse {
-	ExpectWithOffset(1, res).To(HaveStatus(200))
-	out := Body[contract.AcceptResponse](res)
+	out := ok[contract.AcceptResponse](res)
 	ExpectWithOffset(1, out.Accepted).NotTo(BeNil(), "accepted")
-	ExpectWithOffset(1, out.Batches).NotTo(BeNil(), "batches")
-	return out
-}
-
-// rejected reads a successful rejection.
-func rejected(res *harness.Response) contract.RejectResponse {
-	ExpectWithOffset(1, res).To(HaveStatus(200))
-	out := Body[contract.RejectResponse](res)
-	ExpectWithOffset(1, out.Rejected).NotTo(BeNil(), "rejected")
 	ExpectWithOffset(1, out.Batches).NotTo(BeNil(), "batches")
 	return out
 }
@@ -42,12 +32,6 @@ func rejected(res *harness.Response) contract.RejectResponse {
 // fields it changes (and null to clear one).
 func patchDraft(u *harness.User, id int64, body map[string]any) *harness.Response {
 	return u.Client(h).Patch(fmt.Sprintf("/api/v1/drafts/%d", id), body)
-}
-
-// patched reads a successful edit.
-func patched(res *harness.Response) contract.DraftResponse {
-	ExpectWithOffset(1, res).To(HaveStatus(200))
-	return Body[contract.DraftResponse](res)
 }
 
 func question(u *harness.User, id int64) contract.QuestionBody {
@@ -115,7 +99,7 @@ var _ = Describe("From upload to accepted questions", func() {
 		Expect(count(h, `SELECT count(*) FROM bank.questions WHERE question_category_id = ?`, category)).To(BeZero())
 
 		By("fixing the draft and accepting them all in one unit of work")
-		fixed := patched(patchDraft(mod, all[6], map[string]any{"correct_answer": "Ejection systolic murmur"}))
+		fixed := ok[contract.DraftResponse](patchDraft(mod, all[6], map[string]any{"correct_answer": "Ejection systolic murmur"}))
 		Expect(fixed.Ready).To(BeTrue())
 		out := accepted(accept(mod, all...))
 		acc := *out.Accepted
@@ -186,7 +170,7 @@ var _ = Describe("Reviewing drafts", func() {
 	})
 
 	It("rejects, keeps rejected drafts listed, reopens them, and deletes only rejected ones", func() {
-		Expect(*rejected(reject(mod, all[0], all[1])).Rejected).To(ConsistOf(all[0], all[1]))
+		Expect(ok[contract.RejectResponse](reject(mod, all[0], all[1])).Rejected).To(HaveValue(ConsistOf(all[0], all[1])))
 		Expect(ids(draftsOf(mod, batch, "rejected"), draftID)).To(Equal([]int64{all[0], all[1]}))
 		Expect(draftsOf(mod, batch, "all")).To(HaveLen(7))
 		Expect(reject(mod, all[0])).To(HaveStatus(200)) // again: nothing changes
@@ -208,9 +192,8 @@ var _ = Describe("Reviewing drafts", func() {
 	It("closes the batch when the last pending draft is resolved and reopens it when a draft is reopened", func() {
 		Expect(accept(mod, all[:6]...)).To(HaveStatus(200))
 		Expect(batchOf(mod, batch).Status).To(Equal(contract.BatchResponseStatusOpen))
-		touched := *rejected(reject(mod, all[6])).Batches
-		Expect(touched).NotTo(BeEmpty())
-		Expect(touched[0].Status).To(Equal(contract.BatchResponseStatusClosed))
+		Expect(ok[contract.RejectResponse](reject(mod, all[6])).Batches).
+			To(HaveValue(HaveExactElements(HaveField("Status", contract.BatchResponseStatusClosed))))
 		Expect(batchOf(mod, batch).Counts).To(Equal(contract.DraftCounts{Pending: 0, Rejected: 1, Accepted: 6, Total: 7}))
 		Expect(batchIDs(mod, "open")).NotTo(ContainElement(batch))
 
@@ -222,7 +205,7 @@ var _ = Describe("Reviewing drafts", func() {
 
 	It("edits a draft: options one per line, type, and its own category, which wins over the batch's", func() {
 		other := newCategory(mod, fmt.Sprintf("Valves %d", batch))
-		d := patched(patchDraft(mod, all[6], map[string]any{
+		d := ok[contract.DraftResponse](patchDraft(mod, all[6], map[string]any{
 			"question_text":  "  Which murmur is heard in aortic stenosis?  ",
 			"options":        "Ejection systolic murmur\r\n\nPansystolic murmur\n  Early diastolic murmur  \nMid-diastolic rumble\n",
 			"correct_answer": "Mid-diastolic rumble",
@@ -235,7 +218,7 @@ var _ = Describe("Reviewing drafts", func() {
 		Expect(d.Ready).To(BeTrue())
 
 		// Absent fields stay; a later edit changes only what it names.
-		d = patched(patchDraft(mod, all[6], map[string]any{"correct_answer": "Ejection systolic murmur"}))
+		d = ok[contract.DraftResponse](patchDraft(mod, all[6], map[string]any{"correct_answer": "Ejection systolic murmur"}))
 		Expect(d.Explanation).To(Equal("Trick option; fixed below."))
 		Expect(d.CategoryId).To(HaveValue(Equal(other)))
 
@@ -247,12 +230,12 @@ var _ = Describe("Reviewing drafts", func() {
 
 	It("clears a draft's own category with null, and reports readiness problems after edits", func() {
 		other := newCategory(mod, fmt.Sprintf("Rhythm %d", batch))
-		Expect(patched(patchDraft(mod, all[0], map[string]any{"category_id": other})).CategoryId).To(HaveValue(Equal(other)))
-		Expect(patched(patchDraft(mod, all[0], map[string]any{"category_id": nil})).CategoryId).To(BeNil())
+		Expect(ok[contract.DraftResponse](patchDraft(mod, all[0], map[string]any{"category_id": other})).CategoryId).To(HaveValue(Equal(other)))
+		Expect(ok[contract.DraftResponse](patchDraft(mod, all[0], map[string]any{"category_id": nil})).CategoryId).To(BeNil())
 
-		d := patched(patchDraft(mod, all[0], map[string]any{"question_text": " ", "options": "Only one"}))
+		d := ok[contract.DraftResponse](patchDraft(mod, all[0], map[string]any{"question_text": " ", "options": "Only one"}))
 		Expect(d.Problems).To(HaveValue(Equal([]string{"no question text", "fewer than two options", "correct answer is not one of the options"})))
-		d = patched(patchDraft(mod, all[0], map[string]any{"question_type": "fill_in",
+		d = ok[contract.DraftResponse](patchDraft(mod, all[0], map[string]any{"question_type": "fill_in",
 			"question_text": "Name it.", "correct_answer": ""}))
 		Expect(d.Problems).To(HaveValue(Equal([]string{"no correct answer"})))
 		res := accept(mod, all[0], all[1])
