@@ -20,6 +20,7 @@ import (
 
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/config"
@@ -36,11 +37,20 @@ func benchHarness(b *testing.B, opts ...harness.Option) *harness.Harness {
 	return hh
 }
 
-func must(b *testing.B, r *harness.Response, status int) map[string]any {
+// must reads a response with the status it must have into T, a contract type.
+func must[T any](b *testing.B, r *harness.Response, status int) T {
 	if r.Status != status {
 		b.Fatalf("%s %s: %d %s", r.Method, r.Path, r.Status, r.Body)
 	}
-	return r.Map()
+	return harness.Body[T](r)
+}
+
+// awaitReady polls a document's status until it is ready.
+func awaitReady(b *testing.B, hh *harness.Harness, mod *harness.User, id int64) {
+	poll(b, func() bool {
+		st := must[contract.StatusResponse](b, mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)), 200)
+		return st.Status == contract.StatusResponseStatusReady
+	})
 }
 
 func poll(b *testing.B, fn func() bool) {
@@ -65,26 +75,22 @@ func BenchmarkPipeline100Pages(b *testing.B) {
 		stop := memstat.HeapPeak()
 		start := time.Now()
 		body, ct := harness.Form("file", "paper.pdf", paper, nil)
-		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
-		id := int64(doc["id"].(float64))
-		poll(b, func() bool {
-			st := must(b, mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)), 200)
-			return st["status"] == "ready"
-		})
+		doc := must[contract.DocumentResponse](b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
+		awaitReady(b, hh, mod, doc.Id)
 		processing += time.Since(start)
 
 		start = time.Now()
-		sec := must(b, mod.Client(hh).Post(fmt.Sprintf("/api/v1/documents/%d/sections", id),
-			map[string]any{"name": "All", "start_page": 1, "end_page": 100}), 201)
-		job := must(b, mod.Client(hh).Post("/api/v1/drafts/extract", map[string]any{"section_id": sec["id"]}), 202)
-		var drafts float64
+		sec := must[contract.SectionResponse](b, mod.Client(hh).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc.Id),
+			contract.CreateSectionInBody{Name: "All", StartPage: 1, EndPage: 100}), 201)
+		job := must[contract.JobStarted](b, mod.Client(hh).Post("/api/v1/drafts/extract", contract.ExtractInBody{SectionId: sec.Id}), 202)
+		var drafts int64
 		poll(b, func() bool {
-			j := must(b, mod.Client(hh).Get("/api/v1/quizzes/job/"+job["job_id"].(string)), 200)
-			if j["status"] == "failed" {
-				b.Fatalf("extraction failed: %v", j["error"])
+			j := must[contract.JobResponse](b, mod.Client(hh).Get("/api/v1/quizzes/job/"+job.JobId), 200)
+			if j.Status == contract.JobResponseStatusFailed {
+				b.Fatalf("extraction failed: %s", asJSON(j.Error))
 			}
-			drafts, _ = j["drafts"].(float64)
-			return j["status"] == "completed"
+			drafts = j.Drafts
+			return j.Status == contract.JobResponseStatusCompleted
 		})
 		extracting += time.Since(start)
 		if drafts != 800 {
@@ -156,12 +162,8 @@ func BenchmarkProcess40MiBDense(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		stop := memstat.HeapPeak()
-		doc := must(b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
-		id := int64(doc["id"].(float64))
-		poll(b, func() bool {
-			st := must(b, mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)), 200)
-			return st["status"] == "ready"
-		})
+		doc := must[contract.DocumentResponse](b, mod.Client(hh).With("Content-Type", ct).Post("/api/v1/documents/upload", body), 201)
+		awaitReady(b, hh, mod, doc.Id)
 		if p := stop(); p > peak {
 			peak = p
 		}

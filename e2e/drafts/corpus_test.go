@@ -15,6 +15,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 )
 
 // corpusDir holds 120 PDFs from pdf.js's test suite (see its README):
@@ -76,19 +77,22 @@ var _ = Describe("The pdf.js corpus", Ordered, func() {
 				results = append(results, outcome{name, "refused", reason, time.Since(start)})
 				continue
 			}
-			id := res.ID()
-			var st map[string]any
-			Eventually(func() string {
+			id := Body[contract.DocumentResponse](res).Id
+			var st contract.StatusResponse
+			Eventually(func() contract.StatusResponseStatus {
 				r := mod.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/status", id))
 				Expect(r.Status).To(Equal(200), "%s: %s", name, r.Body)
-				st = r.Map()
-				return st["status"].(string)
-			}, stuckAfter, 100*time.Millisecond).ShouldNot(Equal("processing"), "%s is still processing", name)
-			reason, _ := st["error_message"].(string)
-			if st["status"] == "failed" {
+				st = Body[contract.StatusResponse](r)
+				return st.Status
+			}, stuckAfter, 100*time.Millisecond).ShouldNot(Equal(contract.StatusResponseStatusProcessing), "%s is still processing", name)
+			reason := ""
+			if st.ErrorMessage != nil {
+				reason = *st.ErrorMessage
+			}
+			if st.Status == contract.StatusResponseStatusFailed {
 				Expect(reason).NotTo(BeEmpty(), name)
 			}
-			results = append(results, outcome{name, st["status"].(string), reason, time.Since(start)})
+			results = append(results, outcome{name, string(st.Status), reason, time.Since(start)})
 		}
 
 		counts := map[string]int{}

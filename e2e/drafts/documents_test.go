@@ -12,6 +12,7 @@ import (
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/platform/auth"
@@ -25,18 +26,19 @@ var _ = Describe("Uploading a document", func() {
 	It("stores the PDF, answers processing, and process_pdf records every page", func() {
 		res := upload(h, mod, "cardiology.pdf", pdffixtures.QuestionPaper())
 		Expect(res).To(HaveStatus(201))
-		doc := res.Map()
-		Expect(doc["status"]).To(Equal("processing"))
-		Expect(doc["original_filename"]).To(Equal("cardiology.pdf"))
-		Expect(doc["filename"]).To(HaveSuffix(".pdf"))
-		Expect(doc["filename"]).NotTo(Equal("cardiology.pdf"))
-		Expect(doc["user_id"]).To(BeNumerically("==", mod.ID))
-		Expect(doc["error_message"]).To(BeNil())
-		id := IDOf(doc)
+		doc := Body[contract.DocumentResponse](res)
+		Expect(doc.Status).To(Equal(contract.DocumentResponseStatusProcessing))
+		Expect(doc.OriginalFilename).To(Equal("cardiology.pdf"))
+		Expect(doc.Filename).To(HaveSuffix(".pdf"))
+		Expect(doc.Filename).NotTo(Equal("cardiology.pdf"))
+		Expect(doc.UserId).To(Equal(mod.ID))
+		Expect(doc.ErrorMessage).To(BeNil())
+		id := doc.Id
 
-		st := waitDocument(h, mod, id)
-		Expect(st).To(Equal(map[string]any{"id": float64(id), "status": "ready",
-			"total_pages": float64(len(pdffixtures.PaperPages)), "error_message": nil}))
+		Expect(waitDocument(h, mod, id).Status).To(Equal(contract.StatusResponseStatusReady))
+		st := Exact[contract.StatusResponse](mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)))
+		Expect(st).To(Equal(contract.StatusResponse{Id: id, Status: contract.StatusResponseStatusReady,
+			TotalPages: int64(len(pdffixtures.PaperPages)), ErrorMessage: nil}))
 		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, id)).
 			To(Equal(len(pdffixtures.PaperPages)))
 		var page2 string
@@ -44,26 +46,19 @@ var _ = Describe("Uploading a document", func() {
 			WHERE document_id = ? AND page_number = 2`, id).Scan(&page2).Error).To(Succeed())
 		Expect(page2).To(Equal(strings.Join(pdffixtures.PaperPages[1], "\n")))
 
-		steps := mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/processing-steps", id))
-		Expect(steps).To(HaveStatus(200))
-		var names []string
-		for _, s := range steps.Map()["steps"].([]any) {
-			names = append(names, s.(map[string]any)["name"].(string))
-		}
-		Expect(names).To(Equal([]string{"uploaded", "queued", "reading pages", "text extracted", "ready"}))
+		Expect(stepNames(h, mod, id)).To(Equal([]string{"uploaded", "queued", "reading pages", "text extracted", "ready"}))
 
-		detail := mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", id))
-		Expect(detail).To(HaveStatus(200))
-		Expect(detail.Map()["sections"]).To(BeEmpty())
-		Expect(detail.Map()["total_pages"]).To(BeNumerically("==", 4))
+		detail := documentOf(h, mod, id)
+		Expect(detail.Sections).To(HaveValue(BeEmpty()))
+		Expect(detail.TotalPages).To(BeEquivalentTo(4))
 	})
 
 	DescribeTable("refuses a file that is not a readable PDF, by its bytes, creating nothing",
-		func(name string, file func() []byte, code, message string) {
+		func(name string, file func() []byte, code, why string) {
 			before := count(h, `SELECT count(*) FROM drafts.documents`)
 			res := upload(h, mod, name, file())
 			Expect(res).To(HaveError(400, code))
-			Expect(res.Map()["error"].(map[string]any)["message"]).To(ContainSubstring(message))
+			Expect(message(res)).To(ContainSubstring(why))
 			Expect(count(h, `SELECT count(*) FROM drafts.documents`)).To(Equal(before))
 			Expect(storedFiles()).To(Equal(count(h, `SELECT count(*) FROM drafts.documents`)))
 		},
@@ -93,14 +88,15 @@ var _ = Describe("Uploading a document", func() {
 	It("accepts a PDF of exactly MAX_UPLOAD_SIZE", func() {
 		res := upload(h, mod, "edge.pdf", pdffixtures.Sized(uploadLimit))
 		Expect(res).To(HaveStatus(201))
-		Expect(res.Map()["size_bytes"]).To(BeNumerically("==", uploadLimit))
-		Expect(waitDocument(h, mod, res.ID())["status"]).To(Equal("ready"))
+		doc := Body[contract.DocumentResponse](res)
+		Expect(doc.SizeBytes).To(BeEquivalentTo(uploadLimit))
+		Expect(waitDocument(h, mod, doc.Id).Status).To(Equal(contract.StatusResponseStatusReady))
 	})
 
 	It("does not trust the file name: a real PDF named .txt is accepted", func() {
 		res := upload(h, mod, "paper.txt", pdffixtures.QuestionPaper())
 		Expect(res).To(HaveStatus(201))
-		Expect(res.Map()["original_filename"]).To(Equal("paper.txt"))
+		Expect(Body[contract.DocumentResponse](res).OriginalFilename).To(Equal("paper.txt"))
 	})
 
 	It("refuses a body that is not multipart, or has no file field (422)", func() {
@@ -151,26 +147,21 @@ var _ = Describe("Reading documents", func() {
 		// A moderator demoted to learner keeps seeing what they uploaded.
 		Expect(h.App.DB.Conn(context.Background()).Exec(`UPDATE identity.users SET role = 'user' WHERE id = ?`,
 			mod.ID).Error).To(Succeed())
-		list := mod.Client(h).Get("/api/v1/documents/")
-		Expect(list).To(HaveStatus(200))
-		Expect(ids(asMaps(list.List()))).To(Equal([]int64{mine}))
+		Expect(ids(documents(mod, ""), documentID)).To(Equal([]int64{mine}))
 		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", mine))).To(HaveStatus(200))
 		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d", other))).To(HaveError(404, "not_found"))
 		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/status", mine))).To(HaveError(403, "forbidden"))
 		Expect(mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/processing-steps", mine))).To(HaveError(403, "forbidden"))
 
-		all := moderator(h).Client(h).Get("/api/v1/documents/?limit=200")
-		Expect(ids(asMaps(all.List()))).To(ContainElements(mine, other))
+		Expect(ids(documents(moderator(h), "?limit=200"), documentID)).To(ContainElements(mine, other))
 	})
 
 	It("pages the listing newest first", func() {
 		mod := moderator(h)
 		a, b := uploadReady(h, mod), uploadReady(h, mod)
-		first := mod.Client(h).Get("/api/v1/documents/?limit=1")
-		Expect(ids(asMaps(first.List()))).To(HaveLen(1))
-		two := ids(asMaps(mod.Client(h).Get("/api/v1/documents/?limit=2").List()))
-		Expect(two).To(Equal([]int64{b, a}))
-		Expect(ids(asMaps(mod.Client(h).Get("/api/v1/documents/?limit=1&offset=1").List()))).To(Equal([]int64{a}))
+		Expect(documents(mod, "?limit=1")).To(HaveLen(1))
+		Expect(ids(documents(mod, "?limit=2"), documentID)).To(Equal([]int64{b, a}))
+		Expect(ids(documents(mod, "?limit=1&offset=1"), documentID)).To(Equal([]int64{a}))
 		Expect(mod.Client(h).Get("/api/v1/documents/?limit=500")).To(HaveError(422, "invalid_request"))
 	})
 
@@ -198,8 +189,7 @@ var _ = Describe("Deleting a document", func() {
 		mod := moderator(h)
 		doc := uploadReady(h, mod)
 		sec := section(h, mod, doc, "All questions", 1, 3)
-		job := waitJob(h, mod, extract(h, mod, map[string]any{"section_id": sec}))
-		batch := int64(job["batch_id"].(float64))
+		batch := batchOfJob(waitJob(h, mod, extract(h, mod, contract.ExtractInBody{SectionId: sec})))
 		var key string
 		Expect(h.App.DB.Conn(context.Background()).Raw(`SELECT storage_key FROM drafts.documents WHERE id = ?`, doc).
 			Scan(&key).Error).To(Succeed())
@@ -213,9 +203,7 @@ var _ = Describe("Deleting a document", func() {
 		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, doc)).To(BeZero())
 		Expect(count(h, `SELECT count(*) FROM drafts.sections WHERE document_id = ?`, doc)).To(BeZero())
 
-		b := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/batches/%d", batch))
-		Expect(b).To(HaveStatus(200))
-		Expect(b.Map()["source"]).To(ContainSubstring("cardiology.pdf, All questions (pages 1-3)"))
+		Expect(batchOf(mod, batch).Source).To(ContainSubstring("cardiology.pdf, All questions (pages 1-3)"))
 		Expect(draftsOf(mod, batch, "all")).To(HaveLen(pdffixtures.PaperQuestions))
 		Expect(mod.Client(h).Delete(fmt.Sprintf("/api/v1/documents/%d", doc))).To(HaveError(404, "not_found"))
 	})
@@ -227,10 +215,16 @@ var _ = Describe("Deleting a document", func() {
 	})
 })
 
-func asMaps(list []any) []map[string]any {
-	out := make([]map[string]any, len(list))
-	for i, x := range list {
-		out[i] = x.(map[string]any)
-	}
-	return out
+// documents lists the documents u sees (query: "?limit=...", or "").
+func documents(u *harness.User, query string) []contract.DocumentResponse {
+	res := u.Client(h).Get("/api/v1/documents/" + query)
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return Body[[]contract.DocumentResponse](res)
+}
+
+// documentOf reads a document with its sections.
+func documentOf(hh *harness.Harness, u *harness.User, id int64) contract.DocumentDetail {
+	res := u.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d", id))
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return Body[contract.DocumentDetail](res)
 }

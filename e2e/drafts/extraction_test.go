@@ -1,13 +1,12 @@
 package drafts_test
 
 import (
-	"fmt"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 	"github.com/roundsedu/rounds/platform/jobs"
 )
@@ -24,63 +23,57 @@ var _ = Describe("Extraction jobs", func() {
 
 	It("runs the built-in extractor and reports status, steps and the batch", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
-		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec})
 		var priority int
 		Expect(h.App.DB.Conn(ctxb()).Raw(`SELECT j.priority FROM river.river_job j JOIN platform.job_progress p
 			ON p.job_id = j.id WHERE p.public_id = ?`, jobID).Scan(&priority).Error).To(Succeed())
 		Expect(priority).To(Equal(int(jobs.Urgent)), "a moderator waits: fetched before any bulk work (a re-embedding)")
 		job := waitJob(h, mod, jobID)
-		Expect(job["status"]).To(Equal("completed"))
-		Expect(job["error"]).To(BeNil())
-		Expect(job["section_id"]).To(BeNumerically("==", sec))
-		Expect(job["reading_mode"]).To(Equal("text"))
-		Expect(job["drafts"]).To(BeNumerically("==", 7))
-		var steps []string
-		for _, s := range job["steps"].([]any) {
-			steps = append(steps, s.(map[string]any)["name"].(string))
-		}
-		Expect(steps).To(Equal([]string{"loading section", "reading questions", "saving drafts"}))
+		Expect(job.Status).To(Equal(contract.JobResponseStatusCompleted))
+		Expect(job.Error).To(BeNil())
+		Expect(job.SectionId).To(Equal(sec))
+		Expect(job.ReadingMode).To(Equal("text"))
+		Expect(job.Drafts).To(BeEquivalentTo(7))
+		Expect(job.Steps).NotTo(BeNil())
+		Expect(names(*job.Steps)).To(Equal([]string{"loading section", "reading questions", "saving drafts"}))
 
-		batch := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/batches/%.0f", job["batch_id"]))
-		Expect(batch).To(HaveStatus(200))
-		b := batch.Map()
-		Expect(b["job_id"]).To(Equal(jobID))
-		Expect(b["extractor"]).To(Equal("builtin"))
-		Expect(b["status"]).To(Equal("open"))
-		Expect(b["category_id"]).To(BeNil())
-		Expect(b["counts"]).To(Equal(map[string]any{"pending": 7.0, "rejected": 0.0, "accepted": 0.0, "total": 7.0}))
+		b := batchOf(mod, batchOfJob(job))
+		Expect(b.JobId).To(Equal(jobID))
+		Expect(b.Extractor).To(Equal("builtin"))
+		Expect(b.Status).To(Equal(contract.BatchResponseStatusOpen))
+		Expect(b.CategoryId).To(BeNil())
+		Expect(b.Counts).To(Equal(contract.DraftCounts{Pending: 7, Rejected: 0, Accepted: 0, Total: 7}))
 
-		mine := mod.Client(h).Get("/api/v1/quizzes/jobs")
-		Expect(mine).To(HaveStatus(200))
-		Expect(mine.List()[0].(map[string]any)["job_id"]).To(Equal(jobID))
-		Expect(moderator(h).Client(h).Get("/api/v1/quizzes/jobs").List()).To(BeEmpty())
+		mine := jobsOf(h, mod)
+		Expect(mine).NotTo(BeEmpty())
+		Expect(mine[0].JobId).To(Equal(jobID))
+		Expect(jobsOf(h, moderator(h))).To(BeEmpty())
 	})
 
 	It("starts the same way through POST /quizzes/ (draft-only, nothing published)", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
-		res := mod.Client(h).Post("/api/v1/quizzes/", map[string]any{"section_id": sec, "model": "builtin"})
+		res := mod.Client(h).Post("/api/v1/quizzes/", contract.ExtractInBody{SectionId: sec, Model: ptr("builtin")})
 		Expect(res).To(HaveStatus(202))
-		Expect(res.Map()["status"]).To(Equal("pending"))
-		job := waitJob(h, mod, res.Map()["job_id"].(string))
-		Expect(job["status"]).To(Equal("completed"))
-		Expect(draftsOf(mod, int64(job["batch_id"].(float64)), "pending")).To(HaveLen(7))
+		job := waitJob(h, mod, started(res))
+		Expect(job.Status).To(Equal(contract.JobResponseStatusCompleted))
+		Expect(draftsOf(mod, batchOfJob(job), "pending")).To(HaveLen(7))
 	})
 
 	It("fails with an error and no batch when the section holds no question", func() {
 		sec := section(h, mod, doc, "Notes", 4, 4)
-		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec})
 		job := waitJob(h, mod, jobID)
-		Expect(job["status"]).To(Equal("failed"))
-		Expect(job["error"]).To(ContainSubstring("no questions were recognised on pages 4-4"))
-		Expect(job["batch_id"]).To(BeNil())
+		Expect(job.Status).To(Equal(contract.JobResponseStatusFailed))
+		Expect(job.Error).To(HaveValue(ContainSubstring("no questions were recognised on pages 4-4")))
+		Expect(job.BatchId).To(BeNil())
 		Expect(count(h, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(BeZero())
 	})
 
 	It("fails with the model's error when a model extractor fails", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
-		job := waitJob(h, mod, extract(h, mod, map[string]any{"section_id": sec, "model": "broken-model"}))
-		Expect(job["status"]).To(Equal("failed"))
-		Expect(job["error"]).To(ContainSubstring("did not answer"))
+		job := waitJob(h, mod, extract(h, mod, contract.ExtractInBody{SectionId: sec, Model: ptr("broken-model")}))
+		Expect(job.Status).To(Equal(contract.JobResponseStatusFailed))
+		Expect(job.Error).To(HaveValue(ContainSubstring("did not answer")))
 	})
 
 	DescribeTable("refuses a bad choice before anything is queued",
@@ -113,16 +106,15 @@ var _ = Describe("Extraction jobs", func() {
 
 	It("lets a model read in vision mode when one is configured", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
-		jobID := extract(h, mod, map[string]any{"section_id": sec, "model": "broken-model", "reading_mode": "vision"})
-		Expect(waitJob(h, mod, jobID)["reading_mode"]).To(Equal("vision"))
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec, Model: ptr("broken-model"),
+			ReadingMode: ptr(contract.ExtractInBodyReadingModeVision)})
+		Expect(waitJob(h, mod, jobID).ReadingMode).To(Equal("vision"))
 	})
 
 	It("stores nothing twice when a job whose batch was stored runs again (its worker died before the job was recorded done)", func() {
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
-		jobID := extract(h, mod, map[string]any{"section_id": sec})
-		job := waitJob(h, mod, jobID)
-		Expect(job["status"]).To(Equal("completed"))
-		batch, drafts := job["batch_id"], count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec})
+		batch, drafts := batchOfJob(waitJob(h, mod, jobID)), count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b
 			ON b.id = d.batch_id WHERE b.job_id = ?`, jobID)
 		Expect(drafts).To(BeNumerically(">", 0))
 		// As a worker dying between the batch's commit and recording the
@@ -131,9 +123,9 @@ var _ = Describe("Extraction jobs", func() {
 			Error).To(Succeed())
 
 		h.RetryJob(h.NewUser(auth.RoleAdmin), jobID)
-		job = waitJob(h, mod, jobID)
-		Expect(job["status"]).To(Equal("completed"))
-		Expect(job["batch_id"]).To(Equal(batch), "the batch its first run stored")
+		job := waitJob(h, mod, jobID)
+		Expect(job.Status).To(Equal(contract.JobResponseStatusCompleted))
+		Expect(job.BatchId).To(HaveValue(Equal(batch)), "the batch its first run stored")
 		Expect(count(h, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(Equal(1))
 		Expect(count(h, `SELECT count(*) FROM drafts.drafts d JOIN drafts.batches b ON b.id = d.batch_id
 			WHERE b.job_id = ?`, jobID)).To(Equal(drafts))
@@ -152,16 +144,21 @@ var _ = Describe("Extraction jobs", func() {
 	It("is for moderators, except the caller's own job list", func() {
 		learner := h.NewUser(auth.RoleUser)
 		sec := section(h, mod, doc, "Cardiology", 1, 3)
-		Expect(learner.Client(h).Post("/api/v1/drafts/extract", map[string]any{"section_id": sec})).To(HaveError(403, "forbidden"))
-		Expect(learner.Client(h).Post("/api/v1/quizzes/", map[string]any{"section_id": sec})).To(HaveError(403, "forbidden"))
-		jobID := extract(h, mod, map[string]any{"section_id": sec})
+		Expect(learner.Client(h).Post("/api/v1/drafts/extract", contract.ExtractInBody{SectionId: sec})).To(HaveError(403, "forbidden"))
+		Expect(learner.Client(h).Post("/api/v1/quizzes/", contract.ExtractInBody{SectionId: sec})).To(HaveError(403, "forbidden"))
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec})
 		Expect(learner.Client(h).Get("/api/v1/quizzes/job/" + jobID)).To(HaveError(403, "forbidden"))
-		list := learner.Client(h).Get("/api/v1/quizzes/jobs")
-		Expect(list).To(HaveStatus(200))
-		Expect(list.List()).To(BeEmpty())
+		Expect(jobsOf(h, learner)).To(BeEmpty())
 		Expect(h.Anon().Get("/api/v1/quizzes/jobs")).To(HaveError(401, "unauthenticated"))
 	})
 })
+
+// jobsOf lists the caller's own extraction jobs.
+func jobsOf(hh *harness.Harness, u *harness.User) []contract.JobResponse {
+	res := u.Client(hh).Get("/api/v1/quizzes/jobs")
+	ExpectWithOffset(1, res).To(HaveStatus(200))
+	return Body[[]contract.JobResponse](res)
+}
 
 var _ = Describe("Cancelling an extraction job", func() {
 	var (
@@ -174,18 +171,17 @@ var _ = Describe("Cancelling an extraction job", func() {
 	})
 
 	It("lets only the owner cancel a running job, which stops and stores nothing", func() {
-		jobID := extract(h, mod, map[string]any{"section_id": sec, "model": "slow-model"})
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec, Model: ptr("slow-model")})
 		// Running, and the model reading: a cancel that lands before the
 		// model starts (a loaded machine) stops the job before the model
 		// could notice it.
 		Eventually(func(g Gomega) {
-			job := mod.Client(h).Get("/api/v1/quizzes/job/" + jobID).Map()
-			g.Expect(job["status"]).To(Equal("running"))
-			var names []string
-			for _, s := range job["steps"].([]any) {
-				names = append(names, s.(map[string]any)["name"].(string))
-			}
-			g.Expect(names).To(ContainElement("reading with slow-model"))
+			res := mod.Client(h).Get("/api/v1/quizzes/job/" + jobID)
+			g.Expect(res).To(HaveStatus(200))
+			job := Body[contract.JobResponse](res)
+			g.Expect(job.Status).To(Equal(contract.JobResponseStatusRunning))
+			g.Expect(job.Steps).NotTo(BeNil())
+			g.Expect(names(*job.Steps)).To(ContainElement("reading with slow-model"))
 		}, "30s", "50ms").Should(Succeed())
 		stopped := slowStopped.count(2)
 
@@ -197,23 +193,23 @@ var _ = Describe("Cancelling an extraction job", func() {
 
 		res := mod.Client(h).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)
 		Expect(res).To(HaveStatus(200))
-		Expect(res.Map()).To(Equal(map[string]any{"status": "cancelled"}))
+		Expect(Exact[contract.CancelResponse](res)).To(Equal(contract.CancelResponse{Status: contract.CancelResponseStatusCancelled}))
 		Eventually(func() int { return slowStopped.count(2) }, "30s", "50ms").Should(BeNumerically(">", stopped))
 
-		job := mod.Client(h).Get("/api/v1/quizzes/job/" + jobID).Map()
-		Expect(job["status"]).To(Equal("cancelled"))
-		Expect(job["batch_id"]).To(BeNil())
+		job := jobOf(h, mod, jobID)
+		Expect(job.Status).To(Equal(contract.JobResponseStatusCancelled))
+		Expect(job.BatchId).To(BeNil())
 		Expect(count(h, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(BeZero())
 
 		Expect(mod.Client(h).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)).To(HaveError(400, "bad_request"))
 	})
 
 	It("refuses to cancel a job that has finished (400)", func() {
-		jobID := extract(h, mod, map[string]any{"section_id": sec})
-		Expect(waitJob(h, mod, jobID)["status"]).To(Equal("completed"))
+		jobID := extract(h, mod, contract.ExtractInBody{SectionId: sec})
+		Expect(waitJob(h, mod, jobID).Status).To(Equal(contract.JobResponseStatusCompleted))
 		res := mod.Client(h).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)
 		Expect(res).To(HaveError(400, "bad_request"))
-		Expect(res.Map()["error"].(map[string]any)["message"]).To(ContainSubstring("not running (status completed)"))
+		Expect(message(res)).To(ContainSubstring("not running (status completed)"))
 	})
 
 	It("answers 404 for a job that does not exist", func() {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/platform/config"
 )
@@ -25,21 +26,19 @@ func pageText(hh *harness.Harness, id int64, page int) string {
 
 // uploaded uploads a file, expects it accepted, and waits for the end
 // of its processing (a page may be OCR'd: up to drafts.ocr_timeout).
-func uploaded(hh *harness.Harness, u *harness.User, name string, file []byte) (int64, map[string]any) {
+func uploaded(hh *harness.Harness, u *harness.User, name string, file []byte) (int64, contract.StatusResponse) {
 	res := upload(hh, u, name, file)
 	ExpectWithOffset(1, res).To(HaveStatus(201))
-	id := res.ID()
+	id := Body[contract.DocumentResponse](res).Id
 	return id, waitDocumentFor(hh, u, id, 90*time.Second)
 }
 
 // stepDetail is the detail of a document's named processing step.
 func stepDetail(hh *harness.Harness, u *harness.User, id int64, name string) string {
-	res := u.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/processing-steps", id))
-	Expect(res).To(HaveStatus(200))
 	detail := ""
-	for _, s := range res.Map()["steps"].([]any) {
-		if step := s.(map[string]any); step["name"] == name {
-			detail, _ = step["detail"].(string)
+	for _, step := range stepsOf(hh, u, id) {
+		if step.Name == name && step.Detail != nil {
+			detail = *step.Detail
 		}
 	}
 	return detail
@@ -73,15 +72,15 @@ var _ = Describe("PDFs as other writers make them", func() {
 	}
 	DescribeTable("are read, their text stored page by page", func(file func() []byte) {
 		id, st := uploaded(h, mod, "field.pdf", file())
-		Expect(st["status"]).To(Equal("ready"), "error: %v", st["error_message"])
-		Expect(st["error_message"]).To(BeNil())
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusReady), "status: %s", asJSON(st))
+		Expect(st.ErrorMessage).To(BeNil())
 		Expect(pageText(h, id, 1)).To(Equal(firstPage))
 	}, entries)
 
 	It("reads a file whose cross-reference chain loops, after a repair (as pdf.js does)", func() {
 		_, st := uploaded(h, mod, "loop.pdf", pdffixtures.PrevCycle())
-		Expect(st).To(HaveKeyWithValue("status", "ready"))
-		Expect(st).To(HaveKeyWithValue("total_pages", BeNumerically("==", 1)))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusReady), "status: %s", asJSON(st))
+		Expect(st.TotalPages).To(BeEquivalentTo(1))
 	})
 
 	It("refuses a file that needs a password, saying so, for every cipher", func() {
@@ -94,7 +93,7 @@ var _ = Describe("PDFs as other writers make them", func() {
 
 	It("stores text whose font maps codes to NUL without them (ready, not stuck processing)", func() {
 		id, st := uploaded(h, mod, "font-test.pdf", pdffixtures.NULText())
-		Expect(st["status"]).To(Equal("ready"), "error: %v", st["error_message"])
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusReady), "status: %s", asJSON(st))
 		Expect(pageText(h, id, 1)).To(Equal("Question 1. Dose 10mg of what?"))
 	})
 
@@ -111,16 +110,16 @@ var _ = Describe("PDFs as other writers make them", func() {
 			Expect(db.Exec(`DROP FUNCTION drafts.refuse_poison()`).Error).To(Succeed())
 		})
 		id, st := uploaded(h, mod, "poison.pdf", pdffixtures.Build([]pdffixtures.Page{{"POISON question"}}, pdffixtures.Options{}))
-		Expect(st["status"]).To(Equal("failed"))
-		Expect(st["error_message"]).To(HavePrefix("processing failed: the page text could not be stored"))
-		Expect(st["error_message"]).To(ContainSubstring("refused by the test"))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusFailed))
+		Expect(st.ErrorMessage).To(HaveValue(HavePrefix("processing failed: the page text could not be stored")))
+		Expect(st.ErrorMessage).To(HaveValue(ContainSubstring("refused by the test")))
 		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, id)).To(BeZero())
 		// It can be reprocessed once the cause is gone.
 		Expect(db.Exec(`DROP TRIGGER refuse_poison ON drafts.document_pages`).Error).To(Succeed())
 		Expect(db.Exec(`CREATE TRIGGER refuse_poison BEFORE INSERT ON drafts.document_pages
 			FOR EACH ROW WHEN (false) EXECUTE FUNCTION drafts.refuse_poison()`).Error).To(Succeed())
 		Expect(mod.Client(h).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", id), nil)).To(HaveStatus(202))
-		Expect(waitDocument(h, mod, id)["status"]).To(Equal("ready"))
+		Expect(waitDocument(h, mod, id).Status).To(Equal(contract.StatusResponseStatusReady))
 	})
 })
 
@@ -139,40 +138,37 @@ var _ = Describe("A scanned paper (a page that is a picture, no text layer)", fu
 		mod = moderator(h)
 		file, err := pdffixtures.Scanned(scannedQuestion)
 		Expect(err).NotTo(HaveOccurred())
-		var st map[string]any
+		var st contract.StatusResponse
 		id, st = uploaded(h, mod, "scan.pdf", file)
-		Expect(st["status"]).To(Equal("ready"), "error: %v", st["error_message"])
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusReady), "status: %s", asJSON(st))
 	})
 
 	It("is read by OCR when processed, and its question extracted into a draft", func() {
 		Expect(pageText(h, id, 1)).To(Equal(strings.Join(scannedQuestion, "\n")))
 		Expect(stepDetail(h, mod, id, "text extracted")).To(Equal("0 of 1 pages have a text layer; 1 read by OCR"))
 		sec := section(h, mod, id, "Scan", 1, 1)
-		job := waitJob(h, mod, extract(h, mod, map[string]any{"section_id": sec}))
-		Expect(job["status"]).To(Equal("completed"), "job: %v", job)
-		drafts := draftsOf(mod, int64(job["batch_id"].(float64)), "all")
+		batch := batchOfJob(waitJob(h, mod, extract(h, mod, contract.ExtractInBody{SectionId: sec})))
+		drafts := draftsOf(mod, batch, "all")
 		Expect(drafts).To(HaveLen(1))
-		Expect(drafts[0]["question_text"]).To(Equal("Which chamber pumps blood into the aorta?"))
-		Expect(drafts[0]["options"]).To(Equal([]any{"Left ventricle", "Right atrium"}))
-		Expect(drafts[0]["correct_answer"]).To(Equal("Left ventricle"))
+		Expect(drafts[0].QuestionText).To(Equal("Which chamber pumps blood into the aorta?"))
+		Expect(drafts[0].Options).To(HaveValue(Equal([]string{"Left ventricle", "Right atrium"})))
+		Expect(drafts[0].CorrectAnswer).To(Equal("Left ventricle"))
 	})
 
 	It("is read by OCR again when an extraction asks for the ocr reading mode", func() {
 		// The stored text is gone; the ocr mode reads the pages afresh.
 		Expect(h.App.DB.Conn(ctxb()).Exec(`UPDATE drafts.document_pages SET text = '' WHERE document_id = ?`, id).Error).To(Succeed())
 		sec := section(h, mod, id, "Scan", 1, 1)
-		res := mod.Client(h).Post("/api/v1/drafts/extract", map[string]any{"section_id": sec})
-		Expect(res).To(HaveStatus(202))
-		Expect(waitJob(h, mod, res.Map()["job_id"].(string))["status"]).To(Equal("failed"), "the text layer is empty")
+		Expect(waitJob(h, mod, extract(h, mod, contract.ExtractInBody{SectionId: sec})).Status).
+			To(Equal(contract.JobResponseStatusFailed), "the text layer is empty")
 
-		job := mod.Client(h).AwaitJobWithin("/api/v1/quizzes/job/"+extract(h, mod, map[string]any{"section_id": sec, "reading_mode": "ocr"}),
-			2*time.Minute)
-		Expect(job["status"]).To(Equal("completed"), "job: %v", job)
-		batch := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/batches/%d", int64(job["batch_id"].(float64))))
-		Expect(batch.Map()["reading_mode"]).To(Equal("ocr"))
-		drafts := draftsOf(mod, int64(job["batch_id"].(float64)), "all")
+		ocr := extract(h, mod, contract.ExtractInBody{SectionId: sec, ReadingMode: ptr(contract.ExtractInBodyReadingModeOcr)})
+		job := AwaitJobWithinAs[contract.JobResponse](mod.Client(h), "/api/v1/quizzes/job/"+ocr, 2*time.Minute)
+		batch := batchOfJob(job)
+		Expect(batchOf(mod, batch).ReadingMode).To(Equal("ocr"))
+		drafts := draftsOf(mod, batch, "all")
 		Expect(drafts).To(HaveLen(1))
-		Expect(drafts[0]["question_text"]).To(Equal("Which chamber pumps blood into the aorta?"))
+		Expect(drafts[0].QuestionText).To(Equal("Which chamber pumps blood into the aorta?"))
 	})
 })
 
@@ -192,11 +188,11 @@ var _ = DescribeTable("A PDF that blows the reader's limits",
 		mod := moderator(hh)
 
 		_, st := uploaded(hh, mod, "bomb.pdf", pdffixtures.DeflateBomb(512))
-		Expect(st["status"]).To(Equal("failed"))
-		Expect(st["error_message"]).To(Equal("the PDF could not be read: the PDF reader stopped: " + why))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusFailed))
+		Expect(st.ErrorMessage).To(HaveValue(Equal("the PDF could not be read: the PDF reader stopped: " + why)))
 
 		id, st := uploaded(hh, mod, "cardiology.pdf", pdffixtures.QuestionPaper())
-		Expect(st["status"]).To(Equal("ready"))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusReady))
 		Expect(pageText(hh, id, 2)).To(Equal(strings.Join(pdffixtures.PaperPages[1], "\n")))
 		Expect(count(hh, `SELECT count(*) FROM river.river_job WHERE kind = 'process_pdf' AND attempt > 1`)).To(BeZero(),
 			"no job was taken up again: no worker stopped")

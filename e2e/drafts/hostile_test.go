@@ -2,7 +2,6 @@ package drafts_test
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 )
 
@@ -45,10 +45,10 @@ var _ = Describe("A hostile PDF", func() {
 	It("whose content inflates past max_stream_bytes fails its document visibly, and the job with it", func() {
 		res := upload(h, mod, "bomb.pdf", pdffixtures.DeflateBomb(64))
 		Expect(res).To(HaveStatus(201))
-		id := res.ID()
+		id := Body[contract.DocumentResponse](res).Id
 		st := waitDocument(h, mod, id)
-		Expect(st["status"]).To(Equal("failed"))
-		Expect(st["error_message"]).To(ContainSubstring("inflates to more than 8.0 MiB (drafts.max_stream_bytes)"))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusFailed))
+		Expect(st.ErrorMessage).To(HaveValue(ContainSubstring("inflates to more than 8.0 MiB (drafts.max_stream_bytes)")))
 		Expect(count(h, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, id)).To(Equal(0))
 		var job struct {
 			Status string
@@ -83,14 +83,14 @@ var _ = Describe("A hostile PDF", func() {
 			id).Error).To(Succeed())
 
 		// River's rescuer sweeps every 30 s on the leader.
-		var st map[string]any
-		Eventually(func() any {
-			st = mod.Client(h).Get(fmt.Sprintf("/api/v1/documents/%d/status", id)).Map()
-			return st["status"]
-		}, "90s", "200ms").ShouldNot(Equal("processing"))
-		Expect(st["status"]).To(Equal("failed"))
-		Expect(st["error_message"]).To(Equal(
-			"processing stopped: the worker reading this file stopped repeatedly (abandoned: its worker stopped 3 times)"))
+		var st contract.StatusResponse
+		Eventually(func() contract.StatusResponseStatus {
+			st = documentStatus(h, mod, id)
+			return st.Status
+		}, "90s", "200ms").ShouldNot(Equal(contract.StatusResponseStatusProcessing))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusFailed))
+		Expect(st.ErrorMessage).To(HaveValue(Equal(
+			"processing stopped: the worker reading this file stopped repeatedly (abandoned: its worker stopped 3 times)")))
 		// The hook fails the document before River records the job ended
 		// (its completer writes in batches).
 		Eventually(func() int {

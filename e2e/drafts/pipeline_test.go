@@ -6,24 +6,27 @@ import (
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/platform/auth"
 )
 
 // pipeline reads the pipeline's counts as status → count, documents and drafts.
-func pipeline(u *harness.User) (docs, drafts map[string]float64) {
+func pipeline(u *harness.User) (docs, drafts map[string]int64) {
 	res := u.Client(h).Get("/api/v1/drafts/stats/pipeline")
 	ExpectWithOffset(1, res).To(HaveStatus(200))
-	read := func(list []any) (map[string]float64, []string) {
-		out, order := map[string]float64{}, []string{}
+	body := Exact[contract.PipelineResponse](res)
+	ExpectWithOffset(1, body.Documents).NotTo(BeNil(), "documents")
+	ExpectWithOffset(1, body.Drafts).NotTo(BeNil(), "drafts")
+	read := func(list []contract.StatusCountResponse) (map[string]int64, []string) {
+		out, order := map[string]int64{}, []string{}
 		for _, c := range list {
-			m := c.(map[string]any)
-			out[m["status"].(string)] = m["count"].(float64)
-			order = append(order, m["status"].(string))
+			out[c.Status] = c.Count
+			order = append(order, c.Status)
 		}
 		return out, order
 	}
-	docs, docOrder := read(res.Map()["documents"].([]any))
-	drafts, draftOrder := read(res.Map()["drafts"].([]any))
+	docs, docOrder := read(*body.Documents)
+	drafts, draftOrder := read(*body.Drafts)
 	ExpectWithOffset(1, docOrder).To(Equal([]string{"processing", "ready", "failed"}))
 	ExpectWithOffset(1, draftOrder).To(Equal([]string{"pending", "accepted", "rejected"}))
 	return docs, drafts
@@ -34,10 +37,10 @@ var _ = Describe("The draft pipeline", func() {
 		mod := moderator(h)
 		// The counts are the whole site's: let other specs' documents
 		// finish processing first, so only this spec's moves them.
-		Eventually(func() float64 { docs, _ := pipeline(mod); return docs["processing"] }, "60s", "200ms").Should(BeZero())
+		Eventually(func() int64 { docs, _ := pipeline(mod); return docs["processing"] }, "60s", "200ms").Should(BeZero())
 		docs0, drafts0 := pipeline(mod)
 		batch := extractedBatch(mod, 1, 3)
-		all := ids(draftsOf(mod, batch, "all"))
+		all := ids(draftsOf(mod, batch, "all"), draftID)
 		Expect(all).To(HaveLen(7))
 		Expect(reject(mod, all[0], all[1])).To(HaveStatus(200))
 

@@ -15,20 +15,11 @@ import (
 	"github.com/roundsedu/rounds/app"
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 	"github.com/roundsedu/rounds/e2e/support/pdffixtures"
 	"github.com/roundsedu/rounds/modules/drafts"
 	"github.com/roundsedu/rounds/platform/config"
 )
-
-func stepNames(hh *harness.Harness, u *harness.User, doc int64) []string {
-	res := u.Client(hh).Get(fmt.Sprintf("/api/v1/documents/%d/processing-steps", doc))
-	Expect(res).To(HaveStatus(200))
-	var names []string
-	for _, s := range res.Map()["steps"].([]any) {
-		names = append(names, s.(map[string]any)["name"].(string))
-	}
-	return names
-}
 
 var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 	var full *harness.Harness
@@ -43,9 +34,10 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 		mod := moderator(full)
 		res := upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper())
 		Expect(res).To(HaveStatus(201))
-		Expect(res.Map()["status"]).To(Equal("ready"))
-		Expect(res.Map()["total_pages"]).To(BeNumerically("==", 4))
-		Expect(stepNames(full, mod, res.ID())).To(Equal(
+		doc := Body[contract.DocumentResponse](res)
+		Expect(doc.Status).To(Equal(contract.DocumentResponseStatusReady))
+		Expect(doc.TotalPages).To(BeEquivalentTo(4))
+		Expect(stepNames(full, mod, doc.Id)).To(Equal(
 			[]string{"uploaded", "processing in the request", "reading pages", "text extracted", "ready"}))
 		Expect(count(full, `SELECT count(*) FROM river.river_job`)).To(BeZero())
 	})
@@ -55,14 +47,14 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 		doc := upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).ID()
 		sec := section(full, mod, doc, "Cardiology", 1, 3)
 		for _, path := range []string{"/api/v1/drafts/extract", "/api/v1/quizzes/"} {
-			res := mod.Client(full).Post(path, map[string]any{"section_id": sec})
+			res := mod.Client(full).Post(path, contract.ExtractInBody{SectionId: sec})
 			Expect(res).To(HaveError(503, "unavailable"))
 			Expect(res.Header.Get("Retry-After")).NotTo(BeEmpty())
 		}
 		Expect(count(full, `SELECT count(*) FROM river.river_job`)).To(BeZero())
 		Expect(count(full, `SELECT count(*) FROM drafts.batches`)).To(BeZero())
 		Expect(count(full, `SELECT count(*) FROM drafts.drafts`)).To(BeZero())
-		Expect(mod.Client(full).Get("/api/v1/quizzes/jobs").List()).To(BeEmpty())
+		Expect(jobsOf(full, mod)).To(BeEmpty())
 	})
 
 	It("records a processing failure on the document, which then refuses sections", func() {
@@ -75,12 +67,12 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 
 		res := mod.Client(full).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)
 		Expect(res).To(HaveStatus(202))
-		Expect(res.Map()["status"]).To(Equal("failed"))
-		Expect(res.Map()["error_message"]).To(ContainSubstring("the stored file is missing"))
+		failed := Body[contract.DocumentResponse](res)
+		Expect(failed.Status).To(Equal(contract.DocumentResponseStatusFailed))
+		Expect(failed.ErrorMessage).To(HaveValue(ContainSubstring("the stored file is missing")))
 		Expect(stepNames(full, mod, doc)).To(ContainElements("reprocess requested", "failed"))
 
-		sec := mod.Client(full).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc),
-			map[string]any{"name": "x", "start_page": 1, "end_page": 1})
+		sec := mod.Client(full).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc), pageOne)
 		Expect(sec).To(HaveError(400, "bad_request"))
 		Expect(message(sec)).To(ContainSubstring("not ready (status failed)"))
 	})
@@ -90,7 +82,7 @@ var _ = Describe("When the job queue cannot accept work", Ordered, func() {
 		doc := upload(full, mod, "paper.pdf", pdffixtures.QuestionPaper()).ID()
 		res := mod.Client(full).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)
 		Expect(res).To(HaveStatus(202))
-		Expect(res.Map()["status"]).To(Equal("ready"))
+		Expect(Body[contract.DocumentResponse](res).Status).To(Equal(contract.DocumentResponseStatusReady))
 		Expect(count(full, `SELECT count(*) FROM drafts.document_pages WHERE document_id = ?`, doc)).To(Equal(4))
 	})
 })
@@ -112,16 +104,11 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		doc = res.ID()
 	})
 
-	status := func() map[string]any {
-		res := mod.Client(idle).Get(fmt.Sprintf("/api/v1/documents/%d/status", doc))
-		Expect(res).To(HaveStatus(200))
-		return res.Map()
-	}
+	status := func() contract.StatusResponse { return documentStatus(idle, mod, doc) }
 
 	It("stays processing while no worker takes its job, refusing sections and reprocessing", func() {
-		Expect(status()["status"]).To(Equal("processing"))
-		sec := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc),
-			map[string]any{"name": "x", "start_page": 1, "end_page": 1})
+		Expect(status().Status).To(Equal(contract.StatusResponseStatusProcessing))
+		sec := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc), pageOne)
 		Expect(sec).To(HaveError(400, "bad_request"))
 		Expect(message(sec)).To(ContainSubstring("not ready (status processing)"))
 		Expect(mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)).To(HaveError(409, "conflict"))
@@ -131,7 +118,7 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		repaired, err := app.Lookup[*drafts.Module](idle.App).RepairStuckDocuments(context.Background())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(repaired).To(BeEmpty())
-		Expect(status()["status"]).To(Equal("processing"))
+		Expect(status().Status).To(Equal(contract.StatusResponseStatusProcessing))
 	})
 
 	It("is moved to ready by `rounds repair-stuck-documents` once older than 30 minutes", func() {
@@ -141,15 +128,14 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		Expect(out).To(ContainSubstring(fmt.Sprintf("repaired 1 stuck documents [%d]", doc)))
 
 		st := status()
-		Expect(st["status"]).To(Equal("ready"))
-		Expect(st["total_pages"]).To(BeNumerically("==", 0))
-		Expect(st["error_message"]).To(ContainSubstring("did not finish within 30 minutes"))
+		Expect(st.Status).To(Equal(contract.StatusResponseStatusReady))
+		Expect(st.TotalPages).To(BeZero())
+		Expect(st.ErrorMessage).To(HaveValue(ContainSubstring("did not finish within 30 minutes")))
 		Expect(stepNames(idle, mod, doc)).To(HaveLen(3))
 		Expect(stepNames(idle, mod, doc)[2]).To(Equal("repaired"))
 
 		Expect(runRounds(idle, "repair-stuck-documents")).To(ContainSubstring("repaired 0 stuck documents"))
-		sec := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc),
-			map[string]any{"name": "x", "start_page": 1, "end_page": 1})
+		sec := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/sections", doc), pageOne)
 		Expect(sec).To(HaveError(400, "bad_request"))
 		Expect(message(sec)).To(ContainSubstring("reprocess it first"))
 	})
@@ -157,14 +143,16 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 	It("can then be reprocessed, and a worker coming back finishes it", func() {
 		res := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)
 		Expect(res).To(HaveStatus(202))
-		Expect(res.Map()["status"]).To(Equal("processing"))
-		Expect(res.Map()["error_message"]).To(BeNil())
+		again := Body[contract.DocumentResponse](res)
+		Expect(again.Status).To(Equal(contract.DocumentResponseStatusProcessing))
+		Expect(again.ErrorMessage).To(BeNil())
 
 		stop := startWorker(idle)
 		defer stop()
-		Eventually(func() any { return status()["status"] }, "15s", "50ms").Should(Equal("ready"))
-		Expect(status()["total_pages"]).To(BeNumerically("==", 4))
-		Expect(status()["error_message"]).To(BeNil())
+		Eventually(func() contract.StatusResponseStatus { return status().Status }, "15s", "50ms").
+			Should(Equal(contract.StatusResponseStatusReady))
+		Expect(status().TotalPages).To(BeEquivalentTo(4))
+		Expect(status().ErrorMessage).To(BeNil())
 		// The first run's job, still queued, was superseded: it wrote nothing twice.
 		Eventually(func() int {
 			return count(idle, `SELECT count(*) FROM river.river_job WHERE kind = 'process_pdf' AND state = 'completed'`)
@@ -175,34 +163,33 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 	It("fails a queued extraction whose document was deleted before it ran", func() {
 		other := upload(idle, mod, "gone.pdf", pdffixtures.QuestionPaper()).ID()
 		stop := startWorker(idle)
-		Eventually(func() any {
-			return mod.Client(idle).Get(fmt.Sprintf("/api/v1/documents/%d/status", other)).Map()["status"]
-		}, "15s", "50ms").Should(Equal("ready"))
+		Eventually(func() contract.StatusResponseStatus { return documentStatus(idle, mod, other).Status }, "15s", "50ms").
+			Should(Equal(contract.StatusResponseStatusReady))
 		stop()
 		sec := section(idle, mod, other, "Cardiology", 1, 3)
-		jobID := extract(idle, mod, map[string]any{"section_id": sec})
+		jobID := extract(idle, mod, contract.ExtractInBody{SectionId: sec})
 		Expect(mod.Client(idle).Delete(fmt.Sprintf("/api/v1/documents/%d", other))).To(HaveStatus(204))
 
 		stop = startWorker(idle)
 		defer stop()
 		job := waitJob(idle, mod, jobID)
-		Expect(job["status"]).To(Equal("failed"))
-		Expect(job["error"]).To(ContainSubstring(fmt.Sprintf("section %d was deleted before the extraction ran", sec)))
+		Expect(job.Status).To(Equal(contract.JobResponseStatusFailed))
+		Expect(job.Error).To(HaveValue(ContainSubstring(fmt.Sprintf("section %d was deleted before the extraction ran", sec))))
 	})
 
 	It("lets the owner cancel an extraction job that is still pending", func() {
 		sec := section(idle, mod, doc, "Cardiology", 1, 3)
-		jobID := extract(idle, mod, map[string]any{"section_id": sec})
-		Expect(mod.Client(idle).Get("/api/v1/quizzes/job/" + jobID).Map()["status"]).To(Equal("pending"))
+		jobID := extract(idle, mod, contract.ExtractInBody{SectionId: sec})
+		Expect(jobOf(idle, mod, jobID).Status).To(Equal(contract.JobResponseStatusPending))
 		Expect(moderator(idle).Client(idle).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)).To(HaveError(403, "forbidden"))
 		Expect(mod.Client(idle).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)).To(HaveStatus(200))
-		Expect(mod.Client(idle).Get("/api/v1/quizzes/job/" + jobID).Map()["status"]).To(Equal("cancelled"))
+		Expect(jobOf(idle, mod, jobID).Status).To(Equal(contract.JobResponseStatusCancelled))
 		Expect(mod.Client(idle).Post("/api/v1/quizzes/job/"+jobID+"/cancel", nil)).To(HaveError(400, "bad_request"))
 
 		stop := startWorker(idle)
 		defer stop()
-		other := extract(idle, mod, map[string]any{"section_id": sec})
-		Expect(waitJob(idle, mod, other)["status"]).To(Equal("completed"))
+		other := extract(idle, mod, contract.ExtractInBody{SectionId: sec})
+		Expect(waitJob(idle, mod, other).Status).To(Equal(contract.JobResponseStatusCompleted))
 		Expect(count(idle, `SELECT count(*) FROM drafts.batches WHERE job_id = ?`, jobID)).To(BeZero())
 	})
 
@@ -210,17 +197,20 @@ var _ = Describe("A document stuck in processing", Ordered, func() {
 		sec := section(idle, mod, doc, "Cardiology", 1, 3)
 		res := mod.Client(idle).Post(fmt.Sprintf("/api/v1/documents/%d/reprocess", doc), nil)
 		Expect(res).To(HaveStatus(202))
-		Expect(res.Map()["status"]).To(Equal("processing")) // no worker runs now
+		Expect(Body[contract.DocumentResponse](res).Status).To(Equal(contract.DocumentResponseStatusProcessing)) // no worker runs now
 
 		before := count(idle, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)
 		for _, path := range []string{"/api/v1/drafts/extract", "/api/v1/quizzes/"} {
-			res := mod.Client(idle).Post(path, map[string]any{"section_id": sec})
+			res := mod.Client(idle).Post(path, contract.ExtractInBody{SectionId: sec})
 			Expect(res).To(HaveError(400, "bad_request"))
 			Expect(message(res)).To(ContainSubstring(fmt.Sprintf("document %d is not ready (status processing)", doc)))
 		}
 		Expect(count(idle, `SELECT count(*) FROM river.river_job WHERE kind = 'extract_quiz'`)).To(Equal(before))
 	})
 })
+
+// pageOne asks for a section of the first page.
+var pageOne = contract.CreateSectionInBody{Name: "x", StartPage: 1, EndPage: 1}
 
 // startWorker runs the app's job runner until the returned stop is called:
 // a worker process coming back.

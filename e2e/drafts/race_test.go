@@ -2,20 +2,24 @@ package drafts_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/roundsedu/rounds/e2e/harness"
 	. "github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/e2e/support/contract"
 )
 
 var _ = Describe("Two moderators deciding the same drafts at once", func() {
 	It("accepts each draft exactly once: one request wins, the other gets 409", func() {
 		mod, other := moderator(h), moderator(h)
 		batch, category := batchWithCategory(mod)
-		ready := ids(draftsOf(mod, batch, "all"))[:6]
+		ready := ids(draftsOf(mod, batch, "all"), draftID)[:6]
 
 		results := make([]*harness.Response, 2)
 		var wg sync.WaitGroup
@@ -37,7 +41,7 @@ var _ = Describe("Two moderators deciding the same drafts at once", func() {
 	It("never leaves a draft both rejected and in the bank", func() {
 		mod := moderator(h)
 		batch, category := batchWithCategory(mod)
-		target := ids(draftsOf(mod, batch, "all"))[0]
+		target := ids(draftsOf(mod, batch, "all"), draftID)[0]
 
 		var acc, rej *harness.Response
 		var wg sync.WaitGroup
@@ -46,17 +50,19 @@ var _ = Describe("Two moderators deciding the same drafts at once", func() {
 		go func() { defer GinkgoRecover(); defer wg.Done(); rej = reject(moderator(h), target) }()
 		wg.Wait()
 
-		d := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/%d", target)).Map()
+		res := mod.Client(h).Get(fmt.Sprintf("/api/v1/drafts/%d", target))
+		Expect(res).To(HaveStatus(200))
+		d := Body[contract.DraftResponse](res)
 		inBank := count(h, `SELECT count(*) FROM bank.questions WHERE question_category_id = ?`, category)
 		if acc.Status == 200 {
 			// Accepted first: the reject found it in the bank.
 			Expect(rej).To(HaveError(409, "conflict"))
-			Expect(d["status"]).To(Equal("accepted"))
+			Expect(d.Status).To(Equal(contract.DraftResponseStatusAccepted))
 			Expect(inBank).To(Equal(1))
 		} else {
 			// Rejected first: the accept found it not ready.
 			Expect(acc).To(HaveError(400, "bad_request"))
-			Expect(d["status"]).To(Equal("rejected"))
+			Expect(d.Status).To(Equal(contract.DraftResponseStatusRejected))
 			Expect(inBank).To(BeZero())
 		}
 	})
@@ -66,7 +72,16 @@ var _ = Describe("The contract", func() {
 	It("documents the module's operations, the multipart upload and the tags", func() {
 		res := h.Anon().Get("/api/openapi.json")
 		Expect(res).To(HaveStatus(200))
-		paths := res.Map()["paths"].(map[string]any)
+		// The document itself is read as OpenAPI, not as the contract's types.
+		doc, err := openapi3.NewLoader().LoadFromData(res.Body)
+		Expect(err).NotTo(HaveOccurred())
+		operation := func(path, method string) *openapi3.Operation {
+			item := doc.Paths.Value(path)
+			ExpectWithOffset(1, item).NotTo(BeNil(), path)
+			op := item.GetOperation(strings.ToUpper(method))
+			ExpectWithOffset(1, op).NotTo(BeNil(), "%s %s", method, path)
+			return op
+		}
 		for path, method := range map[string]string{
 			"/api/v1/documents/upload": "post", "/api/v1/documents/": "get",
 			"/api/v1/documents/{document_id}": "delete", "/api/v1/documents/{document_id}/status": "get",
@@ -78,14 +93,18 @@ var _ = Describe("The contract", func() {
 			"/api/v1/quizzes/jobs": "get", "/api/v1/quizzes/job/{job_id}": "get",
 			"/api/v1/quizzes/job/{job_id}/cancel": "post",
 		} {
-			Expect(paths).To(HaveKey(path))
-			Expect(paths[path]).To(HaveKey(method), path)
+			operation(path, method)
 		}
-		up := paths["/api/v1/documents/upload"].(map[string]any)["post"].(map[string]any)
-		Expect(up["tags"]).To(Equal([]any{"documents"}))
-		form := up["requestBody"].(map[string]any)["content"].(map[string]any)["multipart/form-data"].(map[string]any)
-		Expect(form["schema"].(map[string]any)["properties"]).To(HaveKey("file"))
-		Expect(paths["/api/v1/quizzes/jobs"].(map[string]any)["get"].(map[string]any)["tags"]).To(Equal([]any{"quizzes"}))
-		Expect(paths["/api/v1/drafts/accept"].(map[string]any)["post"].(map[string]any)["tags"]).To(Equal([]any{"drafts"}))
+		up := operation("/api/v1/documents/upload", "post")
+		Expect(up.Tags).To(Equal([]string{"documents"}))
+		Expect(up.RequestBody).NotTo(BeNil())
+		Expect(up.RequestBody.Value).NotTo(BeNil())
+		form := up.RequestBody.Value.Content.Get("multipart/form-data")
+		Expect(form).NotTo(BeNil())
+		Expect(form.Schema).NotTo(BeNil())
+		Expect(form.Schema.Value).NotTo(BeNil())
+		Expect(form.Schema.Value.Properties).To(HaveKey("file"))
+		Expect(operation("/api/v1/quizzes/jobs", "get").Tags).To(Equal([]string{"quizzes"}))
+		Expect(operation("/api/v1/drafts/accept", "post").Tags).To(Equal([]string{"drafts"}))
 	})
 })

@@ -87,6 +87,18 @@ func Items[T any](s *[]T) []T {
 	return *s
 }
 
+// Exact is Body refusing any field T does not declare, for a spec that
+// asserts a whole body (what an Equal on the decoded map asserted).
+func Exact[T any](r *Response) T {
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		panic(fmt.Sprintf("%s %s: decode %T exactly: %v\nbody: %s", r.Method, r.Path, v, err, r.Body))
+	}
+	return v
+}
+
 // Map decodes a JSON object body.
 func (r *Response) Map() map[string]any {
 	var m map[string]any

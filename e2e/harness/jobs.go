@@ -18,23 +18,40 @@ func (c *Client) StartJob(path string, body any) string {
 
 // AwaitJob polls path, a job's status route, until the job has ended
 // (completed, failed or cancelled) and returns its last state.
-func (c *Client) AwaitJob(path string) map[string]any { return c.awaitJob(path, 30*time.Second) }
+func (c *Client) AwaitJob(path string) map[string]any { return c.awaitJob(path, jobBound).Map() }
 
 // AwaitJobWithin is AwaitJob for jobs that may run longer than half a
 // minute (OCR reads a page in seconds, more on a shared machine).
 func (c *Client) AwaitJobWithin(path string, bound time.Duration) map[string]any {
-	return c.awaitJob(path, bound)
+	return c.awaitJob(path, bound).Map()
 }
 
-func (c *Client) awaitJob(path string, bound time.Duration) map[string]any {
-	var job map[string]any
-	gomega.EventuallyWithOffset(2, func(g gomega.Gomega) any {
-		res := c.Get(path)
-		g.Expect(res).To(HaveStatus(200))
-		job = res.Map()
-		return job["status"]
+// AwaitJobAs is AwaitJob reading the job's last state into T, a contract
+// type: `job := harness.AwaitJobAs[contract.JobResponse](c, path)`.
+func AwaitJobAs[T any](c *Client, path string) T { return Body[T](c.awaitJob(path, jobBound)) }
+
+// AwaitJobWithinAs is AwaitJobAs with AwaitJobWithin's longer bound.
+func AwaitJobWithinAs[T any](c *Client, path string, bound time.Duration) T {
+	return Body[T](c.awaitJob(path, bound))
+}
+
+// jobBound is how long AwaitJob waits.
+const jobBound = 30 * time.Second
+
+// awaitJob returns the job's last answer; its Eventually names the caller
+// of its caller (AwaitJob and the others).
+func (c *Client) awaitJob(path string, bound time.Duration) *Response {
+	var last *Response
+	gomega.EventuallyWithOffset(2, func(g gomega.Gomega) string {
+		last = c.Get(path)
+		g.Expect(last).To(HaveStatus(200))
+		var job struct {
+			Status string `json:"status"`
+		}
+		last.JSON(&job)
+		return job.Status
 	}, bound, 50*time.Millisecond).Should(gomega.BeElementOf("completed", "failed", "cancelled"))
-	return job
+	return last
 }
 
 // RetryJob has River run a job again, as an operator does from the job UI
