@@ -169,6 +169,7 @@ func (a *App) build(ctx context.Context) error {
 	router := p.HTTP.Router()
 	httpapi.RegisterHealth(router, p.DB.Ping, buildinfo.String())
 	p.Settings.Routes(router)
+	p.Bus.Routes(router) // GET /admin/outbox
 	// The operators' view of the jobs: River's UI, for admins.
 	if a.jobsUI, err = p.Queue.UI(httpapi.JobsUIPath); err != nil {
 		return err

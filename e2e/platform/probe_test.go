@@ -22,6 +22,12 @@ var lagTopic = events.NewTopic[ping]("test.lag.v1")
 
 var lagGate = make(chan struct{})
 
+// heldTopic's one group holds every event until heldGate is closed: the
+// admins' outbox route reads it while events wait.
+var heldTopic = events.NewTopic[ping]("test.held.v1")
+
+var heldGate = make(chan struct{})
+
 type ping struct {
 	ID   string `json:"id"`
 	Fail bool   `json:"fail"`
@@ -61,15 +67,22 @@ func registerTestSubscribers(a *app.App) {
 			return a.DB.Conn(ctx).Exec(`INSERT INTO public.test_deliveries VALUES (?, ?)`, group, p.ID).Error
 		})
 	}
-	must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, lagTopic.Name()).Error)
-	events.Subscribe(a.Bus, "test.gated", lagTopic, func(ctx context.Context, p ping, _ events.Meta) error {
-		select {
-		case <-lagGate:
-			return a.DB.Conn(ctx).Exec(`INSERT INTO public.test_deliveries VALUES ('test.gated', ?)`, p.ID).Error
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	})
+	gated := []struct {
+		group string
+		topic events.Topic[ping]
+		gate  chan struct{}
+	}{{"test.gated", lagTopic, lagGate}, {"test.held", heldTopic, heldGate}}
+	for _, g := range gated {
+		must(a.DB.Conn(ctx).Exec(`SELECT events.ensure_topic(?)`, g.topic.Name()).Error)
+		events.Subscribe(a.Bus, g.group, g.topic, func(ctx context.Context, p ping, _ events.Meta) error {
+			select {
+			case <-g.gate:
+				return a.DB.Conn(ctx).Exec(`INSERT INTO public.test_deliveries VALUES (?, ?)`, g.group, p.ID).Error
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}
 }
 
 // stepsPayload is a test.steps job: it records Steps steps, then (Block)

@@ -31,27 +31,59 @@ func (lag) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (l lag) Collect(ch chan<- prometheus.Metric) {
-	l.b.mu.Lock()
-	handlers := append([]handler(nil), l.b.handlers...)
-	l.b.mu.Unlock()
-	if len(handlers) == 0 {
-		return
-	}
-	query, args := lagQuery(handlers)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	var rows []struct {
-		Topic, Grp          string
-		Undelivered, Oldest float64
-	}
-	if err := l.b.db.Conn(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {
+	groups, err := l.b.Undelivered(ctx)
+	if err != nil {
 		ch <- prometheus.NewInvalidMetric(undeliveredDesc, err) // counted by the handler; the other metrics still come
 		return
 	}
-	for _, r := range rows {
-		ch <- prometheus.MustNewConstMetric(undeliveredDesc, prometheus.GaugeValue, r.Undelivered, r.Topic, r.Grp)
-		ch <- prometheus.MustNewConstMetric(oldestUndelivDesc, prometheus.GaugeValue, r.Oldest, r.Topic, r.Grp)
+	for _, g := range groups {
+		ch <- prometheus.MustNewConstMetric(undeliveredDesc, prometheus.GaugeValue, float64(g.Undelivered), g.Topic, g.Group)
+		ch <- prometheus.MustNewConstMetric(oldestUndelivDesc, prometheus.GaugeValue, g.OldestSeconds, g.Topic, g.Group)
 	}
+}
+
+// GroupLag is one consumer group's position on one topic: the messages it
+// has not handled yet and the age of the oldest of them (0 when none).
+type GroupLag struct {
+	Topic         string
+	Group         string
+	Undelivered   int64
+	OldestSeconds float64
+}
+
+// Undelivered reads every subscription's lag now, in the order they were
+// registered (one statement; none when nothing subscribes).
+func (b *Bus) Undelivered(ctx context.Context) ([]GroupLag, error) {
+	b.mu.Lock()
+	handlers := append([]handler(nil), b.handlers...)
+	b.mu.Unlock()
+	if len(handlers) == 0 {
+		return nil, nil
+	}
+	query, args := lagQuery(handlers)
+	var rows []struct {
+		Topic, Grp  string
+		Undelivered int64
+		Oldest      float64
+	}
+	if err := b.db.Conn(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("events: outbox lag: %w", err)
+	}
+	out := make([]GroupLag, len(rows))
+	for i, r := range rows {
+		out[i] = GroupLag{Topic: r.Topic, Group: r.Grp, Undelivered: r.Undelivered, OldestSeconds: r.Oldest}
+	}
+	return out, nil
+}
+
+// PoisonedCount is how many events the poison topic holds (they are kept
+// until someone replays or deletes them).
+func (b *Bus) PoisonedCount(ctx context.Context) (int64, error) {
+	var n int64
+	err := b.db.Conn(ctx).Raw(fmt.Sprintf(`SELECT count(*) FROM %s`, messagesTable(PoisonTopic))).Scan(&n).Error
+	return n, err
 }
 
 // lagQuery is one statement for every (topic, group): a group has handled

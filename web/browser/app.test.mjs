@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { answerAll, assertText, axeCheck, env, mcq, phoneFits, png, signIn, sitting, snap, until, useServer } from "./kit.mjs";
+import { answerAll, assertText, axeCheck, env, mcq, phoneFits, png, signIn, sitting, snap, until, useServer, widening } from "./kit.mjs";
 
 useServer();
 
@@ -15,7 +15,7 @@ const navGroups = (page) => page.getByRole("navigation", { name: "Main" }).locat
 test("each role sees the navigation its role reaches, grouped by area, from the one route table", async () => {
   const learn = ["Dashboard", "Quizzes", "Create a block", "Study plans", "Exams", "Flashcards", "Browse questions", "Collections", "Library", "Lab values"];
   const content = ["Question bank", "PDFs and drafts", "Article editor", "Categories", "Feedback", "Trash", "Bank statistics", "Grants"];
-  const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages"];
+  const adminOnly = ["AI models", "AI usage", "Settings", "People", "Messages", "Event outbox"];
   const you = ["Shared links", "Devices", "Contact"];
   const expect = {
     learner: [["Learn", "You"], [...learn, ...you]],
@@ -768,7 +768,7 @@ test("every screen: no serious axe violation, and no sideways scrolling on a 390
     "/", "/quizzes", `/attempts/${attempt.id}`, "/browse", "/collections", "/plans", plan && `/plans/${plan.id}`, "/exams", exam && `/exams/${exam.id}/result`, "/flashcards",
     "/flashcards/study", "/library", published && `/articles/${published.slug}`, "/labs", "/shares", "/devices", "/contact", "/bank", "/questions/new", "/write",
     article && `/write/${article.id}`, `/questions/${questions[0].id}/edit`, "/drafts", doc && `/documents/${doc.id}`, batch && `/drafts/${batch.id}`, "/feedback", "/trash",
-    "/categories", "/grants", "/models", "/usage", "/settings", "/people", "/messages", `/quizzes/${quiz.id}/sit`,
+    "/categories", "/grants", "/models", "/usage", "/settings", "/people", "/messages", "/outbox", `/quizzes/${quiz.id}/sit`,
   ].filter(Boolean);
   const found = [];
   for (const [width, height] of [[1200, 800], [390, 844]]) {
@@ -788,17 +788,7 @@ test("every screen: no serious axe violation, and no sideways scrolling on a 390
       if (width < 600) {
         const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
         if (scroll > inner) {
-          const wide = await page.evaluate(() =>
-            [...document.querySelectorAll("body *")]
-              .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-              // Content inside a scrolling box does not widen the page.
-              .filter((e) => {
-                for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return false;
-                return true;
-              })
-              .slice(0, 3)
-              .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
-          );
+          const wide = await widening(page);
           found.push(`${path} ${width}px: scrolls sideways (${scroll} > ${inner}) by ${wide.join(", ")}`);
         }
         const name = path === "/" ? "dashboard" : path.slice(1).replace(/\/\d+/g, "").replace(/\//g, "-");

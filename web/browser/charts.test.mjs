@@ -6,7 +6,7 @@
 // themes, on a desktop and a phone.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { assertText, mcq, screenClean, signIn, snap, until, useServer } from "./kit.mjs";
+import { answerAll, assertText, env, go, mcq, screenClean, signIn, sitting, snap, until, useServer } from "./kit.mjs";
 
 useServer();
 
@@ -102,6 +102,64 @@ test("the learner's dashboard draws their progress, each chart with its table, a
   await bank;
   const picked = page.getByLabel("Categories");
   await until(async () => (await picked.evaluate((s) => [...s.selectedOptions].map((o) => o.textContent.trim()))).join() === "Renal", "Renal chosen");
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test("readiness counts a plan block the learner finished: enrolled on the plan's screen, the block sat and submitted, the dashboard says 1 of 2", async () => {
+  const mod = await signIn("moderator");
+  const ids = [];
+  for (const text of ["Readiness: is the QT long in hypokalaemia?", "Readiness: does digoxin cause xanthopsia?", "Readiness: is lithium renally cleared?"]) {
+    ids.push((await mcq(mod.call, text)).id);
+  }
+  // A published quiz opens the questions to learners; the plan's blocks draw from them.
+  const quiz = await mod.call("POST", "/questions/from-bank", { title: "Pharmacology", mode: "timed", question_ids: ids });
+  await mod.call("PATCH", `/quizzes/${quiz.id}/publish?published=true`);
+  const exam = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+  const plan = await mod.call("POST", "/study-plans", { title: "Finals in two weeks", kind: "set", exam_date: exam });
+  const first = await mod.call("POST", `/study-plans/${plan.id}/blocks`, { title: "Drugs", question_ids: ids.slice(0, 2) });
+  await mod.call("POST", `/study-plans/${plan.id}/blocks`, { title: "Kidney drugs", question_ids: ids.slice(2) });
+  await mod.call("PATCH", `/study-plans/${plan.id}/publish?published=true`);
+  assert.deepEqual(mod.errors, []);
+  await mod.ctx.close();
+
+  const { ctx, page, errors, call } = await signIn("learner");
+  const readiness = page.getByTestId("chart-readiness").filter({ hasText: "Readiness: Finals in two weeks" });
+  await go(page, `/plans/${plan.id}`);
+  await page.getByRole("heading", { name: "Finals in two weeks" }).waitFor();
+  await page.getByRole("button", { name: "Enrol" }).click();
+  await page.locator(".badge", { hasText: "enrolled" }).waitFor();
+  // Enrolled, nothing done: the dashboard counts none.
+  await go(page, "/");
+  await assertText(readiness.getByTestId("blocks-done"), "0 of 2");
+
+  // The first block, sat timed from the plan and submitted.
+  await go(page, `/plans/${plan.id}`);
+  await page.getByRole("button", { name: "Sit timed: Drugs" }).click();
+  await sitting(page);
+  await answerAll(page);
+
+  // The server marks the block done once the attempt's completion is handled.
+  let stored;
+  await until(async () => {
+    stored = await call("GET", `/study-plans/${plan.id}`);
+    return stored.blocks.find((b) => b.id === first.id).completed_at !== null;
+  }, "the block stored as done");
+  assert.equal(stored.blocks_completed, 1);
+  assert.deepEqual(stored.blocks.map((b) => [b.title, b.completed_at !== null]), [["Drugs", true], ["Kidney drugs", false]]);
+
+  // What the learner sees: 1 of 2 done, half a block a week to finish in
+  // time, and the table behind the chart: none at the block's start, one
+  // from the moment it was done, one today.
+  await page.goto(`${env.srv.base}/`);
+  await page.getByRole("heading", { name: "Your progress" }).waitFor();
+  await assertText(readiness.getByTestId("blocks-done"), "1 of 2");
+  await assertText(readiness, "14 days left");
+  await assertText(readiness, "0.5 blocks a week");
+  await readiness.locator("canvas").first().waitFor();
+  const doneColumn = await readiness.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.cells[1].textContent));
+  assert.deepEqual(doneColumn, ["0", "1", "1"]);
+  assert.deepEqual(await screenClean(page, "dashboard readiness"), []);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

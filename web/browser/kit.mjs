@@ -38,12 +38,12 @@ function startProxy() {
   return new Promise((ok) => s.listen(0, "127.0.0.1", () => ok(s)));
 }
 
-/** useServer starts the server, the proxy and the browser before the
- * file's tests and stops them after. */
-export function useServer() {
+/** useServer starts the server (`rounds all`, or role), the proxy and the
+ * browser before the file's tests and stops them after. */
+export function useServer({ role } = {}) {
   before(async () => {
     env.proxy = await startProxy();
-    env.srv = await startServer({ env: { ROUNDS_AI_BASE_URL: `http://127.0.0.1:${env.proxy.address().port}/v1`, ROUNDS_AI_API_KEY: "proxy-key" } });
+    env.srv = await startServer({ role, env: { ROUNDS_AI_BASE_URL: `http://127.0.0.1:${env.proxy.address().port}/v1`, ROUNDS_AI_API_KEY: "proxy-key" } });
     env.browser = await chromium.launch({
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
       args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
@@ -68,9 +68,12 @@ export async function snap(page, name) {
 
 /** signIn goes through the SSO flow; `call` then uses the page's own access
  * token (read off its requests) to set up and check stored state. errors
- * collects the page's uncaught errors and failed requests. */
-export async function signIn(role, { snapSignIn = false, viewport = { width: 1200, height: 800 } } = {}) {
+ * collects the page's uncaught errors and failed requests; signInMs is the
+ * time from the provider's "Sign in" to the dashboard's heading. A script
+ * given as init runs in every page before the client's own. */
+export async function signIn(role, { snapSignIn = false, viewport = { width: 1200, height: 800 }, init } = {}) {
   const ctx = await env.browser.newContext({ viewport, colorScheme: "light" });
+  if (init) await ctx.addInitScript(init);
   const page = await ctx.newPage();
   const errors = [];
   let token = null;
@@ -85,14 +88,16 @@ export async function signIn(role, { snapSignIn = false, viewport = { width: 120
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByLabel("Username").fill(role);
   await page.getByLabel("Password").fill(role);
+  const submitted = Date.now();
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+  const signInMs = Date.now() - submitted;
   // The navigation follows the role once the account is read.
   await page.locator("header .who .badge").waitFor();
   assert.ok(!page.url().includes("code="), "the one-time code stays out of the address bar");
   await until(() => token !== null, "a request with the access token");
   const call = (method, path, body, headers = {}) => api(token, method, path, body, headers);
-  return { ctx, page, errors, call };
+  return { ctx, page, errors, call, signInMs };
 }
 
 export async function api(token, method, path, body, headers) {
@@ -188,6 +193,21 @@ export async function phoneFits(page) {
   return scroll <= inner;
 }
 
+/** widening names up to three elements that reach past the viewport's
+ * right edge outside any scrolling box (what makes a phone scroll sideways). */
+export const widening = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      // Content inside a scrolling box does not widen the page.
+      .filter((e) => {
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return false;
+        return true;
+      })
+      .slice(0, 3)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+  );
+
 /** screenClean checks the screen on show with axe-core, in both themes,
  * and at a phone's size for sideways scrolling; it returns what it found. */
 export async function screenClean(page, name) {
@@ -198,7 +218,7 @@ export async function screenClean(page, name) {
   const size = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
   const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  if (scroll > inner) found.push(`${name}: scrolls sideways on a phone (${scroll} > ${inner})`);
+  if (scroll > inner) found.push(`${name}: scrolls sideways on a phone (${scroll} > ${inner}) by ${(await widening(page)).join(", ")}`);
   found.push(...(await axeCheck(page)).map((v) => `${name} phone: ${v}`));
   await page.setViewportSize(size);
   return found;

@@ -46,8 +46,10 @@ async function waitHealthy(base, child, deadlineMs) {
   throw new Error(`rounds did not answer ${base}/api/v1/health within ${deadlineMs} ms`);
 }
 
-/** Builds and starts `rounds all` with the dev config; returns {base, stop}. */
-export async function startServer({ log = false, env = {} } = {}) {
+/** Builds and starts `rounds <role>` (all by default) with the dev config;
+ * returns {base, stop, worker}: worker() starts a `rounds worker` on the
+ * same database (for a server started without one). */
+export async function startServer({ log = false, env = {}, role = "all" } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "rounds-web-"));
   const bin = join(dir, "rounds");
   execFileSync("go", ["build", "-o", bin, "./app/cmd/rounds"], { cwd: repo, stdio: "inherit" });
@@ -58,32 +60,34 @@ export async function startServer({ log = false, env = {} } = {}) {
   const [port, idpPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   const issuer = `http://127.0.0.1:${idpPort}`;
-  const child = spawn(bin, ["all", "--config", "config/dev.yaml"], {
-    cwd: repo,
-    stdio: ["ignore", log ? "inherit" : "ignore", "inherit"],
-    env: {
-      ...process.env,
-      DATABASE_URL: dbURL.toString(),
-      ROUNDS_HTTP_ADDR: `127.0.0.1:${port}`,
-      ROUNDS_SERVICE_PUBLIC_URL: base,
-      ROUNDS_METRICS_ENABLED: "false",
-      ROUNDS_DEVIDP_ADDR: `127.0.0.1:${idpPort}`,
-      ROUNDS_DEVIDP_ISSUER: issuer,
-      ROUNDS_OIDC_ISSUER: issuer,
-      ROUNDS_OIDC_CLIENT_URL: `${base}/`,
-      ROUNDS_STORAGE_URL: `file://${dir}/uploads`,
-      // A second device may take over saved progress soon (30 s by default).
-      ROUNDS_ATTEMPTS_DEVICE_LOCK: "3s",
-      // Admins may store model keys (sealed with this throwaway key).
-      ROUNDS_AI_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      ...env,
-    },
-  });
+  const processEnv = {
+    ...process.env,
+    DATABASE_URL: dbURL.toString(),
+    ROUNDS_HTTP_ADDR: `127.0.0.1:${port}`,
+    ROUNDS_SERVICE_PUBLIC_URL: base,
+    ROUNDS_METRICS_ENABLED: "false",
+    ROUNDS_DEVIDP_ADDR: `127.0.0.1:${idpPort}`,
+    ROUNDS_DEVIDP_ISSUER: issuer,
+    ROUNDS_OIDC_ISSUER: issuer,
+    ROUNDS_OIDC_CLIENT_URL: `${base}/`,
+    ROUNDS_STORAGE_URL: `file://${dir}/uploads`,
+    // A second device may take over saved progress soon (30 s by default).
+    ROUNDS_ATTEMPTS_DEVICE_LOCK: "3s",
+    // Admins may store model keys (sealed with this throwaway key).
+    ROUNDS_AI_KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    ...env,
+  };
+  const run = (r) => spawn(bin, [r, "--config", "config/dev.yaml"], { cwd: repo, stdio: ["ignore", log ? "inherit" : "ignore", "inherit"], env: processEnv });
+  const children = [run(role)];
+  const child = children[0];
+  const worker = () => void children.push(run("worker"));
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+    for (const c of children) {
+      if (c.exitCode === null) {
+        const exited = new Promise((r) => c.once("exit", r));
+        c.kill("SIGTERM");
+        await exited;
+      }
     }
     psql(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     rmSync(dir, { recursive: true, force: true });
@@ -94,5 +98,5 @@ export async function startServer({ log = false, env = {} } = {}) {
     await stop();
     throw err;
   }
-  return { base, stop };
+  return { base, stop, worker };
 }

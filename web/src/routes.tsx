@@ -48,6 +48,7 @@ const admin = {
   Settings: screen(() => import("./screens/admin/Settings").then((m) => m.Settings)),
   People: screen(() => import("./screens/admin/People").then((m) => m.People)),
   Messages: screen(() => import("./screens/admin/Messages").then((m) => m.Messages)),
+  Outbox: screen(() => import("./screens/admin/Outbox").then((m) => m.Outbox)),
 };
 const account = {
   Shares: screen(() => import("./screens/account/Shares").then((m) => m.Shares)),
@@ -110,6 +111,7 @@ export const routes: Route[] = [
   { path: "/settings", role: "admin", nav: { group: "Admin", label: "Settings" }, render: () => <admin.Settings /> },
   { path: "/people", role: "admin", nav: { group: "Admin", label: "People" }, render: () => <admin.People /> },
   { path: "/messages", role: "admin", nav: { group: "Admin", label: "Messages" }, render: () => <admin.Messages /> },
+  { path: "/outbox", role: "admin", nav: { group: "Admin", label: "Event outbox" }, render: () => <admin.Outbox /> },
 
   { path: "/shares", role: "user", nav: { group: "You", label: "Shared links" }, render: () => <account.Shares /> },
   { path: "/devices", role: "user", nav: { group: "You", label: "Devices" }, render: () => <account.Devices /> },

@@ -1,5 +1,5 @@
 // Administration: AI models, site settings, people and their roles, AI
-// usage and the contact inbox.
+// usage, the contact inbox and the event outbox's lag.
 import { useQuery } from "@tanstack/react-query";
 import { api, must, ok, useWrite } from "./client";
 import { keys } from "./keys";
@@ -81,3 +81,10 @@ export const useMarkRead = () =>
 /** useDailyUsage is model calls and tokens per UTC day and task. */
 export const useDailyUsage = (days: number) =>
   useQuery({ queryKey: keys.dailyUsage(days), queryFn: async () => must(await api.GET("/api/v1/admin/ai/usage/daily", { params: { query: { days } } })) });
+
+export type Outbox = components["schemas"]["OutboxResponse"];
+
+/** useOutbox is each consumer group's lag now, read again every 10 s while
+ * the screen is open (the figure changes by itself). */
+export const useOutbox = () =>
+  useQuery({ queryKey: keys.outbox, queryFn: async () => must(await api.GET("/api/v1/admin/outbox")), refetchInterval: 10_000 });

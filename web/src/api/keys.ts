@@ -83,5 +83,6 @@ export const keys = {
   settings: { root: ["settings"] as const, values: () => ["settings", "values"] as const, schema: () => ["settings", "schema"] as const },
   usage: (days: number) => ["usage", days] as const,
   dailyUsage: (days: number) => ["usage", "daily", days] as const,
+  outbox: ["outbox"] as const,
   messages: { root: ["messages"] as const, list: (unread: boolean) => ["messages", unread] as const },
 };

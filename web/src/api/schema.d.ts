@@ -291,6 +291,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Outbox lag now: per topic and consumer group, the events not handled yet and the oldest one's age
+         * @description Read from the outbox tables at request time, as `rounds_outbox_undelivered` and `rounds_outbox_oldest_undelivered_seconds` are for /metrics; the groups that lag come first. No history is kept here: the metrics are the history.
+         */
+        get: operations["get-admin-outbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/rerank/test": {
         parameters: {
             query?: never;
@@ -5926,6 +5946,33 @@ export interface components {
             /** Format: double */
             rate: number;
         };
+        OutboxGroupResponse: {
+            /** @description the consumer group, '<module>.<purpose>' */
+            group: string;
+            /**
+             * Format: double
+             * @description age of the oldest of them, 0 when none
+             */
+            oldest_seconds: number;
+            /** @description '<module>.<event>.v1' */
+            topic: string;
+            /**
+             * Format: int64
+             * @description events the group has not handled yet
+             */
+            undelivered: number;
+        };
+        OutboxResponse: {
+            /** @description every subscription; the oldest unhandled event first, then by topic and group */
+            groups: components["schemas"]["OutboxGroupResponse"][] | null;
+            /**
+             * Format: int64
+             * @description events that failed every retry and wait in the poison topic (they no longer count as lag)
+             */
+            poisoned: number;
+            /** Format: date-time */
+            read_at: string;
+        };
         PaceResponse: {
             /** Format: int64 */
             attempt_id: number;
@@ -8863,6 +8910,62 @@ export interface operations {
             };
             /** @description Bad Gateway */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+        };
+    };
+    "get-admin-outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

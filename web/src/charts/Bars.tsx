@@ -6,7 +6,7 @@ import { Link } from "../router";
 import "./charts.css";
 import { width } from "./steps";
 
-export type Bar = { key: string | number; label: string; value: number; text: ReactNode; href?: string; tone?: "ok" | "bad" | "warn" | "accent" };
+export type Bar = { key: string | number; label: ReactNode; value: number; text: ReactNode; href?: string; tone?: "ok" | "bad" | "warn" | "accent" };
 
 export function Bars({ bars, testid }: { bars: Bar[]; testid?: string }) {
   return (
