@@ -4023,6 +4023,31 @@ type OptionResponse struct {
 	Rate           float64  `json:"rate"`
 }
 
+// OutboxGroupResponse defines model for OutboxGroupResponse.
+type OutboxGroupResponse struct {
+	// Group the consumer group, '<module>.<purpose>'
+	Group string `json:"group"`
+
+	// OldestSeconds age of the oldest of them, 0 when none
+	OldestSeconds float64 `json:"oldest_seconds"`
+
+	// Topic '<module>.<event>.v1'
+	Topic string `json:"topic"`
+
+	// Undelivered events the group has not handled yet
+	Undelivered int64 `json:"undelivered"`
+}
+
+// OutboxResponse defines model for OutboxResponse.
+type OutboxResponse struct {
+	// Groups every subscription; the oldest unhandled event first, then by topic and group
+	Groups *[]OutboxGroupResponse `json:"groups"`
+
+	// Poisoned events that failed every retry and wait in the poison topic (they no longer count as lag)
+	Poisoned int64     `json:"poisoned"`
+	ReadAt   time.Time `json:"read_at"`
+}
+
 // PaceResponse defines model for PaceResponse.
 type PaceResponse struct {
 	AttemptId      int64 `json:"attempt_id"`
