@@ -12,15 +12,11 @@ import (
 	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/jobs"
 	"github.com/roundsedu/rounds/platform/metrics"
 	"github.com/roundsedu/rounds/platform/scheduler"
-	"github.com/roundsedu/rounds/platform/telemetry"
 )
 
 func deliveries(group, id string) int {
@@ -390,73 +386,4 @@ var _ = Describe("Housekeeping", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 
-	// A long write transaction stalls every consumer group (the outbox
-	// delivers only messages older than the oldest running transaction):
-	// the prune deletes a month of rows in short statements instead.
-	It("prunes in statements of at most db.PruneBatch rows each, so it never holds back event delivery", func() {
-		ctx := context.Background()
-		conn := h.App.DB.Conn(ctx)
-		const topic = `events."test.pruned.v1"` // no consumer group: nothing delivers these
-		Expect(conn.Exec(`SELECT events.ensure_topic('test.pruned.v1')`).Error).To(Succeed())
-		old := 2*db.PruneBatch + 7
-		Expect(conn.Exec(`INSERT INTO `+topic+` (uuid, payload, transaction_id, created_at)
-			SELECT 'pruned-' || i, '{}', pg_current_xact_id(), now() - interval '40 days' FROM generate_series(1, ?) i`, old).
-			Error).To(Succeed())
-		Expect(conn.Exec(`INSERT INTO ` + topic + ` (uuid, payload, transaction_id) VALUES ('kept', '{}', pg_current_xact_id())`).
-			Error).To(Succeed())
-		Expect(conn.Exec(`INSERT INTO events.processed
-			SELECT 'test.pruned', 'pruned-' || i, now() - interval '40 days' FROM generate_series(1, ?) i`, old).Error).To(Succeed())
-		var processed int
-		Expect(conn.Raw(`SELECT count(*) FROM events.processed WHERE processed_at < now() - interval '30 days'`).
-			Scan(&processed).Error).To(Succeed())
-
-		exp := tracetest.NewInMemoryExporter()
-		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-		telemetry.Install(tp)
-		DeferCleanup(func() {
-			telemetry.Install(nil)
-			Expect(tp.Shutdown(context.Background())).To(Succeed())
-		})
-		pctx, root := tp.Tracer("test").Start(ctx, "prune")
-		_, err := h.App.Bus.Prune(pctx, 30*24*time.Hour)
-		root.End()
-		Expect(err).NotTo(HaveOccurred())
-
-		deleted := map[string][]int64{} // rows each DELETE statement removed, by table
-		for _, s := range exp.GetSpans() {
-			if s.SpanContext.TraceID() != root.SpanContext().TraceID() {
-				continue
-			}
-			var query string
-			var rows int64
-			for _, kv := range s.Attributes {
-				switch kv.Key {
-				case "db.query.text":
-					query = kv.Value.AsString()
-				case "db.response.returned_rows":
-					rows = kv.Value.AsInt64()
-				}
-			}
-			for _, table := range []string{topic, "events.processed"} {
-				if strings.HasPrefix(query, "DELETE FROM "+table+" ") {
-					deleted[table] = append(deleted[table], rows)
-				}
-			}
-		}
-		for table, want := range map[string]int{topic: old, "events.processed": processed} {
-			Expect(len(deleted[table])).To(BeNumerically(">=", 3), table)
-			sum := int64(0)
-			for _, n := range deleted[table] {
-				Expect(n).To(BeNumerically("<=", db.PruneBatch), table)
-				sum += n
-			}
-			Expect(sum).To(BeEquivalentTo(want), table)
-		}
-		var left []string
-		Expect(conn.Raw(`SELECT uuid FROM ` + topic).Scan(&left).Error).To(Succeed())
-		Expect(left).To(Equal([]string{"kept"}), "every old message went, the recent one stays")
-		Expect(conn.Raw(`SELECT count(*) FROM events.processed WHERE processed_at < now() - interval '30 days'`).
-			Scan(&processed).Error).To(Succeed())
-		Expect(processed).To(BeZero())
-	})
 })
