@@ -311,7 +311,7 @@ var _ = Describe("The scheduler", func() {
 		runs := map[string]int{}
 		lockKey := time.Now().UnixNano() // private to this test
 		start := func(name string) (*scheduler.Scheduler, context.CancelFunc, chan struct{}) {
-			s := scheduler.NewWithLock(h.App.DB, h.Config.Scheduler, slog.New(slog.DiscardHandler), metrics.New(), lockKey)
+			s := scheduler.NewWithLock(h.App.DB, h.Config.Scheduler, slog.New(slog.DiscardHandler), metrics.New(), lockKey, nil)
 			s.Every("tick", 50*time.Millisecond, func(context.Context) error {
 				mu.Lock()
 				runs[name]++
@@ -385,4 +385,5 @@ var _ = Describe("Housekeeping", func() {
 		_, err = h.App.Queue.Get(ctx, recent)
 		Expect(err).NotTo(HaveOccurred())
 	})
+
 })

@@ -109,4 +109,5 @@ var _ = harness.Suite(&h, nil, harness.BeforeStart(func(a *app.App) {
 	registerTestRoutes(a)
 	registerTestSubscribers(a)
 	registerTestJobs(a)
+	registerScheduledTask(a)
 }))

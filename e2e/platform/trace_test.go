@@ -3,7 +3,9 @@ package platform_test
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
@@ -13,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/roundsedu/rounds/e2e/harness"
+	"github.com/roundsedu/rounds/platform/db"
 	"github.com/roundsedu/rounds/platform/events"
 	"github.com/roundsedu/rounds/platform/telemetry"
 )
@@ -193,6 +196,59 @@ var _ = Describe("Traces", Ordered, func() {
 		}
 		Expect(children).To(BeNumerically(">=", 2), "the steps and the outcome are recorded under the job")
 	})
+
+	// A long write transaction stalls every consumer group (the outbox
+	// delivers only messages older than the oldest running transaction):
+	// the prune deletes a month of rows in short statements instead.
+	It("prunes in statements of at most db.PruneBatch rows each, so it never holds back event delivery", func() {
+		ctx := context.Background()
+		conn := h.App.DB.Conn(ctx)
+		const topic = `events."test.pruned.v1"` // no consumer group: nothing delivers these
+		Expect(conn.Exec(`SELECT events.ensure_topic('test.pruned.v1')`).Error).To(Succeed())
+		old := 2*db.PruneBatch + 7
+		Expect(conn.Exec(`INSERT INTO `+topic+` (uuid, payload, transaction_id, created_at)
+			SELECT 'pruned-' || i, '{}', pg_current_xact_id(), now() - interval '40 days' FROM generate_series(1, ?) i`, old).
+			Error).To(Succeed())
+		Expect(conn.Exec(`INSERT INTO ` + topic + ` (uuid, payload, transaction_id) VALUES ('kept', '{}', pg_current_xact_id())`).
+			Error).To(Succeed())
+		Expect(conn.Exec(`INSERT INTO events.processed
+			SELECT 'test.pruned', 'pruned-' || i, now() - interval '40 days' FROM generate_series(1, ?) i`, old).Error).To(Succeed())
+		var processed int
+		Expect(conn.Raw(`SELECT count(*) FROM events.processed WHERE processed_at < now() - interval '30 days'`).
+			Scan(&processed).Error).To(Succeed())
+
+		pctx, root := tp.Tracer("test").Start(ctx, "prune")
+		_, err := h.App.Bus.Prune(pctx, 30*24*time.Hour)
+		root.End()
+		Expect(err).NotTo(HaveOccurred())
+
+		deleted := map[string][]int64{} // rows each DELETE statement removed, by table
+		for _, s := range inTrace(root.SpanContext().TraceID()) {
+			query := attr(s, "db.query.text")
+			for _, table := range []string{topic, "events.processed"} {
+				if strings.HasPrefix(query, "DELETE FROM "+table+" ") {
+					rows, err := strconv.ParseInt(attr(s, "db.response.returned_rows"), 10, 64)
+					Expect(err).NotTo(HaveOccurred())
+					deleted[table] = append(deleted[table], rows)
+				}
+			}
+		}
+		for table, want := range map[string]int{topic: old, "events.processed": processed} {
+			Expect(len(deleted[table])).To(BeNumerically(">=", 3), table)
+			sum := int64(0)
+			for _, n := range deleted[table] {
+				Expect(n).To(BeNumerically("<=", db.PruneBatch), table)
+				sum += n
+			}
+			Expect(sum).To(BeEquivalentTo(want), table)
+		}
+		var left []string
+		Expect(conn.Raw(`SELECT uuid FROM ` + topic).Scan(&left).Error).To(Succeed())
+		Expect(left).To(Equal([]string{"kept"}), "every old message went, the recent one stays")
+		Expect(conn.Raw(`SELECT count(*) FROM events.processed WHERE processed_at < now() - interval '30 days'`).
+			Scan(&processed).Error).To(Succeed())
+		Expect(processed).To(BeZero())
+	})
 })
 
 var _ = Describe("Jobs with tracing off", func() {
@@ -207,4 +263,5 @@ var _ = Describe("Jobs with tracing off", func() {
 			JOIN platform.job_progress p ON p.job_id = j.id WHERE p.public_id = ?`, id).Scan(&stored).Error).To(Succeed())
 		Expect(stored).NotTo(ContainSubstring("traceparent"))
 	})
+
 })

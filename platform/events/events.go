@@ -265,7 +265,8 @@ func (b *Bus) wrap(h handler) message.NoPublishHandlerFunc {
 	}
 }
 
-// Prune deletes delivered messages and dedupe records older than retention.
+// Prune deletes delivered messages and dedupe records older than retention,
+// in short batches (db.DeleteInBatches: a long delete would stall delivery).
 // The poison queue is kept. A consumer group stopped for longer than the
 // retention would miss the pruned events; retention is therefore generous.
 func (b *Bus) Prune(ctx context.Context, retention time.Duration) (int64, error) {
@@ -279,14 +280,14 @@ func (b *Bus) Prune(ctx context.Context, retention time.Duration) (int64, error)
 	}
 	var total int64
 	for _, t := range topics {
-		res := b.db.Conn(ctx).Exec(fmt.Sprintf(`DELETE FROM %s WHERE created_at < ?`, messagesTable(t)), cutoff)
-		if res.Error != nil {
-			return total, res.Error
+		n, err := b.db.DeleteInBatches(ctx, messagesTable(t), "created_at < ?", cutoff)
+		total += n
+		if err != nil {
+			return total, err
 		}
-		total += res.RowsAffected
 	}
-	res := b.db.Conn(ctx).Exec(`DELETE FROM events.processed WHERE processed_at < ?`, cutoff)
-	return total + res.RowsAffected, res.Error
+	n, err := b.db.DeleteInBatches(ctx, "events.processed", "processed_at < ?", cutoff)
+	return total + n, err
 }
 
 // Poisoned is an event that exhausted its retries.

@@ -89,9 +89,9 @@ func storedKey(key string) string {
 }
 
 // Prune deletes counters whose window has certainly ended (opened more than
-// MaxWindow ago); a caller that comes back starts a new window anyway.
+// MaxWindow ago), in short batches; a caller that comes back starts a new
+// window anyway.
 func (r *Limiter) Prune(ctx context.Context) (int64, error) {
-	res := r.db.Detached(ctx).Exec(`DELETE FROM platform.rate_counters
-		WHERE window_start < now() - ? * interval '1 millisecond'`, MaxWindow.Milliseconds())
-	return res.RowsAffected, res.Error
+	return r.db.DeleteInBatches(ctx, "platform.rate_counters",
+		"window_start < now() - ? * interval '1 millisecond'", MaxWindow.Milliseconds())
 }

@@ -51,14 +51,13 @@ type Tasks interface {
 // New makes a scheduler whose leader holds the default lock and queues
 // its longer tasks on tasks.
 func New(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, tasks Tasks) *Scheduler {
-	s := NewWithLock(d, cfg, log, m, leaderLock)
-	s.tasks = tasks
-	return s
+	return NewWithLock(d, cfg, log, m, leaderLock, tasks)
 }
 
-// NewWithLock uses another lock key (tests run several groups side by side).
-func NewWithLock(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, key int64) *Scheduler {
-	return &Scheduler{cfg: cfg, log: log, metrics: m, elector: NewElector(d, key)}
+// NewWithLock uses another lock key (tests run several groups side by
+// side, each leading its own); tasks may be nil when nothing is queued.
+func NewWithLock(d *db.DB, cfg config.Scheduler, log *slog.Logger, m *metrics.Registry, key int64, tasks Tasks) *Scheduler {
+	return &Scheduler{cfg: cfg, log: log, metrics: m, elector: NewElector(d, key), tasks: tasks}
 }
 
 // Every registers fn to run at a fixed interval.
