@@ -139,6 +139,23 @@ func TestInspectCountsPages(t *testing.T) {
 
 // A child that outgrows its memory is stopped by its own rlimit, and the
 // parent says why. The inflation bound is lifted so that the file gets
+// Under its address-space limit a child may die making a thread rather
+// than allocating: cgo's pthread_create or the runtime's newosproc fails,
+// then the process aborts with a register dump. That is the memory limit
+// too, and is named so (seen once under load, so told by its words here).
+func TestAThreadTheLimitCannotMapIsTheMemoryLimit(t *testing.T) {
+	l := Limits{Memory: 96 << 20}
+	for _, stderr := range []string{
+		"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\nPC=0x4721e1 m=3 sigcode=18446744073709551610\n...\ngs     0x0",
+		"runtime: failed to create new OS thread (have 7 already; errno=11)\nruntime: may need to increase max user processes (ulimit -u)\nfatal error: newosproc",
+	} {
+		err := stopped(l, nil, errors.New("exit status 2"), stderr)
+		if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "needed more than 96.0 MiB of memory (drafts.reader_memory)") {
+			t.Errorf("stderr %q: err = %v, want the memory limit named", stderr, err)
+		}
+	}
+}
+
 // past the reader's own checks, as an unknown weakness would.
 func TestAChildOverItsMemoryFailsWithAReason(t *testing.T) {
 	l := limits
@@ -182,7 +199,7 @@ func TestASilentChildIsKilledAtItsDeadline(t *testing.T) {
 
 func TestACrashedChildIsReported(t *testing.T) {
 	r := runner(t, limits)
-	r.Command = []string{"/bin/sh", "-c", "echo 'fatal error: something broke' >&2; exit 2"}
+	r.Command = []string{"/bin/sh", "-c", "printf 'fatal error: something broke\\n\\ngoroutine 1 [running]:\\nrax 0x0\\ngs 0x0\\n' >&2; exit 2"}
 	_, err := r.Inspect(context.Background(), "/nonexistent.pdf")
 	if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "something broke") {
 		t.Fatalf("err = %v", err)

@@ -226,7 +226,10 @@ func stopped(l Limits, st *os.ProcessState, werr error, stderr string) error {
 	case strings.Contains(stderr, cpuMarker) || ws.Signaled() && ws.Signal() == syscall.SIGXCPU ||
 		l.CPU > 0 && ws.Signaled() && used >= l.CPU:
 		why = fmt.Sprintf("reading it used more than %s of processor time (drafts.reader_cpu)", l.CPU)
-	case strings.Contains(lower, "out of memory") || strings.Contains(lower, "cannot allocate memory"):
+	case strings.Contains(lower, "out of memory") || strings.Contains(lower, "cannot allocate memory") ||
+		// A thread's stack that the address-space limit cannot map: the Go
+		// runtime and cgo say so in their own words, then abort.
+		strings.Contains(lower, "pthread_create failed") || strings.Contains(lower, "failed to create new os thread"):
 		why = fmt.Sprintf("reading it needed more than %s of memory (drafts.reader_memory)", pdfdoc.HumanSize(l.Memory))
 	case strings.Contains(lower, "stack exceeds") || strings.Contains(lower, "stack overflow"):
 		why = "it nests structures deeper than the reader follows"
@@ -234,17 +237,19 @@ func stopped(l Limits, st *os.ProcessState, werr error, stderr string) error {
 		why = fmt.Sprintf("the reader was killed (%s)", ws.Signal())
 	default:
 		why = fmt.Sprintf("the reader stopped unexpectedly (%v)", werr)
-		if last := lastLine(stderr); last != "" {
-			why += ": " + last
+		if first := firstLine(stderr); first != "" {
+			why += ": " + first
 		}
 	}
 	return fmt.Errorf("%w: %s", ErrStopped, why)
 }
 
-func lastLine(s string) string {
+// firstLine is what a crash says first ("fatal error: ...", "panic:
+// ..."); what follows is goroutine stacks and registers.
+func firstLine(s string) string {
 	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
 	}
 	return s
 }
