@@ -30,39 +30,36 @@ var (
 	h                *Harness
 )
 
-// serveWith starts a deployment on the primary's database with the
+// onTheClusters points a deployment at the primary's database with the
 // standby as its read replica, lagging at most maxLag before it is left.
-func serveWith(maxLag time.Duration, migrate bool) *Harness {
-	started, err := Start(WithConfig(func(c *config.Config) {
+func onTheClusters(maxLag time.Duration, migrate bool) Option {
+	return WithConfig(func(c *config.Config) {
 		c.Database.URL = primary.URL("rounds")
 		c.Database.MigrateOnStart = migrate
 		c.Database.ReadURL = standby.URL("rounds")
 		c.Database.ReadMaxLag = maxLag
 		c.Database.ReadCheck = 50 * time.Millisecond
-	}))
+	})
+}
+
+// serveWith starts a further deployment on the clusters.
+func serveWith(maxLag time.Duration, migrate bool) *Harness {
+	started, err := Start(onTheClusters(maxLag, migrate))
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	return started
 }
 
-var _ = BeforeSuite(func() {
+// The suite's own clusters, a primary and a standby fed by streaming
+// replication, start before its app and stop after it.
+var _ = Suite(&h, nil, BeforeApps(func() {
 	var err error
 	primary, err = StartCluster()
 	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { Expect(primary.Stop()).To(Succeed()) })
 	standby, err = primary.Standby()
 	Expect(err).NotTo(HaveOccurred())
-	h = serveWith(10*time.Minute, true)
-})
-
-var _ = AfterSuite(func() {
-	if h != nil {
-		Expect(h.Stop()).To(Succeed())
-	}
-	for _, c := range []*Cluster{standby, primary} {
-		if c != nil {
-			Expect(c.Stop()).To(Succeed())
-		}
-	}
-})
+	DeferCleanup(func() { Expect(standby.Stop()).To(Succeed()) })
+}), onTheClusters(10*time.Minute, true))
 
 // replay pauses or resumes the standby's replay of the primary's WAL and
 // waits until it has done so.
