@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -63,9 +64,21 @@ type Response struct {
 }
 
 // JSON decodes the body into v, failing loudly on a mismatch.
-func (r *Response) JSON(v any) {
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		panic(fmt.Sprintf("%s %s: decode %T: %v\nbody: %s", r.Method, r.Path, v, err, r.Body))
+func (r *Response) JSON(v any) { r.decode(v, false) }
+
+// decode decodes the body into v, refusing fields v does not declare when
+// exact.
+func (r *Response) decode(v any, exact bool) {
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
+	if exact {
+		dec.DisallowUnknownFields()
+	}
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("more after the JSON value") // as json.Unmarshal refuses it
+	}
+	if err != nil {
+		panic(fmt.Sprintf("%s %s: decode %T (exact: %t): %v\nbody: %s", r.Method, r.Path, v, exact, err, r.Body))
 	}
 }
 
@@ -91,11 +104,7 @@ func Items[T any](s *[]T) []T {
 // asserts a whole body (what an Equal on the decoded map asserted).
 func Exact[T any](r *Response) T {
 	var v T
-	dec := json.NewDecoder(bytes.NewReader(r.Body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		panic(fmt.Sprintf("%s %s: decode %T exactly: %v\nbody: %s", r.Method, r.Path, v, err, r.Body))
-	}
+	r.decode(&v, true)
 	return v
 }
 

@@ -19,17 +19,8 @@ import (
 const snapshot = "surface.txt"
 
 func TestSurface(t *testing.T) {
-	h, err := harness.Start(harness.WithoutSSO())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = h.Stop() }()
-	res := h.Anon().Get("/api/openapi.json")
-	if res.Status != 200 {
-		t.Fatalf("GET /api/openapi.json: %d", res.Status)
-	}
 	var doc openAPI
-	if err := json.Unmarshal(res.Body, &doc); err != nil {
+	if err := json.Unmarshal(servedDocument(t), &doc); err != nil {
 		t.Fatal(err)
 	}
 	got := describe(doc)
@@ -37,20 +28,8 @@ func TestSurface(t *testing.T) {
 		t.Errorf("the document's tag groups %v differ from those its operations use %v", declared, used)
 	}
 
-	if os.Getenv("ROUNDS_SURFACE_ACCEPT") != "" {
-		if err := os.WriteFile(snapshot, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s", snapshot)
+	if !keep(t, snapshot, got, "the HTTP surface changed (- snapshot, + served)") {
 		return
-	}
-	want, err := os.ReadFile(snapshot)
-	if err != nil {
-		t.Fatalf("%v (run `go tool task surface:accept` to write it)", err)
-	}
-	if diff := lineDiff(string(want), got); diff != "" {
-		t.Errorf("the HTTP surface changed (- snapshot, + served); if that is meant, run "+
-			"`go tool task surface:accept` and commit %s:\n%s", snapshot, diff)
 	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -61,6 +40,43 @@ func TestSurface(t *testing.T) {
 	if line := fmt.Sprintf("**%d operations, %d paths, %d tag groups**", ops, paths, tags); !strings.Contains(string(readme), line) {
 		t.Errorf("README.md should say %s", line)
 	}
+}
+
+// servedDocument is the OpenAPI document an app serves.
+func servedDocument(t *testing.T) []byte {
+	t.Helper()
+	h, err := harness.Start(harness.WithoutSSO())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Stop() })
+	res := h.Anon().Get("/api/openapi.json")
+	if res.Status != 200 {
+		t.Fatalf("GET /api/openapi.json: %d", res.Status)
+	}
+	return res.Body
+}
+
+// keep holds file to got: with ROUNDS_SURFACE_ACCEPT it writes got and
+// answers false (nothing more to check); otherwise it fails the test with
+// the difference, saying what changed, and answers true.
+func keep(t *testing.T, file, got, changed string) bool {
+	t.Helper()
+	if os.Getenv("ROUNDS_SURFACE_ACCEPT") != "" {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", file)
+		return false
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run `go tool task surface:accept` to write it)", err)
+	}
+	if diff := lineDiff(string(want), got); diff != "" {
+		t.Errorf("%s; if that is meant, run `go tool task surface:accept` and commit %s:\n%s", changed, file, diff)
+	}
+	return true
 }
 
 type openAPI struct {
