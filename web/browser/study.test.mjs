@@ -134,7 +134,10 @@ test("sitting tools: strike through, highlight, a timer per question, the id, a 
   const write = page.getByRole("button", { name: `Write a note on question ${q1.id}` });
   await write.focus();
   await page.keyboard.press("Enter");
-  await page.getByLabel(`Your note on question ${q1.id}`).waitFor();
+  // The field takes the focus once drawn (an effect after the render):
+  // typing before that would lose the first keys.
+  const field = page.getByLabel(`Your note on question ${q1.id}`);
+  await until(() => field.evaluate((el) => el === document.activeElement), "the note field focused");
   await page.keyboard.type("TSH first, always.");
   assert.equal(await page.locator("label.option.picked").count(), 0, "typing a note answers nothing");
   await page.getByRole("button", { name: "Save note" }).focus();
